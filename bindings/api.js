@@ -1,0 +1,283 @@
+// The public API, built on the raw embind functions of one loaded module.
+// Each function: check options and shapes (throwing AttentionError with
+// the sizes), lay out one workspace, copy inputs in, call the core, copy the
+// results out. The caller owns every returned object.
+import { AttentionError, fail } from './errors.js';
+import { step } from './steps.js';
+import { MaskKind, checkOptions, expectEqual, shape, toMask, toMatrix, toNumber, toPositiveInteger, toVector } from './validate.js';
+import { Layout, Workspace } from './workspace.js';
+
+/** The most memory a module may grow to (set at link time: -sMAXIMUM_MEMORY). */
+export const MEMORY_LIMIT = 1024 * 1024 * 1024;
+
+const KERNELS = { gaussian: 0, boxcar: 1, epanechnikov: 2, constant: 3 };
+
+/** 1/√d rounded to float32 once, as the core computes it. */
+export const defaultScale = (d) => (d > 0 ? Math.fround(1 / Math.sqrt(d)) : 1);
+
+// One call's inputs and outputs inside the workspace. Slots are byte offsets
+// until run() reserves the block; addr() then gives heap addresses.
+class Frame {
+  constructor(workspace, fn) {
+    this.workspace = workspace;
+    this.fn = fn;
+    this.layout = new Layout();
+    this.inputs = [];
+    this.base = 0;
+  }
+  input(data) {
+    if (!data) return null;
+    const slot = { offset: data instanceof Uint8Array ? this.layout.u8(data.length) : this.layout.f32(data.length) };
+    this.inputs.push([slot, data]);
+    return slot;
+  }
+  output(count, wanted = true) {
+    return wanted ? { offset: this.layout.f32(count) } : null;
+  }
+  run() {
+    this.base = this.workspace.reserve(this.fn, this.layout.bytes);
+    for (const [slot, data] of this.inputs) this.workspace.write(this.addr(slot), data);
+  }
+  addr(slot) {
+    return slot ? this.base + slot.offset : 0;
+  }
+  matrix(slot, rows, cols) {
+    return slot ? this.workspace.readMatrix(this.addr(slot), rows, cols) : null;
+  }
+  check(status) {
+    if (status !== 0)
+      fail(AttentionError.codes.INTERNAL, `${this.fn}: the core rejected arguments the JS layer accepted (status ${status}); please report this`);
+  }
+}
+
+/** Columns [first, first + count) of a matrix, as a fresh matrix. */
+function columns(m, first, count) {
+  const data = new Float32Array(m.rows * count);
+  for (let i = 0; i < m.rows; i++) data.set(m.data.subarray(i * m.cols + first, i * m.cols + first + count), i * count);
+  return { rows: m.rows, cols: count, data };
+}
+
+/** The n×m visibility bits (1 = may attend) of a checked mask. */
+function maskBits(mask, n, m) {
+  if (mask.kind === MaskKind.matrix) return mask.bits.slice();
+  const bits = new Uint8Array(n * m);
+  for (let i = 0; i < n; i++) {
+    const end = mask.kind === MaskKind.causal ? Math.min(i + 1, m) : mask.kind === MaskKind.validLens ? mask.lens[i] : m;
+    bits.fill(1, i * m, i * m + end);
+  }
+  return bits;
+}
+
+const maskData = (mask) => mask.lens ?? mask.bits ?? null;
+
+function requireOption(fn, options, name) {
+  if (options[name] === undefined) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: options.${name} is required`);
+  return options[name];
+}
+
+export function createApi(module, { simd }) {
+  const workspace = new Workspace(module, MEMORY_LIMIT);
+
+  function matmul(A, B) {
+    const fn = 'matmul';
+    const a = toMatrix(fn, 'A', A);
+    const b = toMatrix(fn, 'B', B);
+    expectEqual(a.cols, b.rows, () => `${fn}: A is ${shape(a)} but B is ${shape(b)} (A.cols must equal B.rows)`);
+    const f = new Frame(workspace, fn);
+    const [sa, sb, sc] = [f.input(a.data), f.input(b.data), f.output(a.rows * b.cols)];
+    f.run();
+    f.check(module._matmul(f.addr(sa), a.rows, a.cols, f.addr(sb), b.cols, f.addr(sc)));
+    return f.matrix(sc, a.rows, b.cols);
+  }
+
+  function softmax(S, options) {
+    const fn = 'softmax';
+    const o = checkOptions(fn, options, ['mask']);
+    const s = toMatrix(fn, 'S', S);
+    const mask = toMask(fn, o.mask, s.rows, s.cols);
+    const f = new Frame(workspace, fn);
+    const [ss, sm, sw] = [f.input(s.data), f.input(maskData(mask)), f.output(s.rows * s.cols)];
+    f.run();
+    f.check(module._softmax(f.addr(ss), s.rows, s.cols, mask.kind, f.addr(sm), f.addr(sw), 0));
+    return f.matrix(sw, s.rows, s.cols);
+  }
+
+  // Weights, output and the optional trace buffers shared by every attention form.
+  function poolingSlots(f, n, m, dv, mask, trace, scaled) {
+    return {
+      weights: f.output(n * m),
+      out: f.output(n * dv),
+      scores: f.output(n * m, trace),
+      scaled: f.output(n * m, trace && scaled),
+      masked: f.output(n * m, trace && mask.kind !== MaskKind.none),
+    };
+  }
+
+  // The trace steps from scores to output, in computation order.
+  function poolingSteps(f, slots, n, m, mask, family, result, extra = {}) {
+    const steps = [step('scores', f.matrix(slots.scores, n, m), family)];
+    if (slots.scaled) steps.push(step('scaled', f.matrix(slots.scaled, n, m), family, extra));
+    if (slots.masked) steps.push(step('masked', f.matrix(slots.masked, n, m), family, { mask: maskBits(mask, n, m) }));
+    steps.push(step('weights', result.weights, family), step('output', result.output, family));
+    return steps;
+  }
+
+  function scaledDotProductAttention(Q, K, V, options) {
+    const fn = 'scaledDotProductAttention';
+    const o = checkOptions(fn, options, ['mask', 'scale', 'trace']);
+    const [q, k, v] = [toMatrix(fn, 'Q', Q), toMatrix(fn, 'K', K), toMatrix(fn, 'V', V)];
+    expectEqual(q.cols, k.cols, () => `${fn}: Q is ${shape(q)} but K is ${shape(k)} (Q.cols must equal K.cols)`);
+    expectEqual(k.rows, v.rows, () => `${fn}: K is ${shape(k)} but V is ${shape(v)} (K.rows must equal V.rows: one value per key)`);
+    const [n, m, d, dv] = [q.rows, k.rows, q.cols, v.cols];
+    const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(d)));
+    if (!Number.isFinite(scale)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: scale ${o.scale} is outside float32 range`);
+    const mask = toMask(fn, o.mask, n, m);
+    const trace = Boolean(o.trace);
+    const f = new Frame(workspace, fn);
+    const [sq, sk, sv, sm] = [f.input(q.data), f.input(k.data), f.input(v.data), f.input(maskData(mask))];
+    const slots = poolingSlots(f, n, m, dv, mask, trace, true);
+    f.run();
+    f.check(module._scaledDotProduct(f.addr(sq), n, d, f.addr(sk), m, f.addr(sv), dv, mask.kind, f.addr(sm), scale,
+      f.addr(slots.weights), f.addr(slots.out), f.addr(slots.scores), f.addr(slots.scaled), f.addr(slots.masked)));
+    const result = { output: f.matrix(slots.out, n, dv), weights: f.matrix(slots.weights, n, m) };
+    const custom = o.scale !== undefined ? { scale } : {};
+    if (trace) result.steps = poolingSteps(f, slots, n, m, mask, 'dot', result, custom);
+    return result;
+  }
+
+  function additiveAttention(Q, K, V, options) {
+    const fn = 'additiveAttention';
+    const o = checkOptions(fn, options, ['Wq', 'Wk', 'wv', 'mask', 'trace']);
+    const [q, k, v] = [toMatrix(fn, 'Q', Q), toMatrix(fn, 'K', K), toMatrix(fn, 'V', V)];
+    const wq = toMatrix(fn, 'Wq', requireOption(fn, o, 'Wq'));
+    const wk = toMatrix(fn, 'Wk', requireOption(fn, o, 'Wk'));
+    const wv = toVector(fn, 'wv', requireOption(fn, o, 'wv'));
+    expectEqual(k.rows, v.rows, () => `${fn}: K is ${shape(k)} but V is ${shape(v)} (K.rows must equal V.rows: one value per key)`);
+    expectEqual(wq.rows, q.cols, () => `${fn}: Q is ${shape(q)} but Wq is ${shape(wq)} (Wq.rows must equal Q.cols)`);
+    expectEqual(wk.rows, k.cols, () => `${fn}: K is ${shape(k)} but Wk is ${shape(wk)} (Wk.rows must equal K.cols)`);
+    expectEqual(wk.cols, wq.cols, () => `${fn}: Wq is ${shape(wq)} but Wk is ${shape(wk)} (both map into the same hidden size h)`);
+    expectEqual(wv.length, wq.cols, () => `${fn}: wv has ${wv.length} entries but the hidden size h is ${wq.cols} (Wq.cols)`);
+    const [n, m, h, dv] = [q.rows, k.rows, wq.cols, v.cols];
+    const mask = toMask(fn, o.mask, n, m);
+    const trace = Boolean(o.trace);
+    const f = new Frame(workspace, fn);
+    const [sq, sk, sv, swq, swk, swv, sm] = [q.data, k.data, v.data, wq.data, wk.data, wv, maskData(mask)].map((x) => f.input(x));
+    const scratch = f.output((n + m) * h);
+    const slots = poolingSlots(f, n, m, dv, mask, trace, false);
+    f.run();
+    f.check(module._additive(f.addr(sq), n, q.cols, f.addr(sk), m, k.cols, f.addr(sv), dv, f.addr(swq), f.addr(swk), f.addr(swv), h,
+      mask.kind, f.addr(sm), f.addr(scratch), f.addr(slots.weights), f.addr(slots.out), f.addr(slots.scores), f.addr(slots.masked)));
+    const result = { output: f.matrix(slots.out, n, dv), weights: f.matrix(slots.weights, n, m) };
+    if (trace) result.steps = poolingSteps(f, slots, n, m, mask, 'additive', result);
+    return result;
+  }
+
+  // Q, K, V projection weights: each d_model × width, the first two alike.
+  function projectionWeights(fn, o, x) {
+    const [wq, wk, wv] = ['Wq', 'Wk', 'Wv'].map((name) => toMatrix(fn, name, requireOption(fn, o, name)));
+    for (const [name, w] of [['Wq', wq], ['Wk', wk], ['Wv', wv]])
+      expectEqual(w.rows, x.cols, () => `${fn}: X is ${shape(x)} but ${name} is ${shape(w)} (${name}.rows must equal X.cols, d_model)`);
+    expectEqual(wk.cols, wq.cols, () => `${fn}: Wq is ${shape(wq)} but Wk is ${shape(wk)} (queries and keys need the same width d_k)`);
+    return [wq, wk, wv];
+  }
+
+  function selfAttention(X, options) {
+    const fn = 'selfAttention';
+    const o = checkOptions(fn, options, ['Wq', 'Wk', 'Wv', 'mask', 'trace']);
+    const x = toMatrix(fn, 'X', X);
+    const [wq, wk, wv] = projectionWeights(fn, o, x);
+    const [n, dk, dv] = [x.rows, wq.cols, wv.cols];
+    const mask = toMask(fn, o.mask, n, n);
+    const trace = Boolean(o.trace);
+    const f = new Frame(workspace, fn);
+    const [sx, swq, swk, swv, sm] = [x.data, wq.data, wk.data, wv.data, maskData(mask)].map((a) => f.input(a));
+    const [pq, pk, pv] = [f.output(n * dk), f.output(n * dk), f.output(n * dv)];
+    const slots = poolingSlots(f, n, n, dv, mask, trace, true);
+    f.run();
+    f.check(module._selfAttention(f.addr(sx), n, x.cols, f.addr(swq), f.addr(swk), f.addr(swv), dk, dv, mask.kind, f.addr(sm),
+      f.addr(pq), f.addr(pk), f.addr(pv), f.addr(slots.weights), f.addr(slots.out), f.addr(slots.scores), f.addr(slots.scaled), f.addr(slots.masked)));
+    const result = { output: f.matrix(slots.out, n, dv), weights: f.matrix(slots.weights, n, n) };
+    if (trace)
+      result.steps = [step('Q', f.matrix(pq, n, dk)), step('K', f.matrix(pk, n, dk)), step('V', f.matrix(pv, n, dv)),
+        ...poolingSteps(f, slots, n, n, mask, 'dot', result)];
+    return result;
+  }
+
+  function multiHeadAttention(X, options) {
+    const fn = 'multiHeadAttention';
+    const o = checkOptions(fn, options, ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'mask', 'trace']);
+    const x = toMatrix(fn, 'X', X);
+    const heads = toPositiveInteger(fn, 'heads', requireOption(fn, o, 'heads'));
+    const [wq, wk, wv] = projectionWeights(fn, o, x);
+    const wo = toMatrix(fn, 'Wo', requireOption(fn, o, 'Wo'));
+    for (const [name, w] of [['Wq', wq], ['Wv', wv]])
+      if (w.cols % heads !== 0)
+        fail(AttentionError.codes.SHAPE_MISMATCH, `${fn}: ${name} is ${shape(w)} but ${heads} heads do not divide its ${w.cols} columns (${name}.cols must be a multiple of heads)`);
+    expectEqual(wo.rows, wv.cols, () => `${fn}: Wv is ${shape(wv)} but Wo is ${shape(wo)} (Wo.rows must equal Wv.cols, the concatenated head width)`);
+    const [n, dkAll, dvAll, dOut] = [x.rows, wq.cols, wv.cols, wo.cols];
+    const [dk, dv] = [dkAll / heads, dvAll / heads];
+    const mask = toMask(fn, o.mask, n, n);
+    const trace = Boolean(o.trace);
+    const f = new Frame(workspace, fn);
+    const [sx, swq, swk, swv, swo, sm] = [x.data, wq.data, wk.data, wv.data, wo.data, maskData(mask)].map((a) => f.input(a));
+    const [pq, pk, pv] = [f.output(n * dkAll), f.output(n * dkAll), f.output(n * dvAll)];
+    const [weights, concat, out] = [f.output(heads * n * n), f.output(n * dvAll), f.output(n * dOut)];
+    const [scores, scaled] = [f.output(heads * n * n, trace), f.output(heads * n * n, trace)];
+    const masked = f.output(heads * n * n, trace && mask.kind !== MaskKind.none);
+    f.run();
+    f.check(module._multiHead(f.addr(sx), n, x.cols, heads, f.addr(swq), f.addr(swk), f.addr(swv), dkAll, dvAll, f.addr(swo), dOut,
+      mask.kind, f.addr(sm), f.addr(pq), f.addr(pk), f.addr(pv), f.addr(weights), f.addr(concat), f.addr(out),
+      f.addr(scores), f.addr(scaled), f.addr(masked)));
+    const headBlock = (slot, h) => slot && { offset: slot.offset + h * n * n * 4 };
+    const result = { output: f.matrix(out, n, dOut), concat: f.matrix(concat, n, dvAll), heads: [] };
+    const [allQ, allK, allV] = trace ? [f.matrix(pq, n, dkAll), f.matrix(pk, n, dkAll), f.matrix(pv, n, dvAll)] : [];
+    for (let h = 0; h < heads; h++) {
+      const head = { output: columns(result.concat, h * dv, dv), weights: f.matrix(headBlock(weights, h), n, n) };
+      if (trace) {
+        const slots = { scores: headBlock(scores, h), scaled: headBlock(scaled, h), masked: headBlock(masked, h) };
+        head.steps = [step('Q', columns(allQ, h * dk, dk)), step('K', columns(allK, h * dk, dk)), step('V', columns(allV, h * dv, dv)),
+          ...poolingSteps(f, slots, n, n, mask, 'dot', head)];
+      }
+      result.heads.push(head);
+    }
+    if (trace)
+      result.steps = [step('Q', allQ), step('K', allK), step('V', allV), step('concat', result.concat),
+        step('output', result.output, 'multiHead')];
+    return result;
+  }
+
+  function nadarayaWatson(xTrain, yTrain, xQuery, options) {
+    const fn = 'nadarayaWatson';
+    const o = checkOptions(fn, options, ['kernel', 'bandwidth']);
+    const [xt, yt, xq] = [toVector(fn, 'xTrain', xTrain), toVector(fn, 'yTrain', yTrain), toVector(fn, 'xQuery', xQuery)];
+    expectEqual(yt.length, xt.length, () => `${fn}: xTrain has ${xt.length} values but yTrain has ${yt.length} (one target per training input)`);
+    const kernelName = o.kernel ?? 'gaussian';
+    if (!Object.hasOwn(KERNELS, kernelName))
+      fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: unknown kernel ${JSON.stringify(kernelName)}; expected one of ${Object.keys(KERNELS).join(', ')}`);
+    const bandwidth = Math.fround(toNumber(fn, 'bandwidth', o.bandwidth, 1));
+    if (!(bandwidth > 0) || bandwidth === Infinity)
+      fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: bandwidth must be a positive number within float32 range, got ${o.bandwidth}`);
+    const [m, n] = [xt.length, xq.length];
+    const f = new Frame(workspace, fn);
+    const [sxt, syt, sxq] = [f.input(xt), f.input(yt), f.input(xq)];
+    const [predictions, weights] = [f.output(n), f.output(n * m)];
+    f.run();
+    f.check(module._nadarayaWatson(f.addr(sxt), f.addr(syt), m, f.addr(sxq), n, KERNELS[kernelName], bandwidth,
+      f.addr(predictions), f.addr(weights)));
+    return { predictions: f.matrix(predictions, 1, n).data, weights: f.matrix(weights, n, m) };
+  }
+
+  return {
+    simd,
+    memoryLimit: MEMORY_LIMIT,
+    matmul,
+    softmax,
+    scaledDotProductAttention,
+    additiveAttention,
+    selfAttention,
+    multiHeadAttention,
+    nadarayaWatson,
+    /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
+    releaseMemory: () => workspace.release(),
+  };
+}

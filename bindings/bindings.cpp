@@ -1,0 +1,124 @@
+// The raw embind layer: underscore-named functions over heap addresses and
+// sizes. It only unpacks arguments into views and forwards to the core; the
+// friendly API (validation, nested arrays, errors, memory) lives in api.js.
+// Every function returns the core's Status as an int: nothing throws across
+// the boundary, so an error never leaks the shadow stack.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+
+#include "attention.h"
+#include "kernel_regression.h"
+#include "matmul.h"
+#include "multi_head.h"
+#include "simd.h"
+#include "softmax.h"
+
+namespace {
+
+using attn::ConstMatrixView;
+using attn::MatrixView;
+using u32 = std::uint32_t;
+using addr = std::uintptr_t;
+
+float* f32(addr p) { return reinterpret_cast<float*>(p); }
+ConstMatrixView in(addr p, u32 rows, u32 cols) { return attn::dense(reinterpret_cast<const float*>(p), rows, cols); }
+MatrixView out(addr p, u32 rows, u32 cols) { return attn::dense(f32(p), rows, cols); }
+
+// mask_kind: 0 none, 1 causal, 2 valid lengths (int32 per row at mask_data),
+// 3 matrix (uint8 rows × cols at mask_data).
+attn::Mask make_mask(int kind, addr data, u32 rows, u32 cols) {
+  attn::Mask mask;
+  mask.kind = static_cast<attn::MaskKind>(kind);
+  mask.valid_lens = reinterpret_cast<const std::int32_t*>(data);
+  mask.bits = reinterpret_cast<const std::uint8_t*>(data);
+  mask.rows = rows;
+  mask.cols = cols;
+  return mask;
+}
+
+int status(attn::Status s) { return static_cast<int>(s); }
+
+int matmul(addr a, u32 n, u32 k, addr b, u32 m, addr c) {
+  attn::matmul(in(a, n, k), in(b, k, m), out(c, n, m));
+  return 0;
+}
+
+int softmax(addr s, u32 n, u32 m, int mask_kind, addr mask_data, addr w, addr masked) {
+  const attn::Mask mask = make_mask(mask_kind, mask_data, n, m);
+  if (attn::Status st = attn::check_mask(mask, n, m); st != attn::Status::ok) return status(st);
+  if (masked && mask_kind != 0) attn::apply_mask_for_trace(in(s, n, m), mask, out(masked, n, m));
+  attn::softmax_rows(in(s, n, m), mask, out(w, n, m));
+  return 0;
+}
+
+int scaled_dot_product(addr q, u32 n, u32 d, addr k, u32 m, addr v, u32 dv, int mask_kind, addr mask_data,
+                       float scale, addr weights, addr o, addr scores, addr scaled, addr masked) {
+  const attn::AttentionTrace trace{f32(scores), f32(scaled), f32(masked)};
+  return status(attn::scaled_dot_product_attention(in(q, n, d), in(k, m, d), in(v, m, dv),
+                                                   make_mask(mask_kind, mask_data, n, m), scale,
+                                                   out(weights, n, m), out(o, n, dv), &trace));
+}
+
+int additive(addr q, u32 n, u32 dq, addr k, u32 m, u32 dk, addr v, u32 dv, addr wq, addr wk, addr wv, u32 h,
+             int mask_kind, addr mask_data, addr scratch, addr weights, addr o, addr scores, addr masked) {
+  const attn::AdditiveParams params{in(wq, dq, h), in(wk, dk, h), f32(wv), out(scratch, n, h),
+                                    out(scratch + sizeof(float) * n * h, m, h)};
+  const attn::AttentionTrace trace{f32(scores), nullptr, f32(masked)};
+  return status(attn::additive_attention(in(q, n, dq), in(k, m, dk), in(v, m, dv), params,
+                                         make_mask(mask_kind, mask_data, n, m), out(weights, n, m),
+                                         out(o, n, dv), &trace));
+}
+
+int self_attention(addr x, u32 n, u32 d_model, addr wq, addr wk, addr wv, u32 dk, u32 dv, int mask_kind,
+                   addr mask_data, addr q, addr k, addr v, addr weights, addr o, addr scores, addr scaled,
+                   addr masked) {
+  const attn::Projections qkv{out(q, n, dk), out(k, n, dk), out(v, n, dv)};
+  const attn::AttentionTrace trace{f32(scores), f32(scaled), f32(masked)};
+  return status(attn::self_attention(in(x, n, d_model), in(wq, d_model, dk), in(wk, d_model, dk),
+                                     in(wv, d_model, dv), make_mask(mask_kind, mask_data, n, n), qkv,
+                                     out(weights, n, n), out(o, n, dv), &trace));
+}
+
+int multi_head(addr x, u32 n, u32 d_model, u32 heads, addr wq, addr wk, addr wv, u32 dk_all, u32 dv_all, addr wo,
+               u32 d_out, int mask_kind, addr mask_data, addr q, addr k, addr v, addr weights, addr concat,
+               addr o, addr scores, addr scaled, addr masked) {
+  const attn::MultiHeadBuffers buffers{{out(q, n, dk_all), out(k, n, dk_all), out(v, n, dv_all)},
+                                       f32(weights),
+                                       out(concat, n, dv_all),
+                                       out(o, n, d_out),
+                                       {f32(scores), f32(scaled), f32(masked)}};
+  return status(attn::multi_head_attention(in(x, n, d_model), heads, in(wq, d_model, dk_all),
+                                           in(wk, d_model, dk_all), in(wv, d_model, dv_all),
+                                           in(wo, dv_all, d_out), make_mask(mask_kind, mask_data, n, n),
+                                           buffers));
+}
+
+int nadaraya_watson(addr x_train, addr y_train, u32 m, addr x_query, u32 n, int kernel, float bandwidth,
+                    addr predictions, addr weights) {
+  return status(attn::nadaraya_watson(reinterpret_cast<const float*>(x_train),
+                                      reinterpret_cast<const float*>(y_train), m,
+                                      reinterpret_cast<const float*>(x_query), n, static_cast<attn::Kernel>(kernel),
+                                      bandwidth, f32(predictions), out(weights, n, m)));
+}
+
+bool simd_enabled() {
+#if defined(__wasm_simd128__)
+  return true;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_lab) {
+  emscripten::function("_matmul", &matmul);
+  emscripten::function("_softmax", &softmax);
+  emscripten::function("_scaledDotProduct", &scaled_dot_product);
+  emscripten::function("_additive", &additive);
+  emscripten::function("_selfAttention", &self_attention);
+  emscripten::function("_multiHead", &multi_head);
+  emscripten::function("_nadarayaWatson", &nadaraya_watson);
+  emscripten::function("_simdEnabled", &simd_enabled);
+}

@@ -1,0 +1,218 @@
+// Type declarations for attention-lab, written by hand. Shapes are given as
+// rows×cols; n = number of queries, m = number of keys.
+
+/** A dense row-major float32 matrix. `data.length` must equal `rows * cols`. */
+export interface Matrix {
+  /** Number of rows (a non-negative integer). */
+  rows: number;
+  /** Number of columns (a non-negative integer). */
+  cols: number;
+  /** The entries, row by row: entry (i, j) is `data[i * cols + j]`. */
+  data: Float32Array;
+}
+
+/** A matrix argument: a {@link Matrix}, or nested arrays of rows such as `[[1, 0], [0, 1]]`. */
+export type MatrixInput = Matrix | { rows: number; cols: number; data: Float32Array | ArrayLike<number> } | ReadonlyArray<ReadonlyArray<number> | Float32Array>;
+
+/** A vector argument: a Float32Array or an array of numbers. */
+export type VectorInput = Float32Array | ReadonlyArray<number>;
+
+/**
+ * Which keys each query may attend to.
+ * - `'none'` (or omitted): every key.
+ * - `'causal'`: key j is visible to query i iff j ≤ i.
+ * - `{ validLens }`: query i sees keys 0 … validLens[i]−1 (one integer in [0, m] per query row;
+ *   a single number applies to every row).
+ * - a 0/1 matrix of n×m (1 = may attend).
+ * Masked weights are exactly 0. A row with no visible key gets all-zero weights and an all-zero output row.
+ */
+export type Mask = 'none' | 'causal' | { validLens: number | ReadonlyArray<number> | Int32Array } | MatrixInput;
+
+/** Identifier of a trace step, in computation order. */
+export type StepId = 'Q' | 'K' | 'V' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output' | 'concat';
+
+/** One recorded intermediate of a traced call. */
+export interface Step {
+  /** Stable identifier; translate titles by it. */
+  id: StepId;
+  /** A short English label, e.g. "Scaled scores". */
+  title: string;
+  /** The formula that produced this matrix, in TeX. */
+  formula: string;
+  /** The intermediate itself. In the `masked` step, masked entries hold −3.4028235e38 (float32's most negative finite value, standing for −∞). */
+  matrix: Matrix;
+  /** Only on the `masked` step: n×m visibility bits, row-major, 1 = may attend, 0 = masked. */
+  mask?: Uint8Array;
+}
+
+/** The result of an attention call. */
+export interface AttentionResult {
+  /** n×d_v: row i is the weighted mix of the values for query i. */
+  output: Matrix;
+  /** n×m attention weights: each row sums to 1 over the visible keys (all 0 for a fully masked row). */
+  weights: Matrix;
+  /** The intermediates, in order, when `trace: true` was passed. */
+  steps?: Step[];
+}
+
+/** Options of {@link AttentionLab.scaledDotProductAttention}. */
+export interface ScaledDotProductOptions {
+  /** Which keys each query may attend to. Default: none. */
+  mask?: Mask;
+  /** Multiplier of QKᵀ. Default 1/√d_k; `scale: 1` is plain (unscaled) dot-product attention. */
+  scale?: number;
+  /** Record the intermediates (`scores`, `scaled`, `masked` when masked, `weights`, `output`). Default false. */
+  trace?: boolean;
+}
+
+/** Options of {@link AttentionLab.additiveAttention}. */
+export interface AdditiveOptions {
+  /** d_q×h: projects queries into the hidden space. */
+  Wq: MatrixInput;
+  /** d_k×h: projects keys into the hidden space. */
+  Wk: MatrixInput;
+  /** h weights of the output layer. */
+  wv: VectorInput;
+  /** Which keys each query may attend to. Default: none. */
+  mask?: Mask;
+  /** Record the intermediates (`scores`, `masked` when masked, `weights`, `output`). Default false. */
+  trace?: boolean;
+}
+
+/** Options of {@link AttentionLab.selfAttention}. */
+export interface SelfAttentionOptions {
+  /** d_model×d_k query projection. */
+  Wq: MatrixInput;
+  /** d_model×d_k key projection. */
+  Wk: MatrixInput;
+  /** d_model×d_v value projection. */
+  Wv: MatrixInput;
+  /** Which keys each query may attend to. Default: none. */
+  mask?: Mask;
+  /** Record `Q`, `K`, `V`, then the attention steps. Default false. */
+  trace?: boolean;
+}
+
+/** Options of {@link AttentionLab.multiHeadAttention}. */
+export interface MultiHeadOptions {
+  /** Number of heads h; must divide Wq.cols (h·d_k) and Wv.cols (h·d_v). */
+  heads: number;
+  /** d_model×(h·d_k): the query projections of all heads side by side. */
+  Wq: MatrixInput;
+  /** d_model×(h·d_k): the key projections of all heads. */
+  Wk: MatrixInput;
+  /** d_model×(h·d_v): the value projections of all heads. */
+  Wv: MatrixInput;
+  /** (h·d_v)×d_out: mixes the concatenated heads. */
+  Wo: MatrixInput;
+  /** Which keys each query may attend to (applies to every head). Default: none. */
+  mask?: Mask;
+  /** Record `Q`, `K`, `V`, `concat`, `output`, and each head's own steps. Default false. */
+  trace?: boolean;
+}
+
+/** One head of a multi-head result. */
+export interface HeadResult {
+  /** n×d_v: this head's output (its block of `concat`). */
+  output: Matrix;
+  /** n×n: this head's attention weights. */
+  weights: Matrix;
+  /** This head's `Q`, `K`, `V` slices and attention steps, when traced. */
+  steps?: Step[];
+}
+
+/** The result of {@link AttentionLab.multiHeadAttention}. */
+export interface MultiHeadResult {
+  /** n×d_out: concat · W_O. */
+  output: Matrix;
+  /** n×(h·d_v): the heads' outputs side by side. */
+  concat: Matrix;
+  /** One entry per head, in order. */
+  heads: HeadResult[];
+  /** `Q`, `K`, `V`, `concat`, `output`, when traced. */
+  steps?: Step[];
+}
+
+/** Kernels for Nadaraya-Watson regression. `constant` gives plain average pooling. */
+export type KernelName = 'gaussian' | 'boxcar' | 'epanechnikov' | 'constant';
+
+/** Options of {@link AttentionLab.nadarayaWatson}. */
+export interface NadarayaWatsonOptions {
+  /** Default `'gaussian'`. */
+  kernel?: KernelName;
+  /** The kernel width h > 0 (u = (x − x_i)/h). Default 1. */
+  bandwidth?: number;
+}
+
+/** The result of {@link AttentionLab.nadarayaWatson}. */
+export interface NadarayaWatsonResult {
+  /** One prediction per query point. A query outside every compact kernel's window predicts 0. */
+  predictions: Float32Array;
+  /** n_query×n_train attention weights (rows sum to 1, or are all 0 when no training point is in the window). */
+  weights: Matrix;
+}
+
+/** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
+export interface AttentionLab {
+  /** True when the SIMD128 build is in use. */
+  readonly simd: boolean;
+  /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */
+  readonly memoryLimit: number;
+  /** A·B for A of n×k and B of k×m. */
+  matmul(A: MatrixInput, B: MatrixInput): Matrix;
+  /** Row-wise softmax over the visible entries of S (masked entries 0, fully masked rows all 0). */
+  softmax(S: MatrixInput, options?: { mask?: Mask }): Matrix;
+  /** softmax(QKᵀ·scale)V for Q n×d_k, K m×d_k, V m×d_v (cross-attention when n ≠ m). */
+  scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: ScaledDotProductOptions): AttentionResult;
+  /** softmax(w_vᵀ tanh(q_i W_q + k_j W_k))V; query and key widths may differ. */
+  additiveAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: AdditiveOptions): AttentionResult;
+  /** Q, K, V = XW_Q, XW_K, XW_V, then scaled dot-product attention of X with itself. */
+  selfAttention(X: MatrixInput, options: SelfAttentionOptions): AttentionResult;
+  /** h heads over column blocks of XW_Q, XW_K, XW_V, concatenated and mixed by W_O. */
+  multiHeadAttention(X: MatrixInput, options: MultiHeadOptions): MultiHeadResult;
+  /** Nadaraya-Watson kernel regression: predictions are attention-weighted averages of yTrain. */
+  nadarayaWatson(xTrain: VectorInput, yTrain: VectorInput, xQuery: VectorInput, options?: NadarayaWatsonOptions): NadarayaWatsonResult;
+  /** Frees the module's reusable workspace (the library stays usable). */
+  releaseMemory(): void;
+}
+
+/** Options of {@link init}. */
+export interface InitOptions {
+  /** `false` forces the scalar build; `true` requires SIMD (and throws without it). Default: SIMD where supported. */
+  simd?: boolean;
+  /** Where to fetch the .wasm from (overrides the file next to the module). */
+  wasmUrl?: string | URL;
+  /** The .wasm bytes themselves (no fetch at all). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Emscripten-style resolver: given the .wasm file name, return its URL. */
+  locateFile?: (path: string, prefix: string) => string;
+}
+
+/** Load the library: instantiate the SIMD or scalar WebAssembly build. */
+export function init(options?: InitOptions): Promise<AttentionLab>;
+
+/** Error codes carried by {@link AttentionError.code}. */
+export type AttentionErrorCode =
+  | 'SHAPE_MISMATCH'
+  | 'INVALID_MATRIX'
+  | 'INVALID_ARGUMENT'
+  | 'INVALID_MASK'
+  | 'NON_FINITE'
+  | 'OUT_OF_MEMORY'
+  | 'INTERNAL';
+
+/** Thrown for bad input; the message names the function, the argument and the sizes. */
+export class AttentionError extends Error {
+  constructor(code: AttentionErrorCode, message: string);
+  /** Machine-readable reason. */
+  readonly code: AttentionErrorCode;
+  /** Every code, by name. */
+  static readonly codes: Readonly<Record<AttentionErrorCode, AttentionErrorCode>>;
+}
+
+/** Thrown (before anything is allocated) when a call would not fit in the module's memory. */
+export class AttentionRangeError extends RangeError {
+  constructor(message: string);
+  /** Always `'OUT_OF_MEMORY'`. */
+  readonly code: 'OUT_OF_MEMORY';
+}

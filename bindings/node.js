@@ -1,0 +1,17 @@
+// attention-lab for Node.js: the same API, the .wasm read from disk next to
+// this file (the Emscripten glue is built for web and worker only).
+import { readFile } from 'node:fs/promises';
+
+import { load, wasmFileName } from './load.js';
+
+export { AttentionError, AttentionRangeError } from './errors.js';
+
+/**
+ * Load attention-lab. Picks the SIMD build where the engine supports it.
+ * @param {import('./index.js').InitOptions} [options]
+ */
+export function init(options) {
+  return load(options, async (simd) => ({
+    wasmBinary: await readFile(new URL(`./${wasmFileName(simd)}`, import.meta.url)),
+  }));
+}

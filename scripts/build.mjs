@@ -1,0 +1,72 @@
+// npm run build: the two WASM builds (SIMD and scalar) and the package's dist/.
+// Usage: node scripts/build.mjs [--if-missing]
+//   --if-missing  skip the work when dist/ is already newer than every source
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const wasmBuild = join(root, 'build', 'wasm');
+
+const PACKAGE_FILES = ['index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'errors.js', 'validate.js', 'workspace.js', 'steps.js', 'index.d.ts'];
+const GLUE = ['attention-lab-simd.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.js', 'attention-lab-scalar.wasm'];
+
+function newestSource() {
+  let newest = 0;
+  const visit = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  visit(join(root, 'src'));
+  visit(join(root, 'bindings'));
+  newest = Math.max(newest, statSync(join(root, 'CMakeLists.txt')).mtimeMs);
+  return newest;
+}
+
+function upToDate() {
+  const outputs = [...PACKAGE_FILES, ...GLUE].map((f) => join(dist, f));
+  if (!outputs.every(existsSync)) return false;
+  const oldest = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
+  return oldest >= newestSource();
+}
+
+function requireEmscripten() {
+  const probe = spawnSync('em++', ['--version'], { encoding: 'utf8' });
+  if (probe.status === 0) return;
+  console.error(
+    [
+      'attention-lab: the WebAssembly build needs Emscripten (em++), which is not installed.',
+      '  On Debian or Ubuntu:  sudo apt-get install -y emscripten',
+      '  Elsewhere: https://emscripten.org/docs/getting_started/downloads.html',
+      '  (.ci/run installs it automatically.)',
+    ].join('\n'),
+  );
+  process.exit(1);
+}
+
+export function buildWasm() {
+  requireEmscripten();
+  // Debian's emscripten finds its Node modules (acorn) only through NODE_PATH.
+  const env = { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };
+  const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  if (!existsSync(join(wasmBuild, 'CMakeCache.txt')))
+    run('emcmake', ['cmake', '-S', '.', '-B', wasmBuild, '-DCMAKE_BUILD_TYPE=Release', ...(process.env.CI ? ['-DATTN_WERROR=ON'] : [])]);
+  run('cmake', ['--build', wasmBuild, '-j', '2']);
+  mkdirSync(dist, { recursive: true });
+  for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, f));
+  for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes('--if-missing') && upToDate()) {
+    console.log('attention-lab: dist/ is up to date');
+  } else {
+    buildWasm();
+    console.log(`attention-lab: built ${dist}`);
+  }
+}

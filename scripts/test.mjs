@@ -1,0 +1,50 @@
+// npm test: build what is missing, then run every suite in order, stopping at
+// the first failure. Stages:
+//   native     GoogleTest via ctest (SSE and scalar back ends)
+//   sanitize   the same tests under AddressSanitizer + UBSan (CI, or --sanitize)
+//   fuzz       libFuzzer targets for a bounded time (CI, or --fuzz)
+//   js         Vitest through the public API on both WASM builds (tests/js)
+//   e2e        Browser tests in Debian's Chromium (tests/e2e)
+//   consumers  the packed tarball in fresh folders (tests/consumers)
+// Pick stages with --only=native,js.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
+const ci = Boolean(process.env.CI);
+const run = (cmd, argv, options = {}) => execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', ...options });
+const hasTests = (dir) => existsSync(join(root, dir)) && readdirSync(join(root, dir)).length > 0;
+
+function nativeSuite(buildDir, extra = []) {
+  if (!existsSync(join(root, buildDir, 'CMakeCache.txt')))
+    run('cmake', ['-S', '.', '-B', buildDir, ...(ci ? ['-DATTN_WERROR=ON'] : []), ...extra]);
+  run('cmake', ['--build', buildDir, '-j', '2']);
+  run('ctest', ['--test-dir', buildDir, '--output-on-failure', '-j', '2']);
+}
+
+const stages = [
+  ['native', () => true, () => nativeSuite('build/native')],
+  ['sanitize', () => ci || args.includes('--sanitize'),
+    () => nativeSuite('build/sanitize', ['-DATTN_SANITIZE=ON', '-DCMAKE_BUILD_TYPE=Debug', '-DCMAKE_CXX_COMPILER=clang++'])],
+  ['fuzz', () => (ci || args.includes('--fuzz')) && existsSync(join(root, 'tests/fuzz/run.sh')), () => run('bash', ['tests/fuzz/run.sh'])],
+  ['js', () => hasTests('tests/js'), () => run('npx', ['vitest', 'run', '--project', 'js'])],
+  ['e2e', () => hasTests('tests/e2e'), () => run('npx', ['vitest', 'run', '--project', 'e2e'])],
+  ['consumers', () => hasTests('tests/consumers'), () => run('npx', ['vitest', 'run', '--project', 'consumers'])],
+];
+
+run('node', ['scripts/build.mjs', '--if-missing']);
+for (const [name, enabled, stage] of stages) {
+  if (only ? !only.includes(name) : !enabled()) continue;
+  console.log(`\n=== npm test: ${name}`);
+  try {
+    stage();
+  } catch (error) {
+    console.error(`\nnpm test: stage "${name}" failed`);
+    process.exit(typeof error.status === 'number' && error.status !== 0 ? error.status : 1);
+  }
+}
+console.log('\nnpm test: every stage passed');

@@ -1,0 +1,105 @@
+// The portable SIMD layer: one 4-lane float vector type and the handful of
+// operations the kernels need. The back end is picked here, at compile time,
+// and nowhere else:
+//   - WebAssembly SIMD128 when compiled with -msimd128 (__wasm_simd128__),
+//   - SSE on x86-64 native builds (tests, sanitizers, the native benchmark),
+//   - plain scalar C++ otherwise (and for the scalar .wasm build).
+// Kernels are written once against this layer: a vector loop, then a shared
+// scalar tail.
+#pragma once
+
+#include <cstddef>
+
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define ATTN_SIMD_BACKEND "wasm-simd128"
+#elif (defined(__SSE2__) || defined(__x86_64__)) && !defined(ATTN_FORCE_SCALAR)
+#include <immintrin.h>
+#define ATTN_SIMD_BACKEND "sse"
+#else
+#define ATTN_SIMD_BACKEND "scalar"
+#endif
+
+namespace attn::simd {
+
+constexpr std::size_t kWidth = 4;  // lanes per vector
+
+#if defined(__wasm_simd128__)
+
+using f32x4 = v128_t;
+inline f32x4 load(const float* p) { return wasm_v128_load(p); }
+inline void store(float* p, f32x4 v) { wasm_v128_store(p, v); }
+inline f32x4 splat(float x) { return wasm_f32x4_splat(x); }
+inline f32x4 zero() { return wasm_f32x4_const_splat(0.0f); }
+inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
+inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
+inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
+inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
+inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
+inline float hsum(f32x4 v) {
+  return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
+         (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
+}
+inline float hmax(f32x4 v) {
+  float a = wasm_f32x4_extract_lane(v, 0), b = wasm_f32x4_extract_lane(v, 1);
+  float c = wasm_f32x4_extract_lane(v, 2), d = wasm_f32x4_extract_lane(v, 3);
+  float ab = a > b ? a : b, cd = c > d ? c : d;
+  return ab > cd ? ab : cd;
+}
+
+#elif (defined(__SSE2__) || defined(__x86_64__)) && !defined(ATTN_FORCE_SCALAR)
+
+using f32x4 = __m128;
+inline f32x4 load(const float* p) { return _mm_loadu_ps(p); }
+inline void store(float* p, f32x4 v) { _mm_storeu_ps(p, v); }
+inline f32x4 splat(float x) { return _mm_set1_ps(x); }
+inline f32x4 zero() { return _mm_setzero_ps(); }
+inline f32x4 add(f32x4 a, f32x4 b) { return _mm_add_ps(a, b); }
+inline f32x4 sub(f32x4 a, f32x4 b) { return _mm_sub_ps(a, b); }
+inline f32x4 mul(f32x4 a, f32x4 b) { return _mm_mul_ps(a, b); }
+inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(a, b); }
+inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return _mm_add_ps(acc, _mm_mul_ps(a, b)); }
+inline float hsum(f32x4 v) {
+  alignas(16) float t[4];
+  _mm_store_ps(t, v);
+  return (t[0] + t[1]) + (t[2] + t[3]);
+}
+inline float hmax(f32x4 v) {
+  alignas(16) float t[4];
+  _mm_store_ps(t, v);
+  float ab = t[0] > t[1] ? t[0] : t[1], cd = t[2] > t[3] ? t[2] : t[3];
+  return ab > cd ? ab : cd;
+}
+
+#else
+
+struct f32x4 {
+  float v[4];
+};
+inline f32x4 load(const float* p) { return {{p[0], p[1], p[2], p[3]}}; }
+inline void store(float* p, f32x4 a) {
+  for (int i = 0; i < 4; ++i) p[i] = a.v[i];
+}
+inline f32x4 splat(float x) { return {{x, x, x, x}}; }
+inline f32x4 zero() { return splat(0.0f); }
+inline f32x4 add(f32x4 a, f32x4 b) { return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2], a.v[3] + b.v[3]}}; }
+inline f32x4 sub(f32x4 a, f32x4 b) { return {{a.v[0] - b.v[0], a.v[1] - b.v[1], a.v[2] - b.v[2], a.v[3] - b.v[3]}}; }
+inline f32x4 mul(f32x4 a, f32x4 b) { return {{a.v[0] * b.v[0], a.v[1] * b.v[1], a.v[2] * b.v[2], a.v[3] * b.v[3]}}; }
+inline f32x4 max(f32x4 a, f32x4 b) {
+  f32x4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i];
+  return r;
+}
+inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return add(acc, mul(a, b)); }
+inline float hsum(f32x4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
+inline float hmax(f32x4 a) {
+  float ab = a.v[0] > a.v[1] ? a.v[0] : a.v[1], cd = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
+  return ab > cd ? ab : cd;
+}
+
+#endif
+
+// The name of the back end compiled in, for tests and the JS `simd` flag.
+constexpr const char* backend() { return ATTN_SIMD_BACKEND; }
+
+}  // namespace attn::simd
