@@ -1,0 +1,114 @@
+// Shared test helpers: loading both builds, a fixed-seed RNG, random inputs,
+// and the atol + rtol·|ref| comparison against the float64 reference.
+import { expect } from 'vitest';
+
+import { init } from '../../dist/node.js';
+import { fromMatrix } from './reference.js';
+
+/** Both WebAssembly builds; every suite runs once per entry (describe.each). */
+export const BUILDS = [
+  { name: 'SIMD', simd: true },
+  { name: 'scalar', simd: false },
+];
+
+/** Sizes below, equal to, above and multiples of the 4-lane vector width. */
+export const SIZES = [1, 3, 4, 5, 8, 17, 64, 65];
+
+/** Default tolerance for float32 results against the float64 reference. */
+export const TOL = { atol: 2e-5, rtol: 2e-4 };
+
+const labs = new Map();
+/** The library with the given build, loaded once per test file. */
+export function loadLab(simd) {
+  if (!labs.has(simd)) labs.set(simd, init({ simd }));
+  return labs.get(simd);
+}
+
+/** mulberry32: a small deterministic PRNG returning floats in [0, 1). */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A rows×cols matrix { rows, cols, data: Float32Array } with entries uniform in [lo, hi). */
+export function randomMatrix(rand, rows, cols, lo = -1, hi = 1) {
+  const data = new Float32Array(rows * cols);
+  for (let i = 0; i < data.length; i++) data[i] = lo + (hi - lo) * rand();
+  return { rows, cols, data };
+}
+
+/** A Float32Array of n entries uniform in [lo, hi). */
+export function randomVector(rand, n, lo = -1, hi = 1) {
+  return Float32Array.from({ length: n }, () => lo + (hi - lo) * rand());
+}
+
+/** A random 0/1 n×m mask as nested arrays (about `p` of the entries visible). */
+export function randomBits(rand, n, m, p = 0.6) {
+  return Array.from({ length: n }, () => Array.from({ length: m }, () => (rand() < p ? 1 : 0)));
+}
+
+/** Nested arrays (number[][]) with the same entries as a matrix. */
+export const toNested = (m) => fromMatrix(m);
+
+/** The float64 view of a library matrix, for the reference functions. */
+export const ref = (m) => fromMatrix(m);
+
+/**
+ * Asserts a library matrix (or Float32Array / number[]) matches the reference
+ * (number[][] or number[]) within atol + rtol·|ref|, and that the shapes agree.
+ * ±Infinity in the reference must be matched by `infinityAs` (or ±Infinity) exactly.
+ */
+export function expectClose(actual, expected, { atol = TOL.atol, rtol = TOL.rtol, label = 'matrix', infinityAs } = {}) {
+  let flatActual;
+  let flatExpected;
+  if (Array.isArray(expected) && (expected.length === 0 || Array.isArray(expected[0]))) {
+    const rows = expected.length;
+    const cols = rows > 0 ? expected[0].length : 0;
+    expect({ rows: actual.rows, cols: actual.cols }, `${label}: shape`).toEqual({ rows, cols });
+    flatActual = actual.data;
+    flatExpected = expected.flat();
+  } else {
+    flatActual = actual;
+    flatExpected = Array.from(expected);
+  }
+  expect(flatActual.length, `${label}: length`).toBe(flatExpected.length);
+  let worst = { excess: 0, index: -1 };
+  for (let i = 0; i < flatExpected.length; i++) {
+    const e = flatExpected[i];
+    const a = flatActual[i];
+    if (!Number.isFinite(e)) {
+      const want = infinityAs !== undefined && e === -Infinity ? infinityAs : e;
+      if (a !== want) return expect(a, `${label}[${i}] should be ${want}`).toBe(want);
+      continue;
+    }
+    const excess = Math.abs(a - e) - (atol + rtol * Math.abs(e));
+    if (!(excess <= worst.excess) || Number.isNaN(a)) worst = { excess: Number.isNaN(a) ? Infinity : excess, index: i };
+  }
+  if (worst.index >= 0) {
+    const i = worst.index;
+    expect.fail(`${label}: entry ${i} is ${flatActual[i]} but the reference is ${flatExpected[i]} (|diff| ${Math.abs(flatActual[i] - flatExpected[i])} > ${atol} + ${rtol}·|ref|)`);
+  }
+}
+
+/** Asserts two library matrices are bit-for-bit identical (shape and every entry). */
+export function expectIdentical(a, b, label = 'matrix') {
+  expect({ rows: a.rows, cols: a.cols }, `${label}: shape`).toEqual({ rows: b.rows, cols: b.cols });
+  expect(a.data.length, `${label}: length`).toBe(b.data.length);
+  for (let i = 0; i < a.data.length; i++) if (!Object.is(a.data[i], b.data[i])) expect.fail(`${label}: entry ${i} is ${a.data[i]} vs ${b.data[i]}`);
+}
+
+/** Runs `fn` and returns what it threw (failing the test when it does not throw). */
+export function thrown(fn) {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return expect.fail('expected the call to throw');
+}
