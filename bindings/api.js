@@ -124,7 +124,7 @@ export function createApi(module, { simd }) {
 
   function scaledDotProductAttention(Q, K, V, options) {
     const fn = 'scaledDotProductAttention';
-    const o = checkOptions(fn, options, ['mask', 'scale', 'trace']);
+    const o = checkOptions(fn, options, ['mask', 'scale', 'trace', 'weights']);
     const [q, k, v] = [toMatrix(fn, 'Q', Q), toMatrix(fn, 'K', K), toMatrix(fn, 'V', V)];
     expectEqual(q.cols, k.cols, () => `${fn}: Q is ${shape(q)} but K is ${shape(k)} (Q.cols must equal K.cols)`);
     expectEqual(k.rows, v.rows, () => `${fn}: K is ${shape(k)} but V is ${shape(v)} (K.rows must equal V.rows: one value per key)`);
@@ -133,6 +133,10 @@ export function createApi(module, { simd }) {
     if (!Number.isFinite(scale)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: scale ${o.scale} is outside float32 range`);
     const mask = toMask(fn, o.mask, n, m);
     const trace = Boolean(o.trace);
+    if (o.weights === false) {
+      if (trace) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: trace: true needs the weights; drop weights: false to trace`);
+      return fusedAttention(fn, q, k, v, mask, scale);
+    }
     const f = new Frame(workspace, fn);
     const [sq, sk, sv, sm] = [f.input(q.data), f.input(k.data), f.input(v.data), f.input(maskData(mask))];
     const slots = poolingSlots(f, n, m, dv, mask, trace, true);
@@ -143,6 +147,17 @@ export function createApi(module, { simd }) {
     const custom = o.scale !== undefined ? { scale } : {};
     if (trace) result.steps = poolingSteps(f, slots, n, m, mask, 'dot', result, custom);
     return result;
+  }
+
+  // The fast path: output only, block by block, no n×m matrix anywhere.
+  function fusedAttention(fn, q, k, v, mask, scale) {
+    const [n, m, d, dv] = [q.rows, k.rows, q.cols, v.cols];
+    const f = new Frame(workspace, fn);
+    const [sq, sk, sv, sm] = [f.input(q.data), f.input(k.data), f.input(v.data), f.input(maskData(mask))];
+    const [out, scratch] = [f.output(n * dv), f.output(module._fusedScratchFloats(m, d, dv))];
+    f.run();
+    f.check(module._fused(f.addr(sq), n, d, f.addr(sk), m, f.addr(sv), dv, mask.kind, f.addr(sm), scale, f.addr(out), f.addr(scratch)));
+    return { output: f.matrix(out, n, dv) };
   }
 
   function additiveAttention(Q, K, V, options) {

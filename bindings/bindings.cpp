@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "attention.h"
+#include "flash_attention.h"
 #include "kernel_regression.h"
 #include "matmul.h"
 #include "multi_head.h"
@@ -58,6 +59,16 @@ int scaled_dot_product(addr q, u32 n, u32 d, addr k, u32 m, addr v, u32 dv, int 
   return status(attn::scaled_dot_product_attention(in(q, n, d), in(k, m, d), in(v, m, dv),
                                                    make_mask(mask_kind, mask_data, n, m), scale,
                                                    out(weights, n, m), out(o, n, dv), &trace));
+}
+
+std::uint32_t fused_scratch_floats(u32 m, u32 d, u32 dv) {
+  return static_cast<std::uint32_t>(attn::fused_attention_scratch_floats(m, d, dv));
+}
+
+int fused(addr q, u32 n, u32 d, addr k, u32 m, addr v, u32 dv, int mask_kind, addr mask_data, float scale, addr o,
+          addr scratch) {
+  return status(attn::fused_attention(in(q, n, d), in(k, m, d), in(v, m, dv), make_mask(mask_kind, mask_data, n, m),
+                                      scale, out(o, n, dv), f32(scratch)));
 }
 
 int additive(addr q, u32 n, u32 dq, addr k, u32 m, u32 dk, addr v, u32 dv, addr wq, addr wk, addr wv, u32 h,
@@ -116,6 +127,8 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("_matmul", &matmul);
   emscripten::function("_softmax", &softmax);
   emscripten::function("_scaledDotProduct", &scaled_dot_product);
+  emscripten::function("_fused", &fused);
+  emscripten::function("_fusedScratchFloats", &fused_scratch_floats);
   emscripten::function("_additive", &additive);
   emscripten::function("_selfAttention", &self_attention);
   emscripten::function("_multiHead", &multi_head);

@@ -36,6 +36,15 @@ inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
 inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
 inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
+inline f32x4 load_splat(const float* p) { return wasm_v128_load32_splat(p); }
+inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
+// Lanes where a > b keep x, the others become +0.
+inline f32x4 keep_where_greater(f32x4 a, f32x4 b, f32x4 x) { return wasm_v128_and(wasm_f32x4_gt(a, b), x); }
+// 2^n for integral-valued lanes n in [-126, 127]: the exponent field built directly.
+inline f32x4 round_nearest(f32x4 x) { return wasm_f32x4_nearest(x); }
+inline f32x4 exp2_integral(f32x4 n) {
+  return wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+}
 inline float hsum(f32x4 v) {
   return (wasm_f32x4_extract_lane(v, 0) + wasm_f32x4_extract_lane(v, 1)) +
          (wasm_f32x4_extract_lane(v, 2) + wasm_f32x4_extract_lane(v, 3));
@@ -59,6 +68,13 @@ inline f32x4 sub(f32x4 a, f32x4 b) { return _mm_sub_ps(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return _mm_mul_ps(a, b); }
 inline f32x4 max(f32x4 a, f32x4 b) { return _mm_max_ps(a, b); }
 inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return _mm_add_ps(acc, _mm_mul_ps(a, b)); }
+inline f32x4 load_splat(const float* p) { return _mm_load1_ps(p); }
+inline f32x4 min(f32x4 a, f32x4 b) { return _mm_min_ps(a, b); }
+inline f32x4 keep_where_greater(f32x4 a, f32x4 b, f32x4 x) { return _mm_and_ps(_mm_cmpgt_ps(a, b), x); }
+inline f32x4 round_nearest(f32x4 x) { return _mm_cvtepi32_ps(_mm_cvtps_epi32(x)); }  // |x| < 2^31 here
+inline f32x4 exp2_integral(f32x4 n) {
+  return _mm_castsi128_ps(_mm_slli_epi32(_mm_add_epi32(_mm_cvtps_epi32(n), _mm_set1_epi32(127)), 23));
+}
 inline float hsum(f32x4 v) {
   alignas(16) float t[4];
   _mm_store_ps(t, v);
@@ -91,6 +107,30 @@ inline f32x4 max(f32x4 a, f32x4 b) {
   return r;
 }
 inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return add(acc, mul(a, b)); }
+inline f32x4 load_splat(const float* p) { return splat(*p); }
+inline f32x4 min(f32x4 a, f32x4 b) {
+  f32x4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i];
+  return r;
+}
+inline f32x4 keep_where_greater(f32x4 a, f32x4 b, f32x4 x) {
+  f32x4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = a.v[i] > b.v[i] ? x.v[i] : 0.0f;
+  return r;
+}
+inline f32x4 round_nearest(f32x4 x) {
+  f32x4 r;
+  for (int i = 0; i < 4; ++i) r.v[i] = __builtin_nearbyintf(x.v[i]);
+  return r;
+}
+inline f32x4 exp2_integral(f32x4 n) {
+  f32x4 r;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned bits = static_cast<unsigned>(static_cast<int>(n.v[i]) + 127) << 23;
+    __builtin_memcpy(&r.v[i], &bits, sizeof bits);
+  }
+  return r;
+}
 inline float hsum(f32x4 a) { return (a.v[0] + a.v[1]) + (a.v[2] + a.v[3]); }
 inline float hmax(f32x4 a) {
   float ab = a.v[0] > a.v[1] ? a.v[0] : a.v[1], cd = a.v[2] > a.v[3] ? a.v[2] : a.v[3];
@@ -98,6 +138,27 @@ inline float hmax(f32x4 a) {
 }
 
 #endif
+
+// e^x for x <= 0 (as after subtracting a row max), to about 2 ulp. Lanes
+// below -87.3 (where e^x leaves float32's normal range), and -infinity
+// (a masked score), give exactly 0. Cephes' expf: x = n·ln2 + r, |r| <= ln2/2,
+// e^r by a degree-6 polynomial, 2^n built in the exponent bits.
+inline f32x4 exp_nonpositive(f32x4 x) {
+  const f32x4 lowest = splat(-87.3f);
+  const f32x4 keep = x;
+  x = max(x, lowest);
+  const f32x4 n = round_nearest(mul(x, splat(1.44269504088896341f)));
+  f32x4 r = sub(x, mul(n, splat(0.693359375f)));
+  r = sub(r, mul(n, splat(-2.12194440e-4f)));
+  f32x4 p = splat(1.9875691500e-4f);
+  p = madd(splat(1.3981999507e-3f), p, r);
+  p = madd(splat(8.3334519073e-3f), p, r);
+  p = madd(splat(4.1665795894e-2f), p, r);
+  p = madd(splat(1.6666665459e-1f), p, r);
+  p = madd(splat(5.0000001201e-1f), p, r);
+  const f32x4 y = add(madd(r, mul(p, r), r), splat(1.0f));
+  return keep_where_greater(keep, lowest, mul(y, exp2_integral(n)));
+}
 
 // The name of the back end compiled in, for tests and the JS `simd` flag.
 constexpr const char* backend() { return ATTN_SIMD_BACKEND; }
