@@ -77,6 +77,7 @@ function requireOption(fn, options, name) {
 
 export function createApi(module, { simd }) {
   const workspace = new Workspace(module, MEMORY_LIMIT);
+  const allocate = (fn, bytes) => workspace.allocateBlock(fn, bytes);
 
   function matmul(A, B) {
     const fn = 'matmul';
@@ -188,12 +189,27 @@ export function createApi(module, { simd }) {
   }
 
   // Q, K, V projection weights: each d_model × width, the first two alike.
+  // d_model is X.cols, or Wq.rows for a layer created without an X.
   function projectionWeights(fn, o, x) {
     const [wq, wk, wv] = ['Wq', 'Wk', 'Wv'].map((name) => toMatrix(fn, name, requireOption(fn, o, name)));
-    for (const [name, w] of [['Wq', wq], ['Wk', wk], ['Wv', wv]])
-      expectEqual(w.rows, x.cols, () => `${fn}: X is ${shape(x)} but ${name} is ${shape(w)} (${name}.rows must equal X.cols, d_model)`);
+    for (const [name, w] of [['Wq', wq], ['Wk', wk], ['Wv', wv]]) {
+      if (x) expectEqual(w.rows, x.cols, () => `${fn}: X is ${shape(x)} but ${name} is ${shape(w)} (${name}.rows must equal X.cols, d_model)`);
+      else expectEqual(w.rows, wq.rows, () => `${fn}: Wq is ${shape(wq)} but ${name} is ${shape(w)} (${name}.rows must equal Wq.rows, d_model)`);
+    }
     expectEqual(wk.cols, wq.cols, () => `${fn}: Wq is ${shape(wq)} but Wk is ${shape(wk)} (queries and keys need the same width d_k)`);
     return [wq, wk, wv];
+  }
+
+  // heads, W_Q, W_K, W_V, W_O of a multi-head layer, checked against each other (and X when given).
+  function multiHeadWeights(fn, o, x) {
+    const heads = toPositiveInteger(fn, 'heads', requireOption(fn, o, 'heads'));
+    const [wq, wk, wv] = projectionWeights(fn, o, x);
+    const wo = toMatrix(fn, 'Wo', requireOption(fn, o, 'Wo'));
+    for (const [name, w] of [['Wq', wq], ['Wv', wv]])
+      if (w.cols % heads !== 0)
+        fail(AttentionError.codes.SHAPE_MISMATCH, `${fn}: ${name} is ${shape(w)} but ${heads} heads do not divide its ${w.cols} columns (${name}.cols must be a multiple of heads)`);
+    expectEqual(wo.rows, wv.cols, () => `${fn}: Wv is ${shape(wv)} but Wo is ${shape(wo)} (Wo.rows must equal Wv.cols, the concatenated head width)`);
+    return { heads, wq, wk, wv, wo };
   }
 
   function selfAttention(X, options) {
@@ -222,13 +238,7 @@ export function createApi(module, { simd }) {
     const fn = 'multiHeadAttention';
     const o = checkOptions(fn, options, ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'mask', 'trace']);
     const x = toMatrix(fn, 'X', X);
-    const heads = toPositiveInteger(fn, 'heads', requireOption(fn, o, 'heads'));
-    const [wq, wk, wv] = projectionWeights(fn, o, x);
-    const wo = toMatrix(fn, 'Wo', requireOption(fn, o, 'Wo'));
-    for (const [name, w] of [['Wq', wq], ['Wv', wv]])
-      if (w.cols % heads !== 0)
-        fail(AttentionError.codes.SHAPE_MISMATCH, `${fn}: ${name} is ${shape(w)} but ${heads} heads do not divide its ${w.cols} columns (${name}.cols must be a multiple of heads)`);
-    expectEqual(wo.rows, wv.cols, () => `${fn}: Wv is ${shape(wv)} but Wo is ${shape(wo)} (Wo.rows must equal Wv.cols, the concatenated head width)`);
+    const { heads, wq, wk, wv, wo } = multiHeadWeights(fn, o, x);
     const [n, dkAll, dvAll, dOut] = [x.rows, wq.cols, wv.cols, wo.cols];
     const [dk, dv] = [dkAll / heads, dvAll / heads];
     const mask = toMask(fn, o.mask, n, n);
@@ -259,6 +269,57 @@ export function createApi(module, { simd }) {
       result.steps = [step('Q', allQ), step('K', allK), step('V', allV), step('concat', result.concat),
         step('output', result.output, 'multiHead')];
     return result;
+  }
+
+  // Packed layers free their WASM memory when garbage-collected, if not disposed first.
+  const layers = new FinalizationRegistry((storage) => module._free(storage));
+
+  function createMultiHeadAttention(options) {
+    const fn = 'createMultiHeadAttention';
+    const o = checkOptions(fn, options, ['heads', 'Wq', 'Wk', 'Wv', 'Wo']);
+    const weights = multiHeadWeights(fn, o, null);
+    const { heads, wq, wk, wv, wo } = weights;
+    const dims = [wq.rows, heads, wq.cols / heads, wv.cols / heads, wo.cols];
+    const storage = allocate(fn, module._layerFloats(...dims) * 4);
+    try {
+      const f = new Frame(workspace, fn);
+      const [swq, swk, swv, swo] = [wq.data, wk.data, wv.data, wo.data].map((a) => f.input(a));
+      f.run();
+      f.check(module._packLayer(f.addr(swq), f.addr(swk), f.addr(swv), wq.rows, wq.cols, wv.cols, f.addr(swo), wo.cols, heads, storage));
+    } catch (error) {
+      module._free(storage);
+      throw error;
+    }
+    let disposed = false;
+    const layer = {
+      heads,
+      dModel: wq.rows,
+      dOut: wo.cols,
+      forward(X, forwardOptions) {
+        const fwd = 'MultiHeadAttention.forward';
+        if (disposed) fail(AttentionError.codes.DISPOSED, `${fwd}: this layer was disposed; create a new one`);
+        const fo = checkOptions(fwd, forwardOptions, ['mask', 'trace']);
+        const x = toMatrix(fwd, 'X', X);
+        expectEqual(x.cols, wq.rows, () => `${fwd}: X is ${shape(x)} but the layer's d_model is ${wq.rows} (X.cols must equal Wq.rows)`);
+        if (fo.trace) return multiHeadAttention(x, { heads, Wq: wq, Wk: wk, Wv: wv, Wo: wo, mask: fo.mask, trace: true });
+        const n = x.rows;
+        const mask = toMask(fwd, fo.mask, n, n);
+        const f = new Frame(workspace, fwd);
+        const [sx, sm] = [f.input(x.data), f.input(maskData(mask))];
+        const [concat, out, scratch] = [f.output(n * wv.cols), f.output(n * wo.cols), f.output(module._layerForwardFloats(...dims, n))];
+        f.run();
+        f.check(module._layerForward(storage, ...dims, f.addr(sx), n, mask.kind, f.addr(sm), f.addr(concat), f.addr(out), f.addr(scratch)));
+        return { output: f.matrix(out, n, wo.cols), concat: f.matrix(concat, n, wv.cols) };
+      },
+      dispose() {
+        if (disposed) return;
+        disposed = true;
+        layers.unregister(layer);
+        module._free(storage);
+      },
+    };
+    layers.register(layer, storage, layer);
+    return layer;
   }
 
   function nadarayaWatson(xTrain, yTrain, xQuery, options) {
@@ -292,6 +353,7 @@ export function createApi(module, { simd }) {
     selfAttention,
     multiHeadAttention,
     nadarayaWatson,
+    createMultiHeadAttention,
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };

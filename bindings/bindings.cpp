@@ -105,6 +105,36 @@ int multi_head(addr x, u32 n, u32 d_model, u32 heads, addr wq, addr wk, addr wv,
                                            buffers));
 }
 
+// A packed multi-head layer lives in JS-owned WASM memory at `storage`; its
+// description is rebuilt from the sizes on each call (nothing kept in C++).
+attn::MultiHeadLayer layer_at(addr storage, u32 d_model, u32 heads, u32 dk, u32 dv, u32 d_out) {
+  attn::MultiHeadLayer layer{d_model, heads, dk, dv, d_out, f32(storage), nullptr};
+  layer.o_packed = layer.qkv_packed + attn::packed_floats(d_model, attn::qkv_width(layer));
+  return layer;
+}
+
+u32 layer_floats(u32 d_model, u32 heads, u32 dk, u32 dv, u32 d_out) {
+  return static_cast<u32>(attn::multi_head_layer_floats(d_model, heads, dk, dv, d_out));
+}
+
+u32 layer_forward_floats(u32 d_model, u32 heads, u32 dk, u32 dv, u32 d_out, u32 n) {
+  return static_cast<u32>(attn::multi_head_forward_floats(layer_at(0, d_model, heads, dk, dv, d_out), n));
+}
+
+int pack_layer(addr wq, addr wk, addr wv, u32 d_model, u32 dk_all, u32 dv_all, addr wo, u32 d_out, u32 heads,
+               addr storage) {
+  attn::MultiHeadLayer layer;
+  return status(attn::pack_multi_head(in(wq, d_model, dk_all), in(wk, d_model, dk_all), in(wv, d_model, dv_all),
+                                      in(wo, dv_all, d_out), heads, f32(storage), layer));
+}
+
+int layer_forward(addr storage, u32 d_model, u32 heads, u32 dk, u32 dv, u32 d_out, addr x, u32 n, int mask_kind,
+                  addr mask_data, addr concat, addr o, addr scratch) {
+  return status(attn::multi_head_forward(layer_at(storage, d_model, heads, dk, dv, d_out), in(x, n, d_model),
+                                         make_mask(mask_kind, mask_data, n, n), out(concat, n, heads * dv),
+                                         out(o, n, d_out), f32(scratch)));
+}
+
 int nadaraya_watson(addr x_train, addr y_train, u32 m, addr x_query, u32 n, int kernel, float bandwidth,
                     addr predictions, addr weights) {
   return status(attn::nadaraya_watson(reinterpret_cast<const float*>(x_train),
@@ -132,6 +162,10 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("_additive", &additive);
   emscripten::function("_selfAttention", &self_attention);
   emscripten::function("_multiHead", &multi_head);
+  emscripten::function("_layerFloats", &layer_floats);
+  emscripten::function("_layerForwardFloats", &layer_forward_floats);
+  emscripten::function("_packLayer", &pack_layer);
+  emscripten::function("_layerForward", &layer_forward);
   emscripten::function("_nadarayaWatson", &nadaraya_watson);
   emscripten::function("_simdEnabled", &simd_enabled);
 }

@@ -63,6 +63,12 @@ export interface ScaledDotProductOptions {
   scale?: number;
   /** Record the intermediates (`scores`, `scaled`, `masked` when masked, `weights`, `output`). Default false. */
   trace?: boolean;
+  /**
+   * `false` skips the weights: the fast fused path (FlashAttention-style online softmax, block by block)
+   * returns only `{ output }` and never stores the n×m matrix, so long sequences fit in memory.
+   * Cannot be combined with `trace: true`. Default true.
+   */
+  weights?: boolean;
 }
 
 /** Options of {@link AttentionLab.additiveAttention}. */
@@ -133,6 +139,39 @@ export interface MultiHeadResult {
   steps?: Step[];
 }
 
+/** Options of {@link AttentionLab.createMultiHeadAttention}: the layer's weights, packed once. */
+export interface MultiHeadLayerOptions {
+  /** Number of heads h; must divide Wq.cols and Wv.cols. */
+  heads: number;
+  /** d_model×(h·d_k). */
+  Wq: MatrixInput;
+  /** d_model×(h·d_k). */
+  Wk: MatrixInput;
+  /** d_model×(h·d_v). */
+  Wv: MatrixInput;
+  /** (h·d_v)×d_out. */
+  Wo: MatrixInput;
+}
+
+/** A multi-head attention layer with packed weights, from {@link AttentionLab.createMultiHeadAttention}. */
+export interface MultiHeadLayer {
+  /** Number of heads. */
+  readonly heads: number;
+  /** Width of the input rows (Wq.rows). */
+  readonly dModel: number;
+  /** Width of the output rows (Wo.cols). */
+  readonly dOut: number;
+  /**
+   * Self-attention of X (n×d_model) through the layer. Untraced: the fast path, returning the output and the
+   * concatenated heads (per-head weights are never formed). With `trace: true`: the full {@link MultiHeadResult}.
+   * @throws AttentionError with code `DISPOSED` after {@link MultiHeadLayer.dispose}.
+   */
+  forward(X: MatrixInput, options?: { mask?: Mask; trace?: false }): { output: Matrix; concat: Matrix };
+  forward(X: MatrixInput, options: { mask?: Mask; trace: true }): MultiHeadResult;
+  /** Frees the packed weights now (otherwise they are freed when the layer is garbage-collected). Idempotent. */
+  dispose(): void;
+}
+
 /** Kernels for Nadaraya-Watson regression. `constant` gives plain average pooling. */
 export type KernelName = 'gaussian' | 'boxcar' | 'epanechnikov' | 'constant';
 
@@ -170,6 +209,8 @@ export interface AttentionLab {
   selfAttention(X: MatrixInput, options: SelfAttentionOptions): AttentionResult;
   /** h heads over column blocks of XW_Q, XW_K, XW_V, concatenated and mixed by W_O. */
   multiHeadAttention(X: MatrixInput, options: MultiHeadOptions): MultiHeadResult;
+  /** Packs a multi-head layer's weights once, for repeated fast forward passes. */
+  createMultiHeadAttention(options: MultiHeadLayerOptions): MultiHeadLayer;
   /** Nadaraya-Watson kernel regression: predictions are attention-weighted averages of yTrain. */
   nadarayaWatson(xTrain: VectorInput, yTrain: VectorInput, xQuery: VectorInput, options?: NadarayaWatsonOptions): NadarayaWatsonResult;
   /** Frees the module's reusable workspace (the library stays usable). */
@@ -198,6 +239,7 @@ export type AttentionErrorCode =
   | 'INVALID_ARGUMENT'
   | 'INVALID_MASK'
   | 'NON_FINITE'
+  | 'DISPOSED'
   | 'OUT_OF_MEMORY'
   | 'INTERNAL';
 

@@ -57,6 +57,16 @@ export class Workspace {
     return this.address;
   }
 
+  /** A separate long-lived block (e.g. a layer's packed weights); the caller frees it with module._free. */
+  allocateBlock(fn, bytes) {
+    const address = bytes <= this.limit ? this.module._malloc(Math.max(bytes, 16)) : 0;
+    if (!address)
+      throw new AttentionRangeError(
+        `${fn}: could not allocate ${bytes} bytes of WASM memory (the module is limited to ${this.limit} bytes, ${formatBytes(this.limit)})`,
+      );
+    return address;
+  }
+
   release() {
     if (this.address) this.module._free(this.address);
     this.address = 0;

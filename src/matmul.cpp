@@ -75,7 +75,56 @@ void dot_rows(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c, s
   for (; j < c.cols; ++j) dot_tile<R, 1>(a, b, alpha, c, i, j);
 }
 
+constexpr std::size_t kPanel = kPackedPanel;  // columns per packed panel
+constexpr std::size_t kPanelsPerBlock = 8;  // panels sharing one pass over A's rows (64 columns)
+
+// C[i..i+R, j..j+8) = A[i..i+R, :] · panel: like product_tile, B read from a packed panel.
+template <int R>
+void packed_tile(ConstMatrixView a, const float* panel, MatrixView c, std::size_t i, std::size_t j) {
+  f32x4 acc[R][2];
+  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = simd::zero();
+  for (std::size_t p = 0; p < a.cols; ++p) {
+    const f32x4 b0 = simd::load(panel + p * kPanel), b1 = simd::load(panel + p * kPanel + 4);
+    for (int r = 0; r < R; ++r) {
+      const f32x4 av = simd::load_splat(a.row(i + r) + p);
+      acc[r][0] = simd::madd(acc[r][0], av, b0);
+      acc[r][1] = simd::madd(acc[r][1], av, b1);
+    }
+  }
+  alignas(16) float tail[R][kPanel];
+  const bool full = j + kPanel <= c.cols;
+  for (int r = 0; r < R; ++r) {
+    simd::store(full ? c.row(i + r) + j : tail[r], acc[r][0]);
+    simd::store(full ? c.row(i + r) + j + 4 : tail[r] + 4, acc[r][1]);
+  }
+  if (!full)
+    for (int r = 0; r < R; ++r)
+      for (std::size_t t = 0; j + t < c.cols; ++t) c.at(i + r, j + t) = tail[r][t];
+}
+
 }  // namespace
+
+std::size_t packed_floats(std::size_t k, std::size_t m) { return k * ((m + kPanel - 1) / kPanel * kPanel); }
+
+void pack_columns(ConstMatrixView b, float* packed) {
+  for (std::size_t j0 = 0; j0 < b.cols; j0 += kPanel) {
+    float* panel = packed + j0 * b.rows;
+    for (std::size_t p = 0; p < b.rows; ++p)
+      for (std::size_t t = 0; t < kPanel; ++t) panel[p * kPanel + t] = j0 + t < b.cols ? b.at(p, j0 + t) : 0.0f;
+  }
+}
+
+void matmul_packed(ConstMatrixView a, const float* packed_b, MatrixView c) {
+  // A block of panels stays in cache while every row of A passes over it.
+  for (std::size_t j0 = 0; j0 < c.cols; j0 += kPanel * kPanelsPerBlock) {
+    const std::size_t j1 = j0 + kPanel * kPanelsPerBlock < c.cols ? j0 + kPanel * kPanelsPerBlock : c.cols;
+    std::size_t i = 0;
+    for (; i + 4 <= c.rows; i += 4)
+      for (std::size_t j = j0; j < j1; j += kPanel) packed_tile<4>(a, packed_b + j * a.cols, c, i, j);
+    for (; i < c.rows; ++i)
+      for (std::size_t j = j0; j < j1; j += kPanel) packed_tile<1>(a, packed_b + j * a.cols, c, i, j);
+  }
+}
 
 void matmul(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
   std::size_t i = 0;

@@ -12,4 +12,14 @@ void matmul(ConstMatrixView a, ConstMatrixView b, MatrixView c);
 // is a dot product of a row of A with a row of B (QKᵀ is this with A = Q, B = K).
 void matmul_transposed(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c);
 
+// Packed right-hand sides, for a B used many times (a layer's weights): B is
+// stored as panels of 8 columns, each panel k rows × 8 contiguous floats, so
+// the product streams it sequentially. Columns past m are zero padding.
+constexpr std::size_t kPackedPanel = 8;
+std::size_t packed_floats(std::size_t k, std::size_t m);
+void pack_columns(ConstMatrixView b, float* packed);
+
+// C = A · B with B given packed (k = A.cols, m = C.cols).
+void matmul_packed(ConstMatrixView a, const float* packed_b, MatrixView c);
+
 }  // namespace attn
