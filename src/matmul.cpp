@@ -18,7 +18,7 @@ void product_tile(ConstMatrixView a, ConstMatrixView b, MatrixView c, std::size_
     f32x4 bv[V];
     for (int v = 0; v < V; ++v) bv[v] = simd::load(b.row(p) + j + 4 * v);
     for (int r = 0; r < R; ++r) {
-      const f32x4 av = simd::splat(a.at(i + r, p));
+      const f32x4 av = simd::load_splat(a.row(i + r) + p);
       for (int v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
     }
   }

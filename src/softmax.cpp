@@ -3,6 +3,8 @@
 #include <cfloat>
 #include <cmath>
 
+#include "simd.h"
+
 namespace attn {
 
 Status check_mask(const Mask& mask, std::size_t n, std::size_t m) {
@@ -25,29 +27,55 @@ Status check_mask(const Mask& mask, std::size_t n, std::size_t m) {
 
 namespace {
 
-// Softmax of one row over the visible entries, written into w. Four passes:
-// 1. max of the visible scores, 2. exp(s - max) and their sum, 3. normalise.
-// Masked entries are written as 0 in pass 2.
+using simd::f32x4;
+
+// Up to 4 entries of a row as a vector, -infinity past `count` (so a masked
+// or missing entry takes no part in the max and its exponential is exactly 0).
+f32x4 load_partial(const float* p, std::size_t count) {
+  alignas(16) float t[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
+  for (std::size_t c = 0; c < count; ++c) t[c] = p[c];
+  return simd::load(t);
+}
+
+void store_partial(float* p, f32x4 v, std::size_t count) {
+  alignas(16) float t[4];
+  simd::store(t, v);
+  for (std::size_t c = 0; c < count; ++c) p[c] = t[c];
+}
+
+// Softmax of one row over the visible entries, written into w:
+// 1. masked entries become -infinity, 2. the row max, 3. exp(s - max) and
+// their sum, 4. normalise. Only [0, end) can be visible (end = m for a
+// matrix mask); entries past it are written as 0.
 void softmax_row(const float* s, const Mask& mask, std::size_t i, std::size_t m, float* w) {
   const std::size_t end = mask.prefix_end(i, m);
-  // 1. max
-  float row_max = -INFINITY;
-  for (std::size_t j = 0; j < end; ++j)
-    if (mask.visible(i, j) && s[j] > row_max) row_max = s[j];
+  // 1. mask
+  for (std::size_t j = 0; j < end; ++j) w[j] = mask.is_prefix() || mask.visible(i, j) ? s[j] : -INFINITY;
+  for (std::size_t j = end; j < m; ++j) w[j] = 0.0f;
+  // 2. max
+  const std::size_t body = end / 4 * 4;
+  f32x4 vmax = load_partial(w + body, end - body);
+  for (std::size_t j = 0; j < body; j += 4) vmax = simd::max(vmax, simd::load(w + j));
+  const float row_max = simd::hmax(vmax);
   if (row_max == -INFINITY) {  // no visible key: a defined all-zero row
-    for (std::size_t j = 0; j < m; ++j) w[j] = 0.0f;
+    for (std::size_t j = 0; j < end; ++j) w[j] = 0.0f;
     return;
   }
-  // 2. exp and sum
-  double sum = 0.0;
-  for (std::size_t j = 0; j < m; ++j) {
-    const float e = (j < end && mask.visible(i, j)) ? std::exp(s[j] - row_max) : 0.0f;
-    w[j] = e;
-    sum += e;
+  // 3. exp and sum (the max entry contributes e^0 = 1, so the sum is >= 1)
+  const f32x4 vm = simd::splat(row_max);
+  f32x4 vsum = simd::zero();
+  for (std::size_t j = 0; j < body; j += 4) {
+    const f32x4 e = simd::exp_nonpositive(simd::sub(simd::load(w + j), vm));
+    simd::store(w + j, e);
+    vsum = simd::add(vsum, e);
   }
-  // 3. normalise (sum >= 1: the max entry contributes exp(0) = 1)
-  const float inv = static_cast<float>(1.0 / sum);
-  for (std::size_t j = 0; j < end; ++j) w[j] *= inv;
+  const f32x4 tail = simd::exp_nonpositive(simd::sub(load_partial(w + body, end - body), vm));
+  store_partial(w + body, tail, end - body);
+  const double sum = static_cast<double>(simd::hsum(vsum)) + simd::hsum(tail);
+  // 4. normalise
+  const f32x4 inv = simd::splat(static_cast<float>(1.0 / sum));
+  for (std::size_t j = 0; j < body; j += 4) simd::store(w + j, simd::mul(simd::load(w + j), inv));
+  for (std::size_t j = body; j < end; ++j) w[j] *= static_cast<float>(1.0 / sum);
 }
 
 }  // namespace

@@ -9,8 +9,8 @@ namespace attn {
 
 // W[i, :] = softmax over the visible entries of S[i, :]; masked entries of W
 // are exactly 0; a row with no visible entry is all zeros. W may alias S.
-// Numerically stable: the row max is subtracted before exp, and the sum of
-// exponentials is accumulated in double.
+// Numerically stable: the row max is subtracted before exp (so every
+// exponential is <= 1 and the sum is >= 1); exp is the SIMD layer's.
 void softmax_rows(ConstMatrixView s, const Mask& mask, MatrixView w);
 
 // The "masked" trace step: S with every masked entry replaced by -FLT_MAX,
