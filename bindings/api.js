@@ -271,6 +271,82 @@ export function createApi(module, { simd }) {
     return result;
   }
 
+  // ---- efficient variants: O(n·w·d), O(n·d²), O(n·k·d) instead of O(n²·d)
+
+  // Q, K, V of an attention call: Q and K the same width, K and V the same rows.
+  function attentionInputs(fn, Q, K, V) {
+    const [q, k, v] = [toMatrix(fn, 'Q', Q), toMatrix(fn, 'K', K), toMatrix(fn, 'V', V)];
+    expectEqual(q.cols, k.cols, () => `${fn}: Q is ${shape(q)} but K is ${shape(k)} (Q.cols must equal K.cols)`);
+    expectEqual(k.rows, v.rows, () => `${fn}: K is ${shape(k)} but V is ${shape(v)} (K.rows must equal V.rows: one value per key)`);
+    return [q, k, v];
+  }
+
+  // The traced variants return the dense weights, so they stay small.
+  const MAX_TRACED_WEIGHTS = 4 * 1024 * 1024;
+  function tracedWeights(fn, trace, rows, cols) {
+    if (trace && rows * cols > MAX_TRACED_WEIGHTS)
+      fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: trace: true returns the ${rows}×${cols} weights, more than ${MAX_TRACED_WEIGHTS} entries; trace smaller inputs`);
+    return Boolean(trace);
+  }
+
+  const toBoolean = (fn, name, value) => {
+    if (value !== undefined && typeof value !== 'boolean') fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: ${name} must be true or false, got ${typeof value}`);
+    return Boolean(value);
+  };
+
+  function localAttention(Q, K, V, options) {
+    const fn = 'localAttention';
+    const o = checkOptions(fn, options, ['window', 'causal', 'scale', 'trace']);
+    const [q, k, v] = attentionInputs(fn, Q, K, V);
+    expectEqual(k.rows, q.rows, () => `${fn}: Q is ${shape(q)} but K is ${shape(k)} (local attention is self-attention: Q.rows must equal K.rows)`);
+    const window = toPositiveInteger(fn, 'window', requireOption(fn, o, 'window'));
+    const causal = toBoolean(fn, 'causal', o.causal);
+    const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(q.cols)));
+    const [n, d, dv] = [q.rows, q.cols, v.cols];
+    const trace = tracedWeights(fn, o.trace, n, n);
+    const f = new Frame(workspace, fn);
+    const [sq, sk, sv] = [f.input(q.data), f.input(k.data), f.input(v.data)];
+    const [out, weights] = [f.output(n * dv), f.output(n * n, trace)];
+    f.run();
+    f.check(module._local(f.addr(sq), n, d, f.addr(sk), f.addr(sv), dv, Math.min(window, 0x7fffffff), causal, scale, f.addr(out), f.addr(weights)));
+    return trace ? { output: f.matrix(out, n, dv), weights: f.matrix(weights, n, n) } : { output: f.matrix(out, n, dv) };
+  }
+
+  function linearAttention(Q, K, V, options) {
+    const fn = 'linearAttention';
+    const o = checkOptions(fn, options, ['causal', 'trace']);
+    const [q, k, v] = attentionInputs(fn, Q, K, V);
+    const causal = toBoolean(fn, 'causal', o.causal);
+    if (causal) expectEqual(k.rows, q.rows, () => `${fn}: Q is ${shape(q)} but K is ${shape(k)} (causal needs one key per query: Q.rows must equal K.rows)`);
+    const [n, m, d, dv] = [q.rows, k.rows, q.cols, v.cols];
+    const trace = tracedWeights(fn, o.trace, n, m);
+    const f = new Frame(workspace, fn);
+    const [sq, sk, sv] = [f.input(q.data), f.input(k.data), f.input(v.data)];
+    const [out, scratch, weights] = [f.output(n * dv), f.output(module._linearScratchFloats(d, dv)), f.output(n * m, trace)];
+    f.run();
+    f.check(module._linear(f.addr(sq), n, d, f.addr(sk), m, f.addr(sv), dv, causal, f.addr(out), f.addr(scratch), f.addr(weights)));
+    return trace ? { output: f.matrix(out, n, dv), weights: f.matrix(weights, n, m) } : { output: f.matrix(out, n, dv) };
+  }
+
+  function linformerAttention(Q, K, V, options) {
+    const fn = 'linformerAttention';
+    const o = checkOptions(fn, options, ['E', 'F', 'scale', 'trace']);
+    const [q, k, v] = attentionInputs(fn, Q, K, V);
+    const [e, fm] = ['E', 'F'].map((name) => toMatrix(fn, name, requireOption(fn, o, name)));
+    const [n, m, d, dv, p] = [q.rows, k.rows, q.cols, v.cols, e.rows];
+    expectEqual(e.cols, m, () => `${fn}: K is ${shape(k)} but E is ${shape(e)} (E.cols must equal K.rows: E projects the keys)`);
+    expectEqual(fm.rows === p && fm.cols === m, true, () => `${fn}: E is ${shape(e)} but F is ${shape(fm)} (F must have E's shape, p×m)`);
+    if (p === 0) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: E is ${shape(e)}; the projected length p = E.rows must be at least 1`);
+    const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(d)));
+    const trace = tracedWeights(fn, o.trace, n, p);
+    const f = new Frame(workspace, fn);
+    const [sq, sk, sv, se, sf] = [q.data, k.data, v.data, e.data, fm.data].map((a) => f.input(a));
+    const [out, scratch, weights] = [f.output(n * dv), f.output(module._linformerScratchFloats(p, d, dv)), f.output(n * p, trace)];
+    f.run();
+    f.check(module._linformer(f.addr(sq), n, d, f.addr(sk), m, f.addr(sv), dv, f.addr(se), f.addr(sf), p, scale, f.addr(out), f.addr(scratch), f.addr(weights)));
+    return trace ? { output: f.matrix(out, n, dv), weights: f.matrix(weights, n, p) } : { output: f.matrix(out, n, dv) };
+  }
+
   // Packed layers free their WASM memory when garbage-collected, if not disposed first.
   const layers = new FinalizationRegistry((storage) => module._free(storage));
 
@@ -354,6 +430,9 @@ export function createApi(module, { simd }) {
     multiHeadAttention,
     nadarayaWatson,
     createMultiHeadAttention,
+    localAttention,
+    linearAttention,
+    linformerAttention,
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };

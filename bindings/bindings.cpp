@@ -10,6 +10,9 @@
 #include "attention.h"
 #include "flash_attention.h"
 #include "kernel_regression.h"
+#include "linear_attention.h"
+#include "linformer_attention.h"
+#include "local_attention.h"
 #include "matmul.h"
 #include "multi_head.h"
 #include "simd.h"
@@ -135,6 +138,29 @@ int layer_forward(addr storage, u32 d_model, u32 heads, u32 dk, u32 dv, u32 d_ou
                                          out(o, n, d_out), f32(scratch)));
 }
 
+int local(addr q, u32 n, u32 d, addr k, addr v, u32 dv, u32 window, bool causal, float scale, addr o,
+          addr weights) {
+  return status(attn::local_attention(in(q, n, d), in(k, n, d), in(v, n, dv), window, causal, scale, out(o, n, dv),
+                                      f32(weights)));
+}
+
+u32 linear_scratch_floats(u32 d, u32 dv) { return static_cast<u32>(attn::linear_attention_scratch_size(d, dv)); }
+
+int linear(addr q, u32 n, u32 d, addr k, u32 m, addr v, u32 dv, bool causal, addr o, addr scratch, addr weights) {
+  return status(attn::linear_attention(in(q, n, d), in(k, m, d), in(v, m, dv), causal, out(o, n, dv), f32(scratch),
+                                       f32(weights)));
+}
+
+u32 linformer_scratch_floats(u32 p, u32 d, u32 dv) {
+  return static_cast<u32>(attn::linformer_attention_scratch_size(p, d, dv));
+}
+
+int linformer(addr q, u32 n, u32 d, addr k, u32 m, addr v, u32 dv, addr e, addr f, u32 p, float scale, addr o,
+              addr scratch, addr weights) {
+  return status(attn::linformer_attention(in(q, n, d), in(k, m, d), in(v, m, dv), in(e, p, m), in(f, p, m), scale,
+                                          out(o, n, dv), f32(scratch), f32(weights)));
+}
+
 int nadaraya_watson(addr x_train, addr y_train, u32 m, addr x_query, u32 n, int kernel, float bandwidth,
                     addr predictions, addr weights) {
   return status(attn::nadaraya_watson(reinterpret_cast<const float*>(x_train),
@@ -166,6 +192,11 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("_layerForwardFloats", &layer_forward_floats);
   emscripten::function("_packLayer", &pack_layer);
   emscripten::function("_layerForward", &layer_forward);
+  emscripten::function("_local", &local);
+  emscripten::function("_linear", &linear);
+  emscripten::function("_linearScratchFloats", &linear_scratch_floats);
+  emscripten::function("_linformer", &linformer);
+  emscripten::function("_linformerScratchFloats", &linformer_scratch_floats);
   emscripten::function("_nadarayaWatson", &nadaraya_watson);
   emscripten::function("_simdEnabled", &simd_enabled);
 }
