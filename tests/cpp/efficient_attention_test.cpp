@@ -200,9 +200,13 @@ TEST(EfficientLocalAttention, MatchesFloat64Reference) {
           expect_close(weights.data, ref.weights, kAtol, kRtol, what + " weights");
           EXPECT_EQ(out.data, out_traced.data) << what << ": tracing changed the output";
           expect_rows_sum_to_one(weights.data, n, n, what);
-          for (std::size_t i = 0; i < n; ++i)  // outside the window: exactly 0
-            for (std::size_t j = 0; j < n; ++j)
-              if (ref.weights[i * n + j] == 0.0) EXPECT_EQ(weights.at(i, j), 0.0f) << what << " (" << i << "," << j << ")";
+          for (std::size_t i = 0; i < n; ++i) {  // outside the window: exactly 0
+            for (std::size_t j = 0; j < n; ++j) {
+              if (ref.weights[i * n + j] == 0.0) {
+                EXPECT_EQ(weights.at(i, j), 0.0f) << what << " (" << i << "," << j << ")";
+              }
+            }
+          }
         }
 }
 
@@ -340,9 +344,11 @@ TEST(EfficientLinearAttention, MatchesFloat64Reference) {
         expect_close(weights.data, ref.weights, kAtol, kRtol, what + " weights");
         EXPECT_EQ(out.data, out_traced.data) << what << ": tracing changed the output";
         expect_rows_sum_to_one(weights.data, n, n, what);
-        if (causal)
-          for (std::size_t i = 0; i < n; ++i)
+        if (causal) {
+          for (std::size_t i = 0; i < n; ++i) {
             for (std::size_t j = i + 1; j < n; ++j) EXPECT_EQ(weights.at(i, j), 0.0f) << what;
+          }
+        }
       }
 }
 
