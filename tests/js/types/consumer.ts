@@ -1,0 +1,159 @@
+// A strict TypeScript consumer of attention-lab's hand-written declarations.
+// It is only type-checked (tests/js/types.test.js runs `tsc -p tests/js/types
+// --noEmit`); every API member is used once, and each `@ts-expect-error` line
+// is a wrong call the declarations must reject.
+import { AttentionError, AttentionRangeError, init } from 'attention-lab';
+import type {
+  AdditiveOptions,
+  AttentionErrorCode,
+  AttentionLab,
+  AttentionResult,
+  HeadResult,
+  InitOptions,
+  KernelName,
+  LinearAttentionOptions,
+  LinformerAttentionOptions,
+  LocalAttentionOptions,
+  Mask,
+  Matrix,
+  MatrixInput,
+  MultiHeadLayer,
+  MultiHeadLayerOptions,
+  MultiHeadOptions,
+  MultiHeadResult,
+  NadarayaWatsonOptions,
+  NadarayaWatsonResult,
+  ScaledDotProductOptions,
+  SelfAttentionOptions,
+  Step,
+  StepId,
+  VariantResult,
+  VectorInput,
+} from 'attention-lab';
+
+const identity: Matrix = { rows: 2, cols: 2, data: new Float32Array([1, 0, 0, 1]) };
+const nested: MatrixInput = [
+  [1, 2],
+  [3, 4],
+];
+const typedRows: MatrixInput = [new Float32Array([1, 2]), new Float32Array([3, 4])];
+const plainData: MatrixInput = { rows: 1, cols: 2, data: [1, 2] };
+const vector: VectorInput = [0.5, -0.5];
+const masks: Mask[] = ['none', 'causal', { validLens: [1, 2] }, { validLens: 1 }, { validLens: new Int32Array([1, 2]) }, [[1, 0], [1, 1]], identity];
+
+function describeMatrix(m: Matrix): string {
+  return `${m.rows}×${m.cols}: ${Array.from(m.data).join(', ')}`;
+}
+
+function describeSteps(steps: Step[] | undefined): string[] {
+  return (steps ?? []).map((s: Step) => {
+    const id: StepId = s.id;
+    const bits: Uint8Array | undefined = s.mask;
+    return `${id} ${s.title} ${s.formula} ${describeMatrix(s.matrix)} ${bits ? bits.length : 0}`;
+  });
+}
+
+export async function main(): Promise<number> {
+  const options: InitOptions = { simd: false };
+  const lab: AttentionLab = await init(options);
+  const withBytes: AttentionLab = await init({ wasmBinary: new Uint8Array(0), simd: true });
+  await init({ wasmUrl: new URL('https://example.com/attention-lab-simd.wasm') });
+  await init({ wasmUrl: 'attention-lab-simd.wasm', locateFile: (path: string, prefix: string) => prefix + path });
+  await init();
+  const simd: boolean = lab.simd && withBytes.simd;
+  const limit: number = lab.memoryLimit;
+
+  const product: Matrix = lab.matmul(identity, nested);
+  lab.matmul(typedRows, plainData);
+  const softmaxed: Matrix = lab.softmax(nested);
+  for (const mask of masks) lab.softmax(nested, { mask });
+
+  const sdpaOptions: ScaledDotProductOptions = { mask: 'causal', scale: 1, trace: true };
+  const sdpa: AttentionResult = lab.scaledDotProductAttention(nested, identity, nested, sdpaOptions);
+  lab.scaledDotProductAttention(nested, identity, nested);
+  const fused = lab.scaledDotProductAttention(nested, identity, nested, { weights: false });
+
+  const additiveOptions: AdditiveOptions = { Wq: identity, Wk: nested, wv: vector, mask: { validLens: [1, 2] }, trace: true };
+  const additive: AttentionResult = lab.additiveAttention(nested, nested, nested, additiveOptions);
+
+  const selfOptions: SelfAttentionOptions = { Wq: identity, Wk: identity, Wv: nested, mask: 'none', trace: false };
+  const self: AttentionResult = lab.selfAttention(nested, selfOptions);
+
+  const multiOptions: MultiHeadOptions = { heads: 2, Wq: identity, Wk: identity, Wv: identity, Wo: identity, mask: 'causal', trace: true };
+  const multi: MultiHeadResult = lab.multiHeadAttention(nested, multiOptions);
+  const head: HeadResult | undefined = multi.heads[0];
+  const headSteps = head ? describeSteps(head.steps) : [];
+
+  const layerOptions: MultiHeadLayerOptions = { heads: 2, Wq: identity, Wk: identity, Wv: identity, Wo: identity };
+  const layer: MultiHeadLayer = lab.createMultiHeadAttention(layerOptions);
+  const fast: { output: Matrix; concat: Matrix } = layer.forward(nested, { mask: 'causal' });
+  const traced: MultiHeadResult = layer.forward(nested, { trace: true });
+  const layerShape: number = layer.heads + layer.dModel + layer.dOut;
+  layer.dispose();
+
+  const localOptions: LocalAttentionOptions = { window: 2, causal: true, scale: 0.5, trace: true };
+  const local: VariantResult = lab.localAttention(nested, nested, nested, localOptions);
+  const linearOptions: LinearAttentionOptions = { causal: false, trace: true };
+  const linear: VariantResult = lab.linearAttention(nested, nested, nested, linearOptions);
+  lab.linearAttention(nested, nested, nested);
+  const linformerOptions: LinformerAttentionOptions = { E: [[1, 0]], F: [[0, 1]], scale: 1, trace: false };
+  const linformer: VariantResult = lab.linformerAttention(nested, nested, nested, linformerOptions);
+  const variantWeights: Matrix | undefined = local.weights ?? linear.weights ?? linformer.weights;
+
+  const kernel: KernelName = 'epanechnikov';
+  const nwOptions: NadarayaWatsonOptions = { kernel, bandwidth: 0.5 };
+  const nw: NadarayaWatsonResult = lab.nadarayaWatson(new Float32Array([0, 1]), [1, 2], [0.5], nwOptions);
+  lab.nadarayaWatson([0, 1], [1, 2], [0.5]);
+  const predictions: Float32Array = nw.predictions;
+  lab.releaseMemory();
+
+  try {
+    lab.matmul(nested, { rows: 3, cols: 1, data: new Float32Array(3) });
+  } catch (error) {
+    if (error instanceof AttentionError) {
+      const code: AttentionErrorCode = error.code;
+      const all: Readonly<Record<AttentionErrorCode, AttentionErrorCode>> = AttentionError.codes;
+      console.log(code === all.SHAPE_MISMATCH, error.message);
+    } else if (error instanceof AttentionRangeError) {
+      const oom: 'OUT_OF_MEMORY' = error.code;
+      const asRange: RangeError = error;
+      console.log(oom, asRange.message);
+    }
+  }
+  const made = new AttentionError('INVALID_MASK', 'softmax: mask is 1×1 but the scores are 2×2');
+  const range = new AttentionRangeError('matmul: too big');
+
+  // ---- wrong calls the declarations must reject ----
+  // @ts-expect-error unknown option name (a typo of `scale`)
+  lab.scaledDotProductAttention(nested, nested, nested, { scal: 1 });
+  // @ts-expect-error unknown option name on softmax
+  lab.softmax(nested, { masks: 'causal' });
+  // @ts-expect-error a string where a matrix belongs
+  lab.matmul('[[1, 2]]', nested);
+  // @ts-expect-error a string where a matrix belongs (Q)
+  lab.selfAttention('X', selfOptions);
+  // @ts-expect-error missing required option Wv
+  lab.selfAttention(nested, { Wq: identity, Wk: identity });
+  // @ts-expect-error missing required option heads
+  lab.multiHeadAttention(nested, { Wq: identity, Wk: identity, Wv: identity, Wo: identity });
+  // @ts-expect-error missing required options of additive attention (no options at all)
+  lab.additiveAttention(nested, nested, nested);
+  // @ts-expect-error unknown mask name
+  lab.softmax(nested, { mask: 'diagonal' });
+  // @ts-expect-error unknown kernel name
+  lab.nadarayaWatson([0], [1], [0], { kernel: 'triangle' });
+  // @ts-expect-error heads must be a number
+  lab.multiHeadAttention(nested, { ...multiOptions, heads: '2' });
+  // @ts-expect-error a matrix's data is numbers, not strings
+  lab.matmul({ rows: 1, cols: 1, data: ['1'] }, nested);
+  // @ts-expect-error unknown init option
+  await init({ smid: false });
+  // @ts-expect-error results are read, not assigned: simd is readonly
+  lab.simd = false;
+  // @ts-expect-error an unknown error code
+  new AttentionError('NOT_A_CODE', 'x');
+  // @ts-expect-error the local window is required
+  lab.localAttention(nested, nested, nested, { causal: true });
+
+  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range].length;
+}
