@@ -5,6 +5,7 @@
 import { AttentionError, fail } from './errors.js';
 import { step } from './steps.js';
 import { MaskKind, checkOptions, expectEqual, shape, toMask, toMatrix, toNumber, toPositiveInteger, toVector } from './validate.js';
+import { checkFiniteResult, checkScoreBound, frobenius, maxRowNorm } from './overflow.js';
 import { Layout, Workspace } from './workspace.js';
 
 /** The most memory a module may grow to (set at link time: -sMAXIMUM_MEMORY). */
@@ -42,7 +43,10 @@ class Frame {
     return slot ? this.base + slot.offset : 0;
   }
   matrix(slot, rows, cols) {
-    return slot ? this.workspace.readMatrix(this.addr(slot), rows, cols) : null;
+    if (!slot) return null;
+    const m = this.workspace.readMatrix(this.addr(slot), rows, cols);
+    checkFiniteResult(this.fn, m.data);
+    return m;
   }
   check(status) {
     if (status !== 0)
@@ -103,6 +107,19 @@ export function createApi(module, { simd }) {
     return f.matrix(sw, s.rows, s.cols);
   }
 
+  // |q_i·k_j| <= ‖q_i‖‖k_j‖: the raw and the scaled scores both stay in float32's range.
+  function checkDotScores(fn, q, k, scale) {
+    const [nq, nk] = [maxRowNorm(q), maxRowNorm(k)];
+    checkScoreBound(fn, nq * nk * Math.max(1, Math.abs(scale)), () => `rows of Q with norm up to ${nq.toExponential(2)} and of K up to ${nk.toExponential(2)}`);
+  }
+
+  // Projected queries and keys: ‖x W‖ <= ‖x‖ ‖W‖_F, so the scores of q = xW_Q, k = xW_K are bounded too.
+  function checkProjectedScores(fn, x, wq, wk, scale) {
+    const nx = maxRowNorm(x);
+    checkScoreBound(fn, nx * nx * frobenius(wq) * frobenius(wk) * Math.max(1, scale),
+      () => `rows of X with norm up to ${nx.toExponential(2)} and Wq, Wk of norms ${frobenius(wq).toExponential(2)}, ${frobenius(wk).toExponential(2)}`);
+  }
+
   // Weights, output and the optional trace buffers shared by every attention form.
   function poolingSlots(f, n, m, dv, mask, trace, scaled) {
     return {
@@ -132,6 +149,7 @@ export function createApi(module, { simd }) {
     const [n, m, d, dv] = [q.rows, k.rows, q.cols, v.cols];
     const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(d)));
     if (!Number.isFinite(scale)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: scale ${o.scale} is outside float32 range`);
+    checkDotScores(fn, q, k, scale);
     const mask = toMask(fn, o.mask, n, m);
     const trace = Boolean(o.trace);
     if (o.weights === false) {
@@ -174,6 +192,8 @@ export function createApi(module, { simd }) {
     expectEqual(wk.cols, wq.cols, () => `${fn}: Wq is ${shape(wq)} but Wk is ${shape(wk)} (both map into the same hidden size h)`);
     expectEqual(wv.length, wq.cols, () => `${fn}: wv has ${wv.length} entries but the hidden size h is ${wq.cols} (Wq.cols)`);
     const [n, m, h, dv] = [q.rows, k.rows, wq.cols, v.cols];
+    const wvSum = wv.reduce((sum, x) => sum + Math.abs(x), 0);
+    checkScoreBound(fn, wvSum, () => `wv with Σ|wv| = ${wvSum.toExponential(2)} (|w_vᵀ tanh(·)| <= Σ|wv|)`);
     const mask = toMask(fn, o.mask, n, m);
     const trace = Boolean(o.trace);
     const f = new Frame(workspace, fn);
@@ -218,6 +238,7 @@ export function createApi(module, { simd }) {
     const x = toMatrix(fn, 'X', X);
     const [wq, wk, wv] = projectionWeights(fn, o, x);
     const [n, dk, dv] = [x.rows, wq.cols, wv.cols];
+    checkProjectedScores(fn, x, wq, wk, defaultScale(dk));
     const mask = toMask(fn, o.mask, n, n);
     const trace = Boolean(o.trace);
     const f = new Frame(workspace, fn);
@@ -241,6 +262,7 @@ export function createApi(module, { simd }) {
     const { heads, wq, wk, wv, wo } = multiHeadWeights(fn, o, x);
     const [n, dkAll, dvAll, dOut] = [x.rows, wq.cols, wv.cols, wo.cols];
     const [dk, dv] = [dkAll / heads, dvAll / heads];
+    checkProjectedScores(fn, x, wq, wk, defaultScale(dk));
     const mask = toMask(fn, o.mask, n, n);
     const trace = Boolean(o.trace);
     const f = new Frame(workspace, fn);
@@ -303,6 +325,7 @@ export function createApi(module, { simd }) {
     const causal = toBoolean(fn, 'causal', o.causal);
     const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(q.cols)));
     const [n, d, dv] = [q.rows, q.cols, v.cols];
+    checkDotScores(fn, q, k, scale);
     const trace = tracedWeights(fn, o.trace, n, n);
     const f = new Frame(workspace, fn);
     const [sq, sk, sv] = [f.input(q.data), f.input(k.data), f.input(v.data)];
@@ -338,6 +361,8 @@ export function createApi(module, { simd }) {
     expectEqual(fm.rows === p && fm.cols === m, true, () => `${fn}: E is ${shape(e)} but F is ${shape(fm)} (F must have E's shape, p×m)`);
     if (p === 0) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: E is ${shape(e)}; the projected length p = E.rows must be at least 1`);
     const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(d)));
+    const [nq, ne, nk] = [maxRowNorm(q), frobenius(e), frobenius(k)];
+    checkScoreBound(fn, nq * ne * nk * Math.max(1, Math.abs(scale)), () => `Q rows up to ${nq.toExponential(2)}, ‖E‖ = ${ne.toExponential(2)} and ‖K‖ = ${nk.toExponential(2)}`);
     const trace = tracedWeights(fn, o.trace, n, p);
     const f = new Frame(workspace, fn);
     const [sq, sk, sv, se, sf] = [q.data, k.data, v.data, e.data, fm.data].map((a) => f.input(a));
@@ -379,6 +404,7 @@ export function createApi(module, { simd }) {
         expectEqual(x.cols, wq.rows, () => `${fwd}: X is ${shape(x)} but the layer's d_model is ${wq.rows} (X.cols must equal Wq.rows)`);
         if (fo.trace) return multiHeadAttention(x, { heads, Wq: wq, Wk: wk, Wv: wv, Wo: wo, mask: fo.mask, trace: true });
         const n = x.rows;
+        checkProjectedScores(fwd, x, wq, wk, defaultScale(dims[2]));
         const mask = toMask(fwd, fo.mask, n, n);
         const f = new Frame(workspace, fwd);
         const [sx, sm] = [f.input(x.data), f.input(maskData(mask))];

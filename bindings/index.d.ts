@@ -286,6 +286,7 @@ export type AttentionErrorCode =
   | 'INVALID_MASK'
   | 'NON_FINITE'
   | 'DISPOSED'
+  | 'OVERFLOW'
   | 'OUT_OF_MEMORY'
   | 'INTERNAL';
 

@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "softmax.h"
 
 namespace attn {
 namespace {
@@ -17,14 +16,25 @@ float kernel_value(Kernel kernel, double u) {
   return 0.0f;
 }
 
-// Gaussian weights are a softmax of -(x - x_i)²/2h², computed as one (stable
-// even when every exp(-u²/2) alone would underflow to 0).
+// Gaussian weights are a softmax of -(x - x_i)²/2h², computed in double:
+// (x - x_i)/h can exceed float32's range for a tiny bandwidth, and the
+// largest score is subtracted before exp, so the nearest training point keeps
+// weight even when every exp(-u²/2) alone would underflow to 0.
 void gaussian_row(const float* x_train, std::size_t m, float x, double bandwidth, float* w) {
+  double best = -INFINITY;
   for (std::size_t j = 0; j < m; ++j) {
     const double u = (static_cast<double>(x) - x_train[j]) / bandwidth;
-    w[j] = static_cast<float>(-0.5 * u * u);
+    best = std::fmax(best, -0.5 * u * u);
   }
-  softmax_rows(dense(w, 1, m), Mask{}, dense(w, 1, m));
+  double sum = 0.0;
+  for (std::size_t j = 0; j < m; ++j) {
+    const double u = (static_cast<double>(x) - x_train[j]) / bandwidth;
+    sum += std::exp(-0.5 * u * u - best);
+  }
+  for (std::size_t j = 0; j < m; ++j) {
+    const double u = (static_cast<double>(x) - x_train[j]) / bandwidth;
+    w[j] = static_cast<float>(std::exp(-0.5 * u * u - best) / sum);
+  }
 }
 
 // The compact kernels: raw kernel values, normalised by their sum.

@@ -1,0 +1,42 @@
+// Keeping float32 results finite. Every input is finite (validate.js), but
+// finite inputs can still overflow float32 (|x| > 3.4e38) inside a product.
+// Two guards, both throwing AttentionError with code OVERFLOW:
+//   - before a call: a bound on |score| by Cauchy-Schwarz (|q·k| <= ‖q‖‖k‖),
+//     because an overflowed score could otherwise silently become a zero
+//     weight; the bound only trips for inputs near float32's limits;
+//   - after a call: every matrix copied out is scanned, so an overflow
+//     anywhere else (a projection, a sum of values) is reported, never returned.
+import { AttentionError, fail } from './errors.js';
+
+export const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** The largest Euclidean norm of a row, in double. */
+export function maxRowNorm(m) {
+  let best = 0;
+  for (let i = 0; i < m.rows; i++) {
+    let sum = 0;
+    for (let j = i * m.cols; j < (i + 1) * m.cols; j++) sum += m.data[j] * m.data[j];
+    if (sum > best) best = sum;
+  }
+  return Math.sqrt(best);
+}
+
+/** The Frobenius norm, in double (bounds ‖xW‖ <= ‖x‖‖W‖_F for any row x). */
+export function frobenius(m) {
+  let sum = 0;
+  for (let i = 0; i < m.data.length; i++) sum += m.data[i] * m.data[i];
+  return Math.sqrt(sum);
+}
+
+/** Throws when a bound on the scores exceeds float32's range. */
+export function checkScoreBound(fn, bound, explain) {
+  if (!(bound <= FLOAT32_MAX))
+    fail(AttentionError.codes.OVERFLOW, `${fn}: ${explain()} allow scores up to ${bound.toExponential(2)}, beyond float32's 3.4e38; rescale the inputs`);
+}
+
+/** Throws unless every entry of a freshly computed result is finite. */
+export function checkFiniteResult(fn, data) {
+  for (let i = 0; i < data.length; i++)
+    if (!Number.isFinite(data[i]))
+      fail(AttentionError.codes.OVERFLOW, `${fn}: the result overflowed float32 (entry ${i} is ${data[i]}); rescale the inputs`);
+}
