@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Builds the demo site into site/ and the self-contained components module
+// into dist/components.js (+ dist/components.d.ts, dist/katex-fonts/).
+// The .wasm files sit next to each bundle; KaTeX's woff2 fonts in katex-fonts/.
+// Usage: node scripts/build-web.mjs [--if-missing]
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { bundleConfig, katexDir } from '../web/vite.config.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const web = join(root, 'web');
+const dist = join(root, 'dist');
+const site = join(root, 'site');
+const WASM = ['attention-lab-simd.wasm', 'attention-lab-scalar.wasm'];
+
+function newest(dir) {
+  let t = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+const outputs = [join(dist, 'components.js'), join(site, 'app.js'), join(site, 'index.html'), ...WASM.map((w) => join(site, w))];
+if (process.argv.includes('--if-missing') && outputs.every(existsSync)) {
+  const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
+  const sources = Math.max(newest(web), ...WASM.map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
+  if (built >= sources) {
+    console.log('build-web: site/ and dist/components.js are up to date');
+    process.exit(0);
+  }
+}
+
+for (const w of WASM)
+  if (!existsSync(join(dist, w))) {
+    console.error(`build-web: dist/${w} is missing; run \`node scripts/build.mjs\` first`);
+    process.exit(1);
+  }
+
+function copyFonts(to) {
+  mkdirSync(to, { recursive: true });
+  const fonts = join(katexDir, 'dist/fonts');
+  for (const f of readdirSync(fonts)) if (f.endsWith('.woff2')) copyFileSync(join(fonts, f), join(to, f));
+}
+
+// 1. The components module for blogs and bundlers.
+await build(bundleConfig({ entry: join(web, 'src/components/index.js'), outDir: dist, fileName: 'components.js' }));
+copyFileSync(join(web, 'src/components.d.ts'), join(dist, 'components.d.ts'));
+copyFonts(join(dist, 'katex-fonts'));
+
+// 2. The demo site: static files with relative URLs only.
+mkdirSync(site, { recursive: true });
+await build(bundleConfig({ entry: join(web, 'src/main.js'), outDir: site, fileName: 'app.js' }));
+for (const f of ['index.html', 'page.css']) copyFileSync(join(web, f), join(site, f));
+for (const w of WASM) copyFileSync(join(dist, w), join(site, w));
+copyFonts(join(site, 'katex-fonts'));
+console.log('build-web: wrote site/ and dist/components.js');

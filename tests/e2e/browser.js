@@ -1,0 +1,62 @@
+// Shared by the browser tests: Debian's Chromium through playwright-core, a
+// static server on 127.0.0.1 for the built site, and a guard that records
+// console errors and any request that leaves localhost.
+import { spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serveStatic } from '../../scripts/serve.mjs';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Build the WASM library and the site when they are missing or stale. */
+export function ensureBuilt() {
+  for (const script of ['scripts/build.mjs', 'scripts/build-web.mjs']) {
+    const r = spawnSync(process.execPath, [script, '--if-missing'], { cwd: root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+export async function launch() {
+  // playwright-core gives every launch a fresh temporary profile (it refuses --user-data-dir).
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const close = async () => {
+    await browser.close();
+  };
+  return { browser, close };
+}
+
+/** Serve a directory (the repo root by default) on 127.0.0.1. */
+export async function server(dir = root) {
+  const s = await serveStatic(dir, 0);
+  return { url: `http://127.0.0.1:${s.address().port}`, close: () => new Promise((ok) => s.close(ok)) };
+}
+
+/** A page that records console errors, page errors and requests to other hosts. */
+export async function watchedPage(browser, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const problems = { console: [], external: [] };
+  page.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
+  page.on('pageerror', (e) => problems.console.push(String(e)));
+  await page.route('**/*', (route) => {
+    const u = new URL(route.request().url());
+    if (u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost') return route.continue();
+    problems.external.push(u.href);
+    return route.abort();
+  });
+  return { page, context, problems };
+}
+
+/** Wait until every attention-lab element on the page (including nested ones) has rendered. */
+export async function ready(page, selector = 'attention-explorer') {
+  await page.waitForFunction((sel) => {
+    const el = document.querySelector(sel);
+    if (!el || !('ready' in el.dataset)) return false;
+    const inner = el.shadowRoot?.querySelectorAll('[role="tabpanel"]:not([hidden])') ?? [];
+    return [...inner].every((p) => 'ready' in p.dataset);
+  }, selector);
+}

@@ -1,0 +1,110 @@
+// What every attention-lab element shares: a shadow root with the styles,
+// configuration from attributes (or the `inputs` property), the language,
+// batched re-rendering once the WASM library is loaded, and composed events.
+import { getLab } from './lab.js';
+import { pickLang, translator } from './i18n.js';
+import { normalise } from './model.js';
+import { adoptStyles } from './styles.js';
+
+export const CONFIG_ATTRIBUTES = ['sentence', 'seed', 'd-model', 'd-k', 'heads', 'mask', 'valid-len'];
+
+export class AttentionElement extends HTMLElement {
+  static tag = '';
+  /** Register the element (once) under `tag`. */
+  static define(tag = this.tag) {
+    if (!customElements.get(tag)) customElements.define(tag, this);
+    return this;
+  }
+
+  static get observedAttributes() {
+    return [...CONFIG_ATTRIBUTES, 'lang', 'step', 'head', 'kernel', 'bandwidth'];
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    adoptStyles(this.shadowRoot);
+    this.root = document.createElement('div');
+    this.root.className = 'root';
+    this.root.setAttribute('part', 'base');
+    this.shadowRoot.append(this.root);
+    this._inputs = {};
+    this._queued = false;
+  }
+
+  connectedCallback() {
+    this.requestRender();
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (before !== after) this.requestRender();
+  }
+
+  /** Typed data: { X, Wq, Wk, Wv, Wo } (Matrix or nested arrays) replacing the seeded ones. */
+  get inputs() {
+    return this._inputs;
+  }
+  set inputs(value) {
+    this._inputs = value ?? {};
+    this.requestRender();
+  }
+
+  /** 'en' or 'zh-CN', from the lang attribute, the nearest ancestor's, or the browser. */
+  get language() {
+    const own = this.getAttribute('lang') || this.closest?.('[lang]')?.getAttribute('lang');
+    const host = this.getRootNode()?.host;
+    return pickLang(own || host?.language || navigator.language);
+  }
+
+  get t() {
+    return translator(this.language);
+  }
+
+  /** The input model's settings from the attributes, defaults filled in. */
+  config() {
+    const a = (name) => this.getAttribute(name) ?? undefined;
+    return normalise({ sentence: a('sentence'), seed: a('seed'), dModel: a('d-model'), dK: a('d-k'), heads: a('heads'), mask: a('mask'), validLen: a('valid-len') });
+  }
+
+  requestRender() {
+    if (this._queued) return;
+    this._queued = true;
+    queueMicrotask(async () => {
+      if (!this.lab) {
+        if (!this.root.childElementCount) {
+          const p = document.createElement('p');
+          p.className = 'muted';
+          p.textContent = this.t('app.loading');
+          this.root.append(p);
+        }
+        this.lab = await getLab();
+      }
+      this._queued = false;
+      if (!this.isConnected) return;
+      const focused = this.shadowRoot.activeElement?.closest?.('[data-key]')?.dataset.key;
+      try {
+        this.render(this.lab);
+      } catch (error) {
+        this.showError(error);
+      }
+      if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+      this.dataset.ready = '';
+      this.emit('attention-render', {});
+    });
+  }
+
+  showError(error) {
+    const p = document.createElement('p');
+    p.className = 'error';
+    p.setAttribute('role', 'alert');
+    p.textContent = this.t('error.generic', { msg: error?.message ?? String(error) });
+    this.root.replaceChildren(p);
+  }
+
+  emit(name, detail) {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  /** Subclasses draw into this.root here. */
+  render() {}
+}

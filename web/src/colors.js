@@ -1,0 +1,60 @@
+// Colour-blind-safe scales: viridis for values ≥ 0 (weights), purple–orange
+// (PuOr) for signed values, centred on 0. Cell text is black or white,
+// whichever contrasts more (always ≥ 4.5:1, WCAG AA).
+const VIRIDIS = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'];
+const PUOR = ['#2d004b', '#542788', '#8073ac', '#b2abd2', '#d8daeb', '#f7f7f7', '#fee0b6', '#fdb863', '#e08214', '#b35806', '#7f3b08'];
+
+const hex = (h) => [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16));
+
+function interpolate(stops, t) {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (stops.length - 1);
+  const k = Math.min(stops.length - 2, Math.floor(x));
+  const a = hex(stops[k]);
+  const b = hex(stops[k + 1]);
+  const f = x - k;
+  return a.map((v, c) => Math.round(v + (b[c] - v) * f));
+}
+
+const toCss = ([r, g, b]) => `rgb(${r} ${g} ${b})`;
+
+function luminance([r, g, b]) {
+  const lin = (v) => {
+    const c = v / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+/** The text colour with the better contrast on background `rgb`. */
+function textOn(rgb) {
+  const L = luminance(rgb);
+  return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff';
+}
+
+/**
+ * A scale for the finite values of `data` (masked entries are skipped).
+ * Returns { kind, min, max, color(v) → {bg, fg}, stops } for cells and the legend.
+ */
+export function scaleFor(data, isMasked = () => false) {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let k = 0; k < data.length; k++) {
+    if (isMasked(k)) continue;
+    const v = data[k];
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (min === Infinity) min = max = 0;
+  if (min >= 0) {
+    const hi = max > 0 ? max : 1;
+    const at = (v) => interpolate(VIRIDIS, v / hi);
+    return { kind: 'sequential', min: 0, max: hi, color: (v) => paint(at(v)), gradient: gradient(VIRIDIS) };
+  }
+  const m = Math.max(Math.abs(min), Math.abs(max)) || 1;
+  const at = (v) => interpolate(PUOR, (v / m + 1) / 2);
+  return { kind: 'diverging', min: -m, max: m, color: (v) => paint(at(v)), gradient: gradient(PUOR) };
+}
+
+const paint = (rgb) => ({ bg: toCss(rgb), fg: textOn(rgb), rgb });
+const gradient = (stops) => `linear-gradient(to right, ${stops.join(', ')})`;
+export const STOPS = { VIRIDIS, PUOR };

@@ -1,0 +1,192 @@
+// <attention-explorer>: the input model's controls and every panel, sharing
+// one configuration. Emits `attention-change` with the whole state whenever
+// anything changes, so a page can keep it in the URL.
+import { AttentionElement, CONFIG_ATTRIBUTES } from '../base.js';
+import { el } from '../heatmap.js';
+import { LIMITS, parseMatrixText, tokenize } from '../model.js';
+
+const PANELS = [
+  ['steps', 'attention-steps'],
+  ['heads', 'attention-heads'],
+  ['compare', 'attention-compare'],
+  ['scaling', 'attention-scaling'],
+  ['pooling', 'attention-pooling'],
+];
+const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];
+
+export class AttentionExplorer extends AttentionElement {
+  static tag = 'attention-explorer';
+
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'panel'];
+  }
+
+  get panel() {
+    const p = this.getAttribute('panel');
+    return PANELS.some(([id]) => id === p) ? p : 'steps';
+  }
+
+  /** The whole state, as written to the URL by the page. */
+  get state() {
+    const c = this.config();
+    return {
+      ...c,
+      step: this.getAttribute('step') || undefined,
+      head: this.getAttribute('head') || undefined,
+      kernel: this.getAttribute('kernel') || undefined,
+      bandwidth: this.getAttribute('bandwidth') || undefined,
+      panel: this.panel,
+      lang: this.language,
+    };
+  }
+
+  changed() {
+    this.emit('attention-change', this.state);
+  }
+
+  build() {
+    const t = this.t;
+    const root = this.root;
+    root.replaceChildren();
+    const form = el('form', { class: 'controls', part: 'controls', onsubmit: (e) => e.preventDefault() });
+    const field = (key, label, control, help) => {
+      const id = `in-${key}`;
+      control.id = id;
+      control.dataset.key = key;
+      const wrap = el('div', { class: 'field' }, el('label', { for: id, 'data-i18n': label, text: t(label) }), control);
+      if (help) {
+        const h = el('small', { class: 'muted', id: `${id}-help`, 'data-i18n': help, text: t(help) });
+        control.setAttribute('aria-describedby', h.id);
+        wrap.append(h);
+      }
+      form.append(wrap);
+      return control;
+    };
+    const number = (min, max) => el('input', { type: 'number', min: String(min), max: String(max), step: '1', inputmode: 'numeric', style: 'width: 6.5rem' });
+    this.inputsEl = {
+      sentence: field('sentence', 'input.sentence', el('input', { type: 'text', maxlength: '400', style: 'width: min(26rem, 80vw)', spellcheck: 'false' }), 'input.sentenceHelp'),
+      seed: field('seed', 'input.seed', number(0, 2 ** 31 - 1)),
+      'd-model': field('d-model', 'input.dModel', number(1, LIMITS.maxDModel)),
+      'd-k': field('d-k', 'input.dK', number(1, LIMITS.maxDk)),
+      heads: field('heads', 'input.heads', number(1, LIMITS.maxHeads)),
+      mask: field('mask', 'input.mask', el('select', {}, ...['none', 'causal', 'padding'].map((m) => el('option', { value: m, 'data-i18n': `mask.${m}`, text: t(`mask.${m}`) })))),
+      'valid-len': field('valid-len', 'input.validLen', number(0, LIMITS.maxTokens)),
+    };
+    for (const [name, input] of Object.entries(this.inputsEl)) {
+      input.addEventListener(input.tagName === 'SELECT' ? 'change' : 'input', () => {
+        if (input.type === 'number' && (input.value === '' || !input.checkValidity())) return;
+        this.setAttribute(name, input.value);
+        this.changed();
+      });
+    }
+    root.append(form);
+
+    const custom = el('details', { part: 'custom-x' });
+    const area = el('textarea', { id: 'in-x', 'data-key': 'custom-x', rows: '4', spellcheck: 'false', 'aria-describedby': 'in-x-help in-x-status' });
+    this.customStatus = el('p', { id: 'in-x-status', class: 'note', 'aria-live': 'polite' });
+    custom.append(
+      el('summary', { 'data-i18n': 'input.customX', text: t('input.customX') }),
+      el('label', { for: 'in-x', class: 'sr-only', 'data-i18n': 'input.customX', text: t('input.customX') }),
+      area,
+      el('small', { id: 'in-x-help', class: 'muted', 'data-i18n': 'input.customXHelp', text: t('input.customXHelp') }),
+      this.customStatus,
+    );
+    area.addEventListener('input', () => this.applyCustom(area.value));
+    this.customArea = area;
+    root.append(custom);
+
+    const tabs = el('div', { role: 'tablist', part: 'panel-tabs', 'aria-label': 'panels' });
+    this.panels = {};
+    this.tabs = {};
+    for (const [id, tag] of PANELS) {
+      const tab = el('button', { type: 'button', role: 'tab', id: `ptab-${id}`, 'data-key': `ptab-${id}`, 'aria-controls': `panel-${id}`, 'data-i18n': `tab.${id}`, text: t(`tab.${id}`) });
+      tab.addEventListener('click', () => this.selectPanel(id));
+      tab.addEventListener('keydown', (e) => {
+        const ids = PANELS.map(([p]) => p);
+        const at = ids.indexOf(id);
+        const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: ids.length - 1 }[e.key];
+        if (to === undefined) return;
+        e.preventDefault();
+        const next = ids[(to + ids.length) % ids.length];
+        this.selectPanel(next);
+        this.tabs[next].focus();
+      });
+      tabs.append(tab);
+      this.tabs[id] = tab;
+      const panel = document.createElement(tag);
+      panel.id = `panel-${id}`;
+      panel.setAttribute('role', 'tabpanel');
+      panel.setAttribute('aria-labelledby', `ptab-${id}`);
+      panel.setAttribute('part', `panel panel-${id}`);
+      this.panels[id] = panel;
+    }
+    root.append(tabs, ...Object.values(this.panels));
+    this.shadowRoot.addEventListener('attention-step', (e) => {
+      if (e.target === this) return;
+      this.setAttribute('step', e.detail.step);
+      if (e.detail.head !== undefined) this.setAttribute('head', String(e.detail.head));
+      this.changed();
+    });
+    this.shadowRoot.addEventListener('attention-pooling', (e) => {
+      this.setAttribute('kernel', e.detail.kernel);
+      this.setAttribute('bandwidth', String(e.detail.bandwidth));
+      this.changed();
+    });
+    this.built = true;
+  }
+
+  selectPanel(id) {
+    this.setAttribute('panel', id);
+    this.changed();
+  }
+
+  applyCustom(text) {
+    const t = this.t;
+    const c = this.config();
+    const m = text.trim() ? parseMatrixText(text) : null;
+    const rows = Math.max(1, tokenize(c.sentence).length);
+    if (!text.trim()) {
+      this.customStatus.textContent = '';
+      this.custom = null;
+    } else if (m && m.cols === c.dModel && m.rows <= LIMITS.maxTokens) {
+      this.custom = m;
+      this.customStatus.textContent = t('input.customXUsed', { rows: m.rows, cols: m.cols });
+    } else {
+      this.custom = null;
+      this.customStatus.textContent = t('input.customXBad', { rows: 1, cols: c.dModel });
+    }
+    void rows;
+    for (const panel of Object.values(this.panels)) panel.inputs = { ...this.inputs, ...(this.custom ? { X: this.custom } : {}) };
+  }
+
+  render() {
+    if (!this.built) this.build();
+    const t = this.t;
+    const lang = this.language;
+    this.root.setAttribute('lang', lang);
+    for (const node of this.root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+    const c = this.config();
+    const values = { sentence: c.sentence, seed: c.seed, 'd-model': c.dModel, 'd-k': c.dK, heads: c.heads, mask: c.mask, 'valid-len': c.validLen };
+    for (const [name, input] of Object.entries(this.inputsEl)) if (this.shadowRoot.activeElement !== input) input.value = String(values[name]);
+    this.inputsEl['valid-len'].disabled = c.mask !== 'padding';
+    const active = this.panel;
+    for (const [id, panel] of Object.entries(this.panels)) {
+      for (const name of PASS_THROUGH) {
+        const v = name === 'lang' ? lang : this.getAttribute(name);
+        if (v === null) panel.removeAttribute(name);
+        else if (panel.getAttribute(name) !== v) panel.setAttribute(name, v);
+      }
+      panel.hidden = id !== active;
+      this.tabs[id].setAttribute('aria-selected', String(id === active));
+      this.tabs[id].tabIndex = id === active ? 0 : -1;
+    }
+    for (const name of ['step', 'head']) {
+      const v = this.getAttribute(name);
+      if (v !== null && this.panels.steps.getAttribute(name) !== v) this.panels.steps.setAttribute(name, v);
+    }
+    for (const name of ['kernel', 'bandwidth']) {
+      const v = this.getAttribute(name);
+      if (v !== null && this.panels.pooling.getAttribute(name) !== v) this.panels.pooling.setAttribute(name, v);
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// <attention-heads>: every head's attention weights side by side, then the
+// concatenated head outputs and the output after W_O, from one traced call.
+import { AttentionElement } from '../base.js';
+import { el, createHeatmap } from '../heatmap.js';
+import { buildModel } from '../model.js';
+import { renderTex } from '../tex.js';
+
+const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
+
+export class AttentionHeads extends AttentionElement {
+  static tag = 'attention-heads';
+
+  render(lab) {
+    const t = this.t;
+    const model = buildModel(this.config(), this.inputs);
+    const { X, Wq, Wk, Wv, Wo, mask, tokens, config } = model;
+    const r = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
+    const root = this.root;
+    root.replaceChildren();
+    root.setAttribute('lang', this.language);
+    root.append(el('h2', { text: t('heads.heading') }), el('p', { class: 'intro', text: t('heads.intro') }));
+    const formula = el('div', { class: 'formula', part: 'formula' });
+    renderTex(formula, `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${config.heads}})\\,W_O`);
+    root.append(formula);
+    if (config.heads === 1) root.append(el('p', { class: 'note', text: t('heads.single') }));
+    const grid = el('div', { class: 'grid', part: 'heads' });
+    r.heads.forEach((head, k) => {
+      const weights = head.steps.find((s) => s.id === 'weights').matrix;
+      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula });
+      h.el.dataset.head = String(k);
+      grid.append(h.el);
+    });
+    root.append(grid);
+    const concat = r.steps.find((s) => s.id === 'concat');
+    const output = r.steps.find((s) => s.id === 'output');
+    const row = el('div', { class: 'grid' });
+    row.append(
+      createHeatmap({ t, name: t('heads.concat'), file: 'concat', matrix: concat.matrix, rowLabels: tokens, colLabels: dims(concat.matrix.cols), tex: concat.formula }).el,
+      createHeatmap({ t, name: t('heads.output'), file: 'output', matrix: output.matrix, rowLabels: tokens, colLabels: dims(output.matrix.cols), tex: output.formula }).el,
+    );
+    root.append(row);
+  }
+}

@@ -1,0 +1,129 @@
+// <attention-scaling>: why scores are divided by √d_k. The variance of q·k is
+// sampled for growing d_k; softmax rows of unscaled and scaled scores come from
+// the library, and their largest weight and Jacobian norm are shown.
+import { AttentionElement } from '../base.js';
+import { PALETTE, legendItem, lineChart } from '../chart.js';
+import { el } from '../heatmap.js';
+import { mulberry32, normals } from '../random.js';
+import { renderTex } from '../tex.js';
+
+export const WIDTHS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+const PAIRS = 2000;
+const KEYS = 16;
+const ROWS = 32;
+
+/** ‖diag(p) − ppᵀ‖_F for one probability row. */
+export function jacobianNorm(p) {
+  let sum = 0;
+  for (let i = 0; i < p.length; i++)
+    for (let j = 0; j < p.length; j++) {
+      const v = (i === j ? p[i] : 0) - p[i] * p[j];
+      sum += v * v;
+    }
+  return Math.sqrt(sum);
+}
+
+/** Everything the panel plots, for a seed: per width the variance, max weight and Jacobian norm. */
+export function scalingData(lab, seed) {
+  const gauss = normals(mulberry32(seed >>> 0));
+  const rows = [];
+  for (const d of WIDTHS) {
+    let sum = 0;
+    let sq = 0;
+    for (let s = 0; s < PAIRS; s++) {
+      let dot = 0;
+      for (let k = 0; k < d; k++) dot += gauss() * gauss();
+      sum += dot;
+      sq += dot * dot;
+    }
+    const mean = sum / PAIRS;
+    const variance = sq / PAIRS - mean * mean;
+    // ROWS queries against KEYS keys: raw scores q·k_j, then the library's softmax.
+    const raw = new Float32Array(ROWS * KEYS);
+    for (let r = 0; r < ROWS; r++) {
+      const q = Array.from({ length: d }, gauss);
+      for (let j = 0; j < KEYS; j++) {
+        let dot = 0;
+        for (let k = 0; k < d; k++) dot += q[k] * gauss();
+        raw[r * KEYS + j] = dot;
+      }
+    }
+    const scaledScores = raw.map((v) => v / Math.sqrt(d));
+    const stats = (S) => {
+      const P = lab.softmax({ rows: ROWS, cols: KEYS, data: S });
+      let max = 0;
+      let jac = 0;
+      for (let r = 0; r < ROWS; r++) {
+        const p = P.data.subarray(r * KEYS, (r + 1) * KEYS);
+        max += Math.max(...p);
+        jac += jacobianNorm(p);
+      }
+      return { max: max / ROWS, jac: jac / ROWS };
+    };
+    const u = stats(raw);
+    const s = stats(scaledScores);
+    rows.push({ d, variance, maxUnscaled: u.max, maxScaled: s.max, jacUnscaled: u.jac, jacScaled: s.jac });
+  }
+  return rows;
+}
+
+export class AttentionScaling extends AttentionElement {
+  static tag = 'attention-scaling';
+
+  render(lab) {
+    const t = this.t;
+    const seed = this.config().seed;
+    if (this._seed !== seed) {
+      this._data = scalingData(lab, seed);
+      this._seed = seed;
+    }
+    const data = this._data;
+    const root = this.root;
+    root.replaceChildren();
+    root.setAttribute('lang', this.language);
+    root.append(el('h2', { text: t('scaling.heading') }), el('p', { class: 'intro', text: t('scaling.intro') }));
+    const formula = el('div', { class: 'formula', part: 'formula' });
+    renderTex(formula, `\\operatorname{Var}(\\mathbf q\\cdot\\mathbf k) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i) = d_k, \\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q\\cdot\\mathbf k}{\\sqrt{d_k}}\\Big) = 1`);
+    root.append(formula);
+    const x = data.map((r) => r.d);
+    const grid = el('div', { class: 'grid' });
+    const chart = (title, series, extra = {}) => {
+      const wrap = el('figure', { class: 'chart chart-wrap', part: 'chart' });
+      wrap.append(el('figcaption', { text: title }), lineChart({ title, x, series, xLog: true, xLabel: t('scaling.dk'), ...extra }));
+      const key = el('div', { class: 'key' });
+      for (const s of series) key.append(legendItem(s.label, s.color, s.dash));
+      wrap.append(key);
+      return wrap;
+    };
+    const U = t('scaling.unscaled');
+    const S = t('scaling.scaled');
+    grid.append(
+      chart(t('scaling.variance'), [
+        { label: t('scaling.variance'), y: data.map((r) => r.variance), color: PALETTE.vermillion },
+        { label: 'd_k', y: x, color: PALETTE.blue, dash: '5 4' },
+      ], { yLog: true, yTicks: [1, 10, 100, 1000] }),
+      chart(t('scaling.maxWeight'), [
+        { label: U, y: data.map((r) => r.maxUnscaled), color: PALETTE.vermillion },
+        { label: S, y: data.map((r) => r.maxScaled), color: PALETTE.blue, dash: '5 4' },
+      ], { yRange: [0, 1] }),
+      chart(t('scaling.jacobian'), [
+        { label: U, y: data.map((r) => r.jacUnscaled), color: PALETTE.vermillion },
+        { label: S, y: data.map((r) => r.jacScaled), color: PALETTE.blue, dash: '5 4' },
+      ], { yRange: [0, Math.max(...data.map((r) => Math.max(r.jacScaled, r.jacUnscaled))) * 1.1] }),
+    );
+    root.append(grid, el('p', { class: 'note', text: t('scaling.samples', { n: PAIRS, m: KEYS, seed }) }));
+
+    const details = el('details', { part: 'data' });
+    details.append(el('summary', { text: t('scaling.table') }));
+    const table = el('table', { class: 'stats' });
+    const head = el('tr');
+    for (const h of [t('scaling.dk'), t('scaling.variance'), `${t('scaling.maxWeight')} (${U})`, `${t('scaling.maxWeight')} (${S})`, `‖J‖ (${U})`, `‖J‖ (${S})`]) head.append(el('th', { scope: 'col', text: h }));
+    table.append(el('thead', {}, head));
+    const body = el('tbody');
+    for (const r of data)
+      body.append(el('tr', { 'data-dk': String(r.d) }, el('th', { scope: 'row', text: String(r.d) }), ...[r.variance, r.maxUnscaled, r.maxScaled, r.jacUnscaled, r.jacScaled].map((v) => el('td', { text: v.toFixed(3) }))));
+    table.append(body);
+    details.append(el('div', { class: 'scroll' }, table));
+    root.append(details);
+  }
+}

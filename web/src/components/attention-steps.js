@@ -1,0 +1,235 @@
+// <attention-steps>: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask →
+// softmax → weights·V (→ per head, concat, W_O). Every matrix is a step of
+// the library's trace; hovering a cell highlights the operands it came from.
+import { AttentionElement } from '../base.js';
+import { el, createHeatmap } from '../heatmap.js';
+import { buildModel } from '../model.js';
+import { renderTex } from '../tex.js';
+
+const dims = (n, prefix = 'd') => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
+
+/** The ordered steps for a model: [{ key, matrix, formula, mask?, shape }]. */
+export function traceSteps(lab, model, headIndex = 0) {
+  const { X, Wq, Wk, Wv, Wo, mask, config } = model;
+  const input = { key: 'X', matrix: X, formula: 'X', shape: 'n \\times d_{\\text{model}}' };
+  if (config.heads === 1) {
+    const r = lab.selfAttention(X, { Wq, Wk, Wv, mask, trace: true });
+    const shapes = { Q: 'n \\times d_k', K: 'n \\times d_k', V: 'n \\times d_v', scores: 'n \\times n', scaled: 'n \\times n', masked: 'n \\times n', weights: 'n \\times n', output: 'n \\times d_v' };
+    return { result: r, steps: [input, ...r.steps.map((s) => ({ key: s.id, matrix: s.matrix, formula: s.formula, mask: s.mask, shape: shapes[s.id] }))] };
+  }
+  const r = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
+  const top = Object.fromEntries(r.steps.map((s) => [s.id, s]));
+  const head = r.heads[Math.min(headIndex, r.heads.length - 1)];
+  const own = Object.fromEntries(head.steps.map((s) => [s.id, s]));
+  const steps = [input];
+  for (const id of ['Q', 'K', 'V']) steps.push({ key: id, matrix: top[id].matrix, formula: top[id].formula, shape: `n \\times h d_${id === 'V' ? 'v' : 'k'}` });
+  for (const id of ['scores', 'scaled', 'masked', 'weights', 'output'])
+    if (own[id]) steps.push({ key: id === 'output' ? 'head-output' : id, matrix: own[id].matrix, formula: own[id].formula, mask: own[id].mask, shape: id === 'output' ? 'n \\times d_v' : 'n \\times n', head: true });
+  steps.push({ key: 'concat', matrix: top.concat.matrix, formula: top.concat.formula, shape: 'n \\times h d_v' });
+  steps.push({ key: 'final', matrix: top.output.matrix, formula: top.output.formula, shape: 'n \\times d_{\\text{model}}' });
+  return { result: r, steps, headSteps: own };
+}
+
+export class AttentionSteps extends AttentionElement {
+  static tag = 'attention-steps';
+
+  disconnectedCallback() {
+    this.stop();
+  }
+
+  /** The current step key ('X', 'Q', …, 'weights', …). */
+  get step() {
+    return this.getAttribute('step') || 'X';
+  }
+  set step(key) {
+    this.setAttribute('step', key);
+  }
+
+  go(key) {
+    if (key === this.step) return;
+    this.step = key;
+    this.emit('attention-step', { step: key, head: this.headIndex });
+  }
+
+  get headIndex() {
+    return Math.max(0, Number(this.getAttribute('head')) || 0);
+  }
+
+  stop() {
+    clearInterval(this._timer);
+    this._timer = null;
+  }
+
+  play() {
+    if (this._timer) return this.stop(), this.requestRender();
+    this._timer = setInterval(() => {
+      const keys = this._keys ?? [];
+      const at = keys.indexOf(this.step);
+      if (at >= keys.length - 1) this.stop(), this.requestRender();
+      else this.go(keys[at + 1]);
+    }, 1600);
+    this.requestRender();
+  }
+
+  render(lab) {
+    const t = this.t;
+    const model = buildModel(this.config(), this.inputs);
+    const heads = model.config.heads;
+    const headIndex = Math.min(this.headIndex, heads - 1);
+    const { steps, result } = traceSteps(lab, model, headIndex);
+    this._keys = steps.map((s) => s.key);
+    let index = this._keys.indexOf(this.step);
+    if (index < 0) index = this._keys.indexOf(this.step === 'final' ? 'output' : this.step === 'output' ? 'final' : this.step === 'head-output' ? 'final' : 'X');
+    index = Math.max(0, index);
+    const step = steps[index];
+    const root = this.root;
+    root.replaceChildren();
+    root.setAttribute('lang', this.language);
+
+    root.append(el('h2', { text: t('steps.heading') }), el('p', { class: 'intro', text: t('steps.intro') }));
+
+    // Stepper: previous / play / next, a position, and the list of steps as tabs.
+    const go = (k) => this.go(this._keys[Math.max(0, Math.min(this._keys.length - 1, k))]);
+    const arrows = (e) => {
+      const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: this._keys.length - 1 };
+      if (e.key in moves) {
+        e.preventDefault();
+        go(moves[e.key]);
+      }
+    };
+    const nav = el('div', { class: 'stepper', part: 'stepper', role: 'group', 'aria-label': t('steps.list') });
+    nav.addEventListener('keydown', arrows);
+    nav.append(
+      el('button', { type: 'button', 'data-key': 'prev', part: 'button', 'aria-label': t('steps.prev'), text: `← ${t('steps.prev')}`, onclick: () => go(index - 1), ...(index === 0 ? { 'aria-disabled': 'true' } : {}) }),
+      el('button', { type: 'button', 'data-key': 'play', part: 'button', 'aria-pressed': String(Boolean(this._timer)), text: this._timer ? `⏸ ${t('steps.pause')}` : `▶ ${t('steps.play')}`, onclick: () => this.play() }),
+      el('button', { type: 'button', 'data-key': 'next', part: 'button', class: 'primary', 'aria-label': t('steps.next'), text: `${t('steps.next')} →`, onclick: () => go(index + 1), ...(index === steps.length - 1 ? { 'aria-disabled': 'true' } : {}) }),
+      el('span', { class: 'position', 'aria-live': 'polite', text: t('steps.position', { i: index + 1, n: steps.length }) }),
+    );
+    if (heads > 1) {
+      const select = el('select', { 'data-key': 'head', 'aria-label': t('steps.head') });
+      for (let h = 0; h < heads; h++) select.append(el('option', { value: String(h), text: t('heads.head', { h: h + 1 }) }));
+      select.value = String(headIndex);
+      select.addEventListener('change', () => {
+        this.setAttribute('head', select.value);
+        this.emit('attention-step', { step: this.step, head: Number(select.value) });
+      });
+      nav.append(el('label', { class: 'row' }, el('span', { text: t('steps.head') }), select));
+    }
+    root.append(nav);
+
+    const tabs = el('div', { role: 'tablist', 'aria-label': t('steps.list'), part: 'tabs' });
+    tabs.addEventListener('keydown', arrows);
+    steps.forEach((s, k) => {
+      const selected = k === index;
+      tabs.append(
+        el('button', {
+          type: 'button',
+          role: 'tab',
+          part: 'tab',
+          id: `tab-${s.key}`,
+          'data-key': `tab-${s.key}`,
+          'aria-selected': String(selected),
+          'aria-controls': 'step-panel',
+          tabindex: selected ? '0' : '-1',
+          text: `${k + 1}. ${t(`step.${s.key}`)}`,
+          onclick: () => go(k),
+        }),
+      );
+    });
+    root.append(tabs);
+
+    // The step itself: title, explanation, formula with live shape, heatmap, operands.
+    const panel = el('section', { id: 'step-panel', role: 'tabpanel', 'aria-labelledby': `tab-${step.key}`, part: 'step', 'data-step': step.key });
+    const title = step.head && heads > 1 ? `${t(`step.${step.key}`)} · ${t('heads.head', { h: headIndex + 1 })}` : t(`step.${step.key}`);
+    panel.append(el('h3', { class: 'step-title', text: title }), el('p', { class: 'muted', text: t(`explain.${step.key}`) }));
+    const { n } = model;
+    const dK = model.config.dK;
+    const sizes = { n, d_k: dK, d_v: dK, d_model: model.config.dModel, h: heads };
+    const live = step.shape.replace(/h d_(k|v)/, `${heads}\\cdot ${dK}`).replace(/d_\{\\text\{model\}\}/, String(sizes.d_model)).replace(/d_(k|v)/, String(dK)).replace(/\bn\b/g, String(n));
+    const formula = el('div', { class: 'formula', part: 'formula', 'data-tex': step.formula });
+    renderTex(formula, `${step.formula} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
+    panel.append(formula);
+
+    const tokens = model.tokens;
+    const colsFor = (key, m) => (['scores', 'scaled', 'masked', 'weights'].includes(key) ? tokens : dims(m.cols));
+    const heat = createHeatmap({
+      t,
+      name: t(`step.${step.key}`),
+      file: `attention-${step.key}`,
+      matrix: step.matrix,
+      rowLabels: tokens,
+      colLabels: colsFor(step.key, step.matrix),
+      mask: step.mask,
+      tex: step.formula,
+      onCell: (i, j) => this.highlightOperands(i, j),
+    });
+    heat.el.dataset.role = 'main';
+    panel.append(heat.el);
+
+    const fully = [];
+    const maskBits = steps.find((s) => s.key === 'masked')?.mask;
+    if (maskBits && ['masked', 'weights', 'output', 'head-output'].includes(step.key))
+      for (let i = 0; i < n; i++) if (maskBits.subarray(i * n, (i + 1) * n).every((b) => b === 0)) fully.push(tokens[i]);
+    if (step.key === 'masked') panel.append(el('p', { class: 'note', text: t('steps.maskNote') }));
+    if (fully.length) panel.append(el('p', { class: 'warn', role: 'note', text: t('steps.fullyMasked', { rows: fully.join(', ') }) }));
+
+    this._operands = this.operandsFor(step, steps, model, result, headIndex, t);
+    if (this._operands.length) {
+      const box = el('div', { class: 'operands', part: 'operands' });
+      box.append(el('p', { class: 'note', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }));
+      for (const op of this._operands) box.append(op.heat.el);
+      panel.append(box);
+    }
+    root.append(panel);
+  }
+
+  /** Small heatmaps of what the current step was computed from, with how a cell maps onto them. */
+  operandsFor(step, steps, model, result, headIndex, t) {
+    const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
+    const tokens = model.tokens;
+    const mk = (name, matrix, rowLabels, colLabels, map, mask) => ({
+      map,
+      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: true, exportable: false }),
+    });
+    const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
+    switch (step.key) {
+      case 'Q':
+      case 'K':
+      case 'V':
+        return [
+          mk('X', model.X, tokens, dims(model.X.cols), (i) => ({ rows: [i] })),
+          mk(W[step.key][0], W[step.key][1], dims(W[step.key][1].rows), dims(W[step.key][1].cols), (i, j) => ({ cols: [j] })),
+        ];
+      case 'scores': {
+        const q = model.config.heads > 1 ? result.heads[headIndex].steps.find((s) => s.id === 'Q').matrix : byKey.Q.matrix;
+        const k = model.config.heads > 1 ? result.heads[headIndex].steps.find((s) => s.id === 'K').matrix : byKey.K.matrix;
+        return [mk('Q', q, tokens, dims(q.cols), (i) => ({ rows: [i] })), mk('K', k, tokens, dims(k.cols), (i, j) => ({ rows: [j] }))];
+      }
+      case 'scaled':
+        return [mk(t('step.scores'), byKey.scores.matrix, tokens, tokens, (i, j) => ({ cells: [[i, j]] }))];
+      case 'masked':
+        return [mk(t('step.scaled'), byKey.scaled.matrix, tokens, tokens, (i, j) => ({ cells: [[i, j]] }))];
+      case 'weights': {
+        const src = byKey.masked ?? byKey.scaled;
+        return [mk(t(`step.${src.key}`), src.matrix, tokens, tokens, (i) => ({ rows: [i] }), src.mask)];
+      }
+      case 'output':
+      case 'head-output': {
+        const v = model.config.heads > 1 ? result.heads[headIndex].steps.find((s) => s.id === 'V').matrix : byKey.V.matrix;
+        return [mk(t('step.weights'), byKey.weights.matrix, tokens, tokens, (i) => ({ rows: [i] })), mk('V', v, tokens, dims(v.cols), (i, j) => ({ cols: [j] }))];
+      }
+      case 'concat': {
+        const dv = result.heads[0].output.cols;
+        return result.heads.map((h, k) => mk(t('heads.head', { h: k + 1 }), h.output, tokens, dims(dv), (i, j) => (Math.floor(j / dv) === k ? { cells: [[i, j % dv]] } : {})));
+      }
+      case 'final':
+        return [mk(t('step.concat'), byKey.concat.matrix, tokens, dims(byKey.concat.matrix.cols), (i) => ({ rows: [i] })), mk('W_O', model.Wo, dims(model.Wo.rows), dims(model.Wo.cols), (i, j) => ({ cols: [j] }))];
+      default:
+        return [];
+    }
+  }
+
+  highlightOperands(i, j) {
+    for (const op of this._operands ?? []) op.heat.highlight(i === null ? {} : op.map(i, j));
+  }
+}

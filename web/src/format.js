@@ -1,0 +1,30 @@
+// Number formatting: short labels in cells, exact float32 values on demand.
+export const MASKED = -3.4028234663852886e38;
+
+/** True for the masked step's stand-in for −∞. */
+export const isMaskedValue = (v) => v <= MASKED;
+
+/** The shortest decimal that reads back as the same float32. */
+export function exact(v) {
+  if (isMaskedValue(v)) return '−∞';
+  if (!Number.isFinite(v)) return String(v);
+  for (let p = 1; p <= 9; p++) {
+    const s = Number(v.toPrecision(p));
+    if (Math.fround(s) === v) return String(s).replace('-', '−');
+  }
+  return String(v).replace('-', '−');
+}
+
+/** Two decimals, or an exponent when the value is large or tiny. */
+export function short(v) {
+  if (isMaskedValue(v)) return '−∞';
+  const a = Math.abs(v);
+  const s = a !== 0 && (a >= 1000 || a < 0.005) ? v.toExponential(1) : v.toFixed(2);
+  return s.replace('-', '−');
+}
+
+/** A number for TeX. */
+export function texNumber(v) {
+  if (isMaskedValue(v)) return '-\\infty';
+  return Number(v.toPrecision(4)).toString().replace(/e([+-]\d+)/, '\\times 10^{$1}');
+}

@@ -1,0 +1,121 @@
+// The one input model behind every panel: a sentence split into tokens,
+// seeded embeddings X and seeded projections W_Q, W_K, W_V, W_O, and a mask.
+import { hashString, mulberry32, normals, randomMatrix } from './random.js';
+
+export const LIMITS = { maxTokens: 32, maxDModel: 64, maxDk: 64, maxHeads: 8 };
+
+export const DEFAULTS = {
+  sentence: 'the cat sat on the mat',
+  seed: 42,
+  dModel: 8,
+  dK: 4,
+  heads: 1,
+  mask: 'none',
+  validLen: 3,
+};
+
+const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+
+/** Latin text splits into words, Chinese (and other CJK) text into characters. */
+export function tokenize(sentence) {
+  const tokens = [];
+  let word = '';
+  const flush = () => {
+    if (word) tokens.push(word);
+    word = '';
+  };
+  for (const ch of String(sentence ?? '')) {
+    if (CJK.test(ch)) {
+      flush();
+      tokens.push(ch);
+    } else if (/[\s\p{P}]/u.test(ch)) {
+      flush();
+    } else {
+      word += ch;
+    }
+  }
+  flush();
+  return tokens.slice(0, LIMITS.maxTokens);
+}
+
+const clampInt = (value, lo, hi, fallback) => {
+  const v = Math.round(Number(value));
+  return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
+};
+
+/** Fill defaults and clamp every field to the sizes the page supports. */
+export function normalise(config = {}) {
+  const c = { ...DEFAULTS, ...Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined && v !== null && v !== '')) };
+  return {
+    sentence: String(c.sentence).slice(0, 400),
+    seed: clampInt(c.seed, 0, 2 ** 31 - 1, DEFAULTS.seed),
+    dModel: clampInt(c.dModel, 1, LIMITS.maxDModel, DEFAULTS.dModel),
+    dK: clampInt(c.dK, 1, LIMITS.maxDk, DEFAULTS.dK),
+    heads: clampInt(c.heads, 1, LIMITS.maxHeads, DEFAULTS.heads),
+    mask: ['none', 'causal', 'padding'].includes(c.mask) ? c.mask : 'none',
+    validLen: clampInt(c.validLen, 0, LIMITS.maxTokens, DEFAULTS.validLen),
+  };
+}
+
+/** A token's embedding: the same word gets the same row for a given seed. */
+function embed(token, dModel, seed) {
+  const gauss = normals(mulberry32((hashString(token) ^ Math.imul(seed, 0x9e3779b1)) >>> 0));
+  return Array.from({ length: dModel }, () => gauss());
+}
+
+/**
+ * Build the matrices for one configuration. `custom.X` (a Matrix or nested
+ * rows) replaces the embeddings when its width is d_model.
+ */
+export function buildModel(config, custom = {}) {
+  const c = normalise(config);
+  let tokens = tokenize(c.sentence);
+  if (tokens.length === 0) tokens = ['∅'];
+  let X;
+  const given = toMatrix(custom.X);
+  if (given && given.rows > 0 && given.rows <= LIMITS.maxTokens && given.cols === c.dModel) {
+    X = given;
+    if (tokens.length !== X.rows) tokens = Array.from({ length: X.rows }, (_, i) => `x${i + 1}`);
+  } else {
+    const data = new Float32Array(tokens.length * c.dModel);
+    tokens.forEach((tok, i) => data.set(embed(tok, c.dModel, c.seed), i * c.dModel));
+    X = { rows: tokens.length, cols: c.dModel, data };
+  }
+  const width = c.heads * c.dK;
+  const std = 1 / Math.sqrt(c.dModel);
+  const Wq = toMatrix(custom.Wq) ?? randomMatrix(c.dModel, width, c.seed * 4 + 1, std);
+  const Wk = toMatrix(custom.Wk) ?? randomMatrix(c.dModel, width, c.seed * 4 + 2, std);
+  const Wv = toMatrix(custom.Wv) ?? randomMatrix(c.dModel, width, c.seed * 4 + 3, std);
+  const Wo = toMatrix(custom.Wo) ?? randomMatrix(width, c.dModel, c.seed * 4 + 4, 1 / Math.sqrt(width));
+  const n = X.rows;
+  const validLen = Math.min(c.validLen, n);
+  const mask = c.mask === 'causal' ? 'causal' : c.mask === 'padding' ? { validLens: validLen } : undefined;
+  return { config: { ...c, validLen }, tokens, X, Wq, Wk, Wv, Wo, mask, n };
+}
+
+/** Accept a Matrix or nested rows; anything else gives null. */
+export function toMatrix(value) {
+  if (!value) return null;
+  if (Array.isArray(value)) {
+    const rows = value.length;
+    const cols = rows ? value[0].length : 0;
+    if (!value.every((r) => r.length === cols)) return null;
+    return { rows, cols, data: Float32Array.from(value.flat()) };
+  }
+  if (Number.isInteger(value.rows) && Number.isInteger(value.cols) && value.data?.length === value.rows * value.cols)
+    return { rows: value.rows, cols: value.cols, data: Float32Array.from(value.data) };
+  return null;
+}
+
+/** Parse a matrix typed by hand: one row per line, numbers separated by spaces or commas. */
+export function parseMatrixText(text) {
+  const rows = String(text)
+    .trim()
+    .split(/\n+/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => line.split(/[\s,;]+/).filter(Boolean).map(Number));
+  if (rows.length === 0) return null;
+  if (rows.some((r) => r.some((v) => !Number.isFinite(v)))) return null;
+  return toMatrix(rows);
+}

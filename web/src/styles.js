@@ -1,0 +1,126 @@
+// The components' shadow-root stylesheet. Public knobs are --attn-* custom
+// properties (with fallbacks); deeper styling goes through ::part().
+import { katexRules } from './tex.js';
+
+const css = `
+:host {
+  display: block !important;
+  visibility: visible !important;
+  contain: content;
+  --_bg: var(--attn-bg, #ffffff);
+  --_surface: var(--attn-surface, #f4f5f7);
+  --_fg: var(--attn-fg, #1a1a1a);
+  --_muted: var(--attn-muted, #4a4f57);
+  --_border: var(--attn-border, #c5c9d0);
+  --_accent: var(--attn-accent, #0b5cad);
+  --_accent-fg: var(--attn-accent-fg, #ffffff);
+  --_focus: var(--attn-focus, #c2410c);
+  --_hl: var(--attn-highlight, #d1008f);
+  --_cell: var(--attn-cell-size, 2.6rem);
+  --_radius: var(--attn-radius, 6px);
+  --_font: var(--attn-font, system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif);
+  --_mono: var(--attn-mono, ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace);
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --_bg: var(--attn-bg, #16181c);
+    --_surface: var(--attn-surface, #22252b);
+    --_fg: var(--attn-fg, #eceef1);
+    --_muted: var(--attn-muted, #b4bac4);
+    --_border: var(--attn-border, #4a505a);
+    --_accent: var(--attn-accent, #7cb8ff);
+    --_accent-fg: var(--attn-accent-fg, #0b1320);
+    --_focus: var(--attn-focus, #ffb454);
+    --_hl: var(--attn-highlight, #ff6ad5);
+  }
+}
+:host([hidden]) { display: none !important; }
+.root { display: block; box-sizing: border-box; background: var(--_bg); color: var(--_fg); font: 15px/1.5 var(--_font); padding: 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); text-align: start; min-width: 0; }
+.root *, .root *::before, .root *::after { box-sizing: border-box; }
+div, section, nav, header, p, figure, fieldset, form, label, ol, ul { display: block; }
+h2 { font-size: 1.2rem; margin: 0 0 0.4rem; line-height: 1.3; }
+h3 { font-size: 1.02rem; margin: 0.8rem 0 0.3rem; }
+p { margin: 0.3rem 0; }
+.intro, .note, .muted { color: var(--_muted); }
+.note { font-size: 0.9rem; }
+.warn { border-left: 4px solid var(--_focus); padding: 0.3rem 0.6rem; background: var(--_surface); }
+.sr-only { position: absolute !important; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
+button, select, input, textarea {
+  font: inherit; color: var(--_fg); background: var(--_surface); border: 1px solid var(--_border);
+  border-radius: var(--_radius); padding: 0.3rem 0.6rem; min-height: 2.25rem; display: inline-block;
+}
+button { cursor: pointer; }
+button.primary, button[aria-pressed="true"], [role="tab"][aria-selected="true"] { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
+:focus-visible { outline: 3px solid var(--_focus); outline-offset: 2px; }
+input[type="range"] { padding: 0; min-height: 1.5rem; accent-color: var(--_accent); background: transparent; border: 0; }
+label { font-weight: 600; font-size: 0.9rem; }
+.controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 0.5rem 0; }
+.controls > label, .field { display: flex; flex-direction: column; gap: 0.15rem; }
+.row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
+.grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+.grid > * { min-width: 0; max-width: 100%; }
+[role="tablist"] { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.5rem 0; padding: 0; }
+[role="tab"] { font-size: 0.85rem; padding: 0.2rem 0.55rem; min-height: 2rem; }
+.formula { overflow-x: auto; overflow-y: hidden; margin: 0.4rem 0; padding: 0.2rem 0.4rem; background: var(--_surface); border-radius: var(--_radius); }
+.formula .katex-display { margin: 0.4rem 0; }
+figure.heatmap { margin: 0.4rem 0; max-width: 100%; }
+figure.heatmap figcaption { font-weight: 600; font-size: 0.92rem; }
+figure.heatmap .shape { font-weight: 400; color: var(--_muted); font-family: var(--_mono); }
+.scroll { overflow: auto; max-width: 100%; max-height: 34rem; }
+table { display: table; border-collapse: separate; border-spacing: 1px; font-family: var(--_mono); font-size: 0.72rem; }
+caption { display: table-caption; }
+thead { display: table-header-group; } tbody { display: table-row-group; } tr { display: table-row; }
+th, td { display: table-cell; }
+th { font-weight: 600; color: var(--_muted); padding: 0 0.25rem; white-space: nowrap; font-family: var(--_font); max-width: 7rem; overflow: hidden; text-overflow: ellipsis; }
+thead th { text-align: center; }
+tbody th { text-align: end; }
+td[data-i] { width: var(--_cell); min-width: var(--_cell); height: calc(var(--_cell) * 0.7); text-align: center; padding: 0; border-radius: 2px; cursor: crosshair; }
+.compact td[data-i] { width: 1.05rem; min-width: 1.05rem; height: 1.05rem; }
+.compact thead th { font-size: 0.6rem; }
+td.masked { background: repeating-linear-gradient(45deg, #9aa0a8 0 3px, #d9dce0 3px 6px); color: #000; font-weight: 700; }
+td.hl { outline: 3px solid var(--_hl); outline-offset: -2px; }
+td:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; position: relative; z-index: 1; }
+.legend { display: flex; align-items: center; gap: 0.4rem; font-size: 0.78rem; margin-top: 0.3rem; font-family: var(--_mono); flex-wrap: wrap; }
+.legend .bar { display: inline-block; width: 8rem; height: 0.7rem; border: 1px solid var(--_border); }
+.legend .masked-key { display: inline-block; width: 1rem; height: 0.7rem; background: repeating-linear-gradient(45deg, #9aa0a8 0 3px, #d9dce0 3px 6px); }
+.readout { font-family: var(--_mono); font-size: 0.8rem; min-height: 1.3em; color: var(--_muted); overflow-wrap: anywhere; }
+.export { display: flex; flex-wrap: wrap; gap: 0.25rem; align-items: center; font-size: 0.78rem; }
+.export button { font-size: 0.75rem; min-height: 1.9rem; padding: 0.1rem 0.45rem; }
+.export-label { color: var(--_muted); }
+.operands { display: flex; flex-wrap: wrap; gap: 1rem; border-top: 1px dashed var(--_border); margin-top: 0.5rem; padding-top: 0.3rem; }
+.stepper { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
+.position { color: var(--_muted); font-size: 0.9rem; }
+.error { color: var(--_fg); border-left: 4px solid #c62828; padding: 0.3rem 0.6rem; background: var(--_surface); font-family: var(--_mono); font-size: 0.85rem; overflow-wrap: anywhere; }
+.stats { display: table; border-collapse: collapse; font-family: var(--_font); font-size: 0.85rem; margin: 0.5rem 0; }
+.stats th, .stats td { border: 1px solid var(--_border); padding: 0.2rem 0.5rem; text-align: end; color: var(--_fg); max-width: none; }
+.stats th[scope="row"] { text-align: start; }
+.chart svg { display: block; max-width: 100%; height: auto; }
+.chart-wrap { flex: 1 1 18rem; min-width: 0; }
+.chart text { fill: var(--_fg); font: 11px var(--_font); }
+.chart .axis { stroke: var(--_muted); }
+.chart .grid-line { stroke: var(--_border); stroke-dasharray: 2 3; }
+.key { display: flex; flex-wrap: wrap; gap: 0.8rem; font-size: 0.85rem; }
+.swatch { display: inline-block; width: 1.4rem; height: 0.25rem; vertical-align: middle; margin-inline-end: 0.3rem; }
+details { display: block; margin: 0.4rem 0; } summary { display: list-item; cursor: pointer; }
+textarea { font-family: var(--_mono); width: 100%; min-height: 5rem; }
+@media (max-width: 480px) {
+  .root { padding: 0.5rem; font-size: 14px; }
+  :host { --_cell: var(--attn-cell-size, 2.3rem); }
+}
+`;
+
+let sheet = null;
+
+/** Attach the shared stylesheet (and KaTeX's rules) to a shadow root. */
+export function adoptStyles(shadow) {
+  const text = `${katexRules}\n${css}`;
+  try {
+    sheet ??= new CSSStyleSheet();
+    if (!sheet.cssRules.length) sheet.replaceSync(text);
+    shadow.adoptedStyleSheets = [sheet];
+  } catch {
+    const style = document.createElement('style');
+    style.textContent = text;
+    shadow.append(style);
+  }
+}

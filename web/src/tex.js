@@ -1,0 +1,40 @@
+// Formulas typeset with KaTeX, bundled (no network). @font-face only works at
+// document level, so the font faces are added to the document once, pointing
+// at the woff2 files shipped next to this module; the other KaTeX rules go
+// into each shadow root.
+import katex from 'katex';
+import { fontFaces, rules } from 'virtual:katex-css';
+import { texNumber } from './format.js';
+
+let fontsAdded = false;
+
+function addFontFaces() {
+  if (fontsAdded || typeof document === 'undefined') return;
+  fontsAdded = true;
+  const dir = 'katex-fonts/';
+  const base = new URL(dir, import.meta.url).href;
+  const style = document.createElement('style');
+  style.dataset.attentionLab = 'katex-fonts';
+  style.textContent = fontFaces.replaceAll('__KATEX_FONTS__/', base);
+  document.head.append(style);
+}
+
+/** KaTeX's element rules, for a shadow root's stylesheet. */
+export const katexRules = rules;
+
+/** Typeset `tex` into `element` (display style). TeX comes from the library or our own templates. */
+export function renderTex(element, tex, { display = true } = {}) {
+  addFontFaces();
+  element.innerHTML = katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+}
+
+/** A matrix as a TeX bmatrix with its live numbers (masked entries as −∞). */
+export function texMatrix(matrix) {
+  const lines = [];
+  for (let i = 0; i < matrix.rows; i++) {
+    const row = [];
+    for (let j = 0; j < matrix.cols; j++) row.push(texNumber(matrix.data[i * matrix.cols + j]));
+    lines.push(row.join(' & '));
+  }
+  return `\\begin{bmatrix} ${lines.join(' \\\\ ')} \\end{bmatrix}`;
+}
