@@ -1,0 +1,61 @@
+// The SIMD128 peak probe: a tiny WebAssembly module written byte by byte.
+// peak(iters) runs 12 independent chains acc_j = acc_j·a + b of f32x4
+// multiply and add (SIMD128 has no fused multiply-add), i.e. 12·8 flops per
+// iteration, enough independent work to keep the vector units busy despite
+// the latency of each mul→add step. Result = the sum of the lanes, so nothing
+// is dead code.
+
+const CHAINS = 12;
+const uleb = (x) => {
+  const out = [];
+  do {
+    let b = x & 0x7f;
+    x >>>= 7;
+    if (x) b |= 0x80;
+    out.push(b);
+  } while (x);
+  return out;
+};
+const f32 = (x) => [...new Uint8Array(new Float32Array([x]).buffer)];
+const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
+const SIMD = 0xfd, V128 = 0x7b;
+const op = { splat: [SIMD, 0x13], extract0: [SIMD, 0x1f, 0], add: [SIMD, ...uleb(0xe4)], mul: [SIMD, ...uleb(0xe6)] };
+
+export function peakModuleBytes() {
+  const A = CHAINS + 1, B = CHAINS + 2; // locals: 0 = iters, 1..12 = acc, 13 = a, 14 = b
+  const body = [
+    1, ...uleb(CHAINS + 2), V128, // one local group: 14 × v128
+    0x43, ...f32(0.9999), ...op.splat, 0x21, A,
+    0x43, ...f32(0.001), ...op.splat, 0x21, B,
+    0x03, 0x40, // loop
+  ];
+  for (let j = 1; j <= CHAINS; j++) body.push(0x20, j, 0x20, A, ...op.mul, 0x20, B, ...op.add, 0x21, j);
+  body.push(0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, 0x0b); // iters -= 1; br_if loop; end
+  body.push(0x20, 1);
+  for (let j = 2; j <= CHAINS; j++) body.push(0x20, j, ...op.add);
+  body.push(...op.extract0, 0x0b);
+  const type = [1, 0x60, 1, 0x7f, 1, 0x7d]; // (i32) -> f32
+  const name = [...new TextEncoder().encode('peak')];
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+    ...section(1, type),
+    ...section(3, [1, 0]),
+    ...section(7, [1, name.length, ...name, 0x00, 0]),
+    ...section(10, [1, ...uleb(body.length), ...body]),
+  ]);
+}
+
+// Median GFLOP/s of `reps` timed runs after a warm-up.
+export async function measurePeak({ iters = 4_000_000, reps = 7 } = {}) {
+  const { instance } = await WebAssembly.instantiate(peakModuleBytes());
+  const peak = instance.exports.peak;
+  for (let k = 0; k < 3; k++) peak(iters);
+  const rates = [];
+  for (let k = 0; k < reps; k++) {
+    const t = performance.now();
+    peak(iters);
+    rates.push((iters * CHAINS * 8) / ((performance.now() - t) * 1e6));
+  }
+  rates.sort((a, b) => a - b);
+  return { gflops: rates[rates.length >> 1], best: rates[rates.length - 1], chains: CHAINS };
+}

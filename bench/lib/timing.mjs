@@ -1,0 +1,44 @@
+// Warm-up and median timing, interleaved: the implementations of one shape
+// take turns in rounds, so a change in machine load (this machine is shared)
+// hits them all alike instead of whichever happened to be running.
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b), h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+};
+
+const timeOnce = async (run) => {
+  const s = performance.now();
+  await run();
+  return performance.now() - s;
+};
+
+// Warm-up: calls until warmupMs have passed (at least `min`); V8 runs new
+// WebAssembly in its baseline tier first and tiers hot functions up.
+export async function warmUp(run, { warmupMs = 200, min = 1, maxMs = 3000 } = {}) {
+  const t0 = performance.now();
+  for (let k = 0; k < min || performance.now() - t0 < warmupMs; k++) {
+    await run();
+    if (performance.now() - t0 > maxMs) break;
+  }
+}
+
+// entries: [{ run, slow }] (already warmed up). Each gets `rounds` turns of
+// budgetMs / rounds of calls (at least one call per turn; a slow entry, whose
+// single call takes long, gets one call in each of its first 3 turns).
+// Sets entry.samples (ms per call).
+export async function measureInterleaved(entries, { rounds = 5, budgetMs = 1200, minReps = 3, maxReps = 200 } = {}) {
+  for (const e of entries) e.samples = [];
+  for (let r = 0; r < Math.max(rounds, minReps); r++)
+    for (const e of entries) {
+      if (e.slow) {
+        if (e.samples.length < Math.min(minReps, 3)) e.samples.push(await timeOnce(e.run));
+        continue;
+      }
+      if (r >= rounds && e.samples.length >= minReps) continue;
+      const t0 = performance.now();
+      do e.samples.push(await timeOnce(e.run));
+      while (performance.now() - t0 < budgetMs / rounds && e.samples.length < maxReps);
+    }
+  for (const e of entries) e.ms = median(e.samples);
+}
