@@ -161,3 +161,39 @@ export function nadarayaWatson(xTrain, yTrain, xQuery, { kernel = 'gaussian', ba
   }
   return { predictions, weights };
 }
+
+// ---- Efficient attention variants (issue 4) ----
+
+/**
+ * Sliding-window attention of a sequence with itself: scaled dot-product
+ * attention where key j is visible to query i iff |i − j| < window
+ * (causal: 0 ≤ i − j < window). Default scale 1/√d.
+ */
+export function local(Q, K, V, { window, causal = false, scale } = {}) {
+  const n = Q.length;
+  const bits = zeros(n, n).map((row, i) => row.map((_, j) => (causal ? i - j >= 0 && i - j < window : Math.abs(i - j) < window) ? 1 : 0));
+  return scaledDotProduct(Q, K, V, { mask: bits, scale });
+}
+
+/** The elu + 1 feature map of linear attention: x + 1 for x > 0, eˣ otherwise (always positive). */
+export const featureMap = (x) => (x > 0 ? x + 1 : Math.exp(x));
+
+/**
+ * Kernelised linear attention: weight_ij = φ(q_i)·φ(k_j) / Σ_j' φ(q_i)·φ(k_j'),
+ * output = weights · V; causal restricts the sums to j ≤ i.
+ */
+export function linear(Q, K, V, { causal = false } = {}) {
+  const [fq, fk] = [Q.map((r) => r.map(featureMap)), K.map((r) => r.map(featureMap))];
+  const sim = matmul(fq, transpose(fk));
+  const weights = sim.map((row, i) => {
+    const kept = row.map((s, j) => (!causal || j <= i ? s : 0));
+    const sum = kept.reduce((a, b) => a + b, 0);
+    return kept.map((s) => (sum > 0 ? s / sum : 0));
+  });
+  return { weights, output: matmul(weights, V) };
+}
+
+/** Linformer: K' = EK and V' = FV (p rows each), then scaled dot-product attention of Q over them. */
+export function linformer(Q, K, V, { E, F, scale } = {}) {
+  return scaledDotProduct(Q, matmul(E, K), matmul(F, V), { scale: scale ?? 1 / Math.sqrt(Q[0]?.length ?? K[0].length) });
+}
