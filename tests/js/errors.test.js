@@ -91,6 +91,9 @@ const CASES = [
   ['Infinity entry in data', (lab) => lab.matmul(M(1, 1), { rows: 1, cols: 2, data: Float32Array.of(1, Infinity) }), NON_FINITE, 'matmul', ['B[0][1]', 'Infinity']],
   ['NaN in a vector', (lab) => nw(lab, {}, [0, NaN, 2]), NON_FINITE, 'nadarayaWatson', ['xTrain[1]', 'NaN']],
   ['vector that is not an array', (lab) => nw(lab, {}, 'abc'), INVALID_ARGUMENT, 'nadarayaWatson', ['xTrain']],
+  // finite inputs whose result would overflow float32
+  ['scores beyond float32 (bound checked before the call)', (lab) => sdpa(lab, [[1e20, 0]], [[1e20, 0]], [[1]]), 'OVERFLOW', 'scaledDotProductAttention', ['1.00e+20', '1.00e+40']],
+  ['a product beyond float32', (lab) => lab.matmul([[3e38, 3e38]], [[1], [1]]), 'OVERFLOW', 'matmul', ['Infinity']],
   ['NaN scale', (lab) => sdpa(lab, M(2, 2), M(2, 2), M(2, 2), { scale: NaN }), NON_FINITE, 'scaledDotProductAttention', ['scale', 'NaN']],
   ['scale outside float32 range', (lab) => sdpa(lab, M(2, 2), M(2, 2), M(2, 2), { scale: 1e39 }), INVALID_ARGUMENT, 'scaledDotProductAttention', ['scale', '1e+39']],
 ];

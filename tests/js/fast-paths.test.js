@@ -113,6 +113,11 @@ describe.each(BUILDS)('fast paths ($name build)', ({ simd }) => {
       layer.dispose();
     });
 
+    // Bug (reported, not fixed here): createMultiHeadAttention in bindings/api.js keeps the caller's
+    // Float32Arrays (toMatrix does not copy them) for the traced path, while the untraced path uses
+    // the packed copy; after the caller mutates its Wq/Wv arrays, forward(X) and forward(X, { trace: true }) disagree.
+    it.todo('forward(X, { trace: true }) uses the weights packed at creation after the caller mutates its weight arrays');
+
     it('forward after dispose throws DISPOSED; dispose is idempotent; other layers keep working', () => {
       const rand = rng(77);
       const w = weights(rand, 8, 2, 4, 4, 8);
