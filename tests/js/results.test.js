@@ -51,6 +51,18 @@ describe.each(BUILDS)('results are fresh copies ($name build)', ({ simd }) => {
     selfAttention: (lab) => lab.selfAttention(X, { Wq: mh.Wq, Wk: mh.Wk, Wv: mh.Wv, mask: 'causal', trace: true }),
     multiHeadAttention: (lab) => lab.multiHeadAttention(X, { ...mh, mask: 'causal', trace: true }),
     nadarayaWatson: (lab) => lab.nadarayaWatson([0, 1, 2, 3], [1, 4, 9, 16], [0.5, 2.5], { bandwidth: 0.7 }),
+    'scaledDotProductAttention (weights: false)': (lab) => lab.scaledDotProductAttention(Q, K, V, { mask: 'causal', weights: false }),
+    localAttention: (lab) => lab.localAttention(X, X, X, { window: 2, trace: true }),
+    linearAttention: (lab) => lab.linearAttention(Q, K, V, { trace: true }),
+    linformerAttention: (lab) => lab.linformerAttention(Q, K, V, { E: randomMatrix(rng(2), 3, 7), F: randomMatrix(rng(3), 3, 7), trace: true }),
+    'createMultiHeadAttention().forward': (lab) => {
+      const layer = lab.createMultiHeadAttention(mh);
+      try {
+        return layer.forward(X, { mask: 'causal' });
+      } finally {
+        layer.dispose();
+      }
+    },
   };
 
   it.each(Object.keys(calls))('%s: every returned array owns its own buffer, outside the WASM heap', (name) => {
