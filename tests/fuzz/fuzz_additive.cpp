@@ -1,0 +1,77 @@
+// libFuzzer target: attn::additive_attention (Bahdanau scoring) with random
+// shapes (query and key widths differ), hidden sizes, masks and traces.
+#include <cmath>
+
+#include "attention.h"
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::Decoder in(data, size);
+  const std::size_t n = in.dim(0, 40), m = in.dim(0, 40), dq = in.dim(0, 40), dk = in.dim(0, 40);
+  const std::size_t dv = in.dim(0, 40), h = in.dim(0, 40);
+  // Now and then one declared size is wrong (or w_v is missing); the core must refuse the call.
+  const int broken = in.in_range<int>(0, 20);
+  const std::size_t wq_rows = broken == 1 ? dq + 1 : dq;
+  const std::size_t wk_rows = broken == 2 ? dk + 1 : dk;
+  const std::size_t wk_cols = broken == 3 ? h + 1 : h;
+  const std::size_t qh_rows = broken == 4 ? n + 1 : n;
+  const std::size_t kh_cols = broken == 5 ? h + 1 : h;
+  const std::size_t v_rows = broken == 6 ? m + 1 : m;
+  const std::size_t w_cols = broken == 7 ? m + 1 : m;
+  const bool drop_wv = broken == 8 && h > 0;
+  const bool consistent = (broken < 1 || broken > 8) || (broken == 8 && h == 0);
+
+  const std::vector<float> q = in.matrix(n, dq), k = in.matrix(m, dk), v = in.matrix(v_rows, dv);
+  const std::vector<float> w_q = in.matrix(wq_rows, h), w_k = in.matrix(wk_rows, wk_cols), w_v = in.matrix(1, h);
+  const fuzz::FuzzMask fm = fuzz::decode_mask(in, n, m);
+  const bool want_scores = in.flag(), want_masked = in.flag(), use_trace = in.flag();
+
+  std::vector<float> q_hidden(qh_rows * h), k_hidden(m * kh_cols);
+  std::vector<float> weights(n * w_cols), out(n * dv);
+  std::vector<float> scores(want_scores ? n * m : 0), masked(want_masked ? n * m : 0);
+  const attn::AdditiveParams params{attn::dense(w_q.data(), wq_rows, h), attn::dense(w_k.data(), wk_rows, wk_cols),
+                                    drop_wv ? nullptr : w_v.data(), attn::dense(q_hidden.data(), qh_rows, h),
+                                    attn::dense(k_hidden.data(), m, kh_cols)};
+  const attn::AttentionTrace trace{want_scores ? scores.data() : nullptr, nullptr,
+                                   want_masked ? masked.data() : nullptr};
+  const attn::Status s = attn::additive_attention(
+      attn::dense(q.data(), n, dq), attn::dense(k.data(), m, dk), attn::dense(v.data(), v_rows, dv), params, fm.mask,
+      attn::dense(weights.data(), n, w_cols), attn::dense(out.data(), n, dv), use_trace ? &trace : nullptr);
+
+  if (fuzz::dumping()) {
+    std::fprintf(stderr, "n=%zu m=%zu dq=%zu dk=%zu dv=%zu h=%zu broken=%d status=%d\n", n, m, dq, dk, dv, h, broken,
+                 static_cast<int>(s));
+    fuzz::dump("Q", q.data(), n, dq);
+    fuzz::dump("K", k.data(), m, dk);
+    fuzz::dump("V", v.data(), v_rows, dv);
+    fuzz::dump("W_q", w_q.data(), wq_rows, h);
+    fuzz::dump("W_k", w_k.data(), wk_rows, wk_cols);
+    fuzz::dump("w_v", w_v.data(), 1, h);
+    fuzz::dump_mask(fm, n);
+    fuzz::dump("weights", weights.data(), n, w_cols);
+    fuzz::dump("output", out.data(), n, dv);
+  }
+  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
+  if (!consistent || !fm.valid) {
+    FUZZ_CHECK(s != attn::Status::ok, "inconsistent arguments were accepted");
+    return 0;
+  }
+  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
+  if (!in.check_values()) return 0;
+
+  fuzz::check_weights(weights.data(), n, m, fm.mask);
+  fuzz::check_all_finite(weights.data(), weights.size(), "weights");
+  fuzz::check_all_finite(out.data(), out.size(), "output");
+  // q_hidden and k_hidden are scratch, never shown: only what they feed is checked.
+  fuzz::check_pooled_output(out.data(), weights.data(), v.data(), n, m, dv, fm.mask);
+  // |score| <= Σ|w_v| (tanh is bounded by 1)
+  double bound = 0.0;
+  for (float x : w_v) bound += std::fabs(static_cast<double>(x));
+  for (std::size_t i = 0; use_trace && i < scores.size(); ++i) {
+    FUZZ_CHECK(std::isfinite(scores[i]), "a non-finite additive score");
+    FUZZ_CHECK(std::fabs(static_cast<double>(scores[i])) <= bound * (1 + 1e-6) + 1e-30, "|score| > Σ|w_v|");
+  }
+  if (use_trace && want_scores && want_masked && fm.mask.kind != attn::MaskKind::none)
+    fuzz::check_masked_trace(masked.data(), scores.data(), n, m, fm.mask);
+  return 0;
+}

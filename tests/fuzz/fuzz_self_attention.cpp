@@ -1,0 +1,65 @@
+// libFuzzer target: attn::self_attention (projections, then scaled
+// dot-product attention of X with itself) with random shapes, masks, traces.
+#include <cmath>
+
+#include "attention.h"
+#include "fuzz_common.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::Decoder in(data, size);
+  const std::size_t n = in.dim(0, 40), d_model = in.dim(0, 40), dk = in.dim(0, 40), dv = in.dim(0, 40);
+  const int broken = in.in_range<int>(0, 15);
+  const std::size_t wq_rows = broken == 1 ? d_model + 1 : d_model;
+  const std::size_t wk_cols = broken == 2 ? dk + 1 : dk;
+  const std::size_t wv_rows = broken == 3 ? d_model + 1 : d_model;
+  const std::size_t pq_rows = broken == 4 ? n + 1 : n;
+  const std::size_t pv_cols = broken == 5 ? dv + 1 : dv;
+  const std::size_t w_rows = broken == 6 ? n + 1 : n;
+  const bool consistent = broken < 1 || broken > 6;
+
+  const std::vector<float> x = in.matrix(n, d_model);
+  const std::vector<float> w_q = in.matrix(wq_rows, dk), w_k = in.matrix(d_model, wk_cols),
+                           w_v = in.matrix(wv_rows, dv);
+  const fuzz::FuzzMask fm = fuzz::decode_mask(in, n, n);
+  const bool want_scores = in.flag(), want_scaled = in.flag(), want_masked = in.flag(), use_trace = in.flag();
+
+  std::vector<float> pq(pq_rows * dk), pk(n * dk), pv(n * pv_cols);
+  std::vector<float> weights(w_rows * n), out(n * dv);
+  std::vector<float> scores(want_scores ? n * n : 0), scaled(want_scaled ? n * n : 0),
+      masked(want_masked ? n * n : 0);
+  const attn::Projections qkv{attn::dense(pq.data(), pq_rows, dk), attn::dense(pk.data(), n, dk),
+                              attn::dense(pv.data(), n, pv_cols)};
+  const attn::AttentionTrace trace{want_scores ? scores.data() : nullptr, want_scaled ? scaled.data() : nullptr,
+                                   want_masked ? masked.data() : nullptr};
+  const attn::Status s = attn::self_attention(
+      attn::dense(x.data(), n, d_model), attn::dense(w_q.data(), wq_rows, dk), attn::dense(w_k.data(), d_model, wk_cols),
+      attn::dense(w_v.data(), wv_rows, dv), fm.mask, qkv, attn::dense(weights.data(), w_rows, n),
+      attn::dense(out.data(), n, dv), use_trace ? &trace : nullptr);
+
+  if (fuzz::dumping()) {
+    std::fprintf(stderr, "n=%zu d_model=%zu dk=%zu dv=%zu broken=%d status=%d\n", n, d_model, dk, dv, broken,
+                 static_cast<int>(s));
+    fuzz::dump("X", x.data(), n, d_model);
+    fuzz::dump("W_Q", w_q.data(), wq_rows, dk);
+    fuzz::dump("W_K", w_k.data(), d_model, wk_cols);
+    fuzz::dump("W_V", w_v.data(), wv_rows, dv);
+    fuzz::dump_mask(fm, n);
+    fuzz::dump("weights", weights.data(), w_rows, n);
+    fuzz::dump("output", out.data(), n, dv);
+  }
+  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
+  if (!consistent || !fm.valid) {
+    FUZZ_CHECK(s != attn::Status::ok, "inconsistent arguments were accepted");
+    return 0;
+  }
+  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
+  if (!in.check_values()) return 0;
+
+  fuzz::check_weights(weights.data(), n, n, fm.mask);
+  for (const auto* buf : {&pq, &pk, &pv, &weights, &out, &scores, &scaled, &masked})
+    fuzz::check_all_finite(buf->data(), buf->size(), "an output or trace of self_attention");
+  fuzz::check_pooled_output(out.data(), weights.data(), pv.data(), n, n, dv, fm.mask);
+  if (use_trace && want_scaled && want_masked && fm.mask.kind != attn::MaskKind::none)
+    fuzz::check_masked_trace(masked.data(), scaled.data(), n, n, fm.mask);
+  return 0;
+}
