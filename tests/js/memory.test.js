@@ -27,7 +27,7 @@ afterAll(() => {
 });
 
 const MiB = 1024 * 1024;
-const ITERATIONS = 1500;
+const ITERATIONS = 1000;
 
 function usage() {
   gc();
@@ -53,6 +53,7 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
   const addW = { Wq: randomMatrix(rand, 8, 5), Wk: randomMatrix(rand, 8, 5), wv: randomVector(rand, 5) };
   const xTrain = randomVector(rand, 40, 0, 5);
   const yTrain = randomVector(rand, 40);
+  const [E, F] = [randomMatrix(rand, 4, 23), randomMatrix(rand, 4, 23)];
   const tall = { rows: 20000, cols: 1, data: new Float32Array(20000) };
 
   const good = [
@@ -63,6 +64,10 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
     () => lab.selfAttention(X, { Wq: mh.Wq, Wk: mh.Wk, Wv: mh.Wv, trace: true }),
     () => lab.multiHeadAttention(X, { ...mh, mask: 'causal', trace: true }),
     () => lab.nadarayaWatson(xTrain, yTrain, xTrain, { kernel: 'epanechnikov', bandwidth: 0.5 }),
+    () => lab.scaledDotProductAttention(Q, K, V, { mask: 'causal', weights: false }),
+    () => lab.localAttention(X, X, X, { window: 3, causal: true }),
+    () => lab.linearAttention(Q, K, V),
+    () => lab.linformerAttention(Q, K, V, { E, F }),
   ];
   const bad = [
     () => lab.matmul(Q, V),
@@ -73,6 +78,8 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
     () => lab.selfAttention(X, { Wq: mh.Wq, Wk: mh.Wk, Wv: mh.Wv, mask: 'upper' }),
     () => lab.additiveAttention(Q, K, V, { ...addW, wv: [1] }),
     () => lab.scaledDotProductAttention(tall, tall, tall), // AttentionRangeError
+    () => lab.localAttention(X, X, X, { window: 0 }),
+    () => lab.linformerAttention(Q, K, V, { E: F, F: E.data }),
   ];
 
   function round(check) {
@@ -89,7 +96,7 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
     return results;
   }
 
-  it(`stays flat over ${ITERATIONS} rounds of ${7 + 8} calls (7 good, 8 failing), with identical results`, () => {
+  it(`stays flat over ${ITERATIONS} rounds of ${good.length + bad.length} calls (${good.length} good, ${bad.length} failing), with identical results`, () => {
     const first = round();
     for (let i = 0; i < 50; i++) round(); // warm-up: the workspace reaches its final size
     const wasmBefore = memory.buffer.byteLength;
@@ -114,7 +121,7 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
     expect(delta.arrayBuffers, JSON.stringify(delta)).toBeLessThan(16);
     expect(delta.external, JSON.stringify(delta)).toBeLessThan(16);
     expect(delta.rss, JSON.stringify(delta)).toBeLessThan(96);
-  });
+  }, 180_000);
 
   it('releaseMemory() between calls neither leaks nor changes results', () => {
     const first = good.map((call) => call());
