@@ -32,6 +32,8 @@ describe.each(BUILDS)('scaledDotProductAttention ($name build)', ({ simd }) => {
     [64, 3, 5, 4],
     [65, 17, 1, 65],
     [8, 64, 65, 3],
+    [129, 257, 64, 64],
+    [256, 33, 16, 31],
   ];
   it.each(shapes)('cross-attention n=%i, m=%i, d_k=%i, d_v=%i matches the reference', (n, m, d, dv) => {
     const rand = rng(n * 1e6 + m * 1e4 + d * 100 + dv);

@@ -35,6 +35,27 @@ describe('init', () => {
     await expect(init('simd')).rejects.toThrow(/init: options must be an object/);
   });
 
+  it('falls back to the scalar build where WebAssembly.validate rejects SIMD, and { simd: true } then fails clearly', async () => {
+    const validate = WebAssembly.validate;
+    WebAssembly.validate = () => false;
+    try {
+      const lab = await init();
+      expect(lab.simd).toBe(false);
+      expect(Array.from(lab.matmul([[1, 2]], [[3], [4]]).data)).toEqual([11]);
+      await expect(init({ simd: true })).rejects.toThrow(/init: .*simd.*not support/i);
+    } finally {
+      WebAssembly.validate = validate;
+    }
+  });
+
+  it('two instances of the same build give bit-identical results', async () => {
+    const [a, b] = [await init({ simd: true }), await init({ simd: true })];
+    const rand = rng(12);
+    const [Q, K, V] = [randomMatrix(rand, 33, 16), randomMatrix(rand, 47, 16), randomMatrix(rand, 47, 9)];
+    const [ra, rb] = [a.scaledDotProductAttention(Q, K, V, { mask: 'causal', trace: true }), b.scaledDotProductAttention(Q, K, V, { mask: 'causal', trace: true })];
+    expect(ra).toStrictEqual(rb);
+  });
+
   it('gives independent instances: releasing one does not affect another', async () => {
     const [a, b] = [await init({ simd: false }), await init({ simd: false })];
     const S = [[1, 2, 3]];

@@ -28,6 +28,17 @@ describe.each(BUILDS)('matmul ($name build)', ({ simd }) => {
     expectClose(lab.matmul(A, B), R.matmul(ref(A), ref(B)), { label: `${n}×${k}·${k}×${m}` });
   });
 
+  it.each([
+    [127, 129, 133],
+    [256, 64, 256],
+    [7, 300, 13],
+    [300, 2, 9],
+  ])('larger tiles: A %i×%i times B %i-column matches the reference', (n, k, m) => {
+    const rand = rng(n + k + m);
+    const [A, B] = [randomMatrix(rand, n, k), randomMatrix(rand, k, m)];
+    expectClose(lab.matmul(A, B), R.matmul(ref(A), ref(B)), { atol: 5e-5 });
+  });
+
   it('handles the known 2×3 · 3×2 product exactly', () => {
     const C = lab.matmul([[1, 2, 3], [4, 5, 6]], [[7, 8], [9, 10], [11, 12]]);
     expect(C.rows).toBe(2);
