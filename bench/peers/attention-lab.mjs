@@ -2,6 +2,9 @@
 // `flock /tmp/build.lock node scripts/build.mjs --if-missing`).
 // Uses the fast paths when the library has them and says so when it does not.
 
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
 const DIST = new URL('../../dist/node.js', import.meta.url);
 
 // WebAssembly memories created while `fn` runs (the library keeps its heap
@@ -22,8 +25,15 @@ export async function captureMemories(fn) {
   }
 }
 
+// In a shared checkout dist/ is rebuilt under `flock /tmp/build.lock`: wait
+// for a build in progress to finish before reading dist/ (no-op elsewhere).
+function waitForBuild() {
+  if (existsSync('/tmp/build.lock')) spawnSync('flock', ['-s', '/tmp/build.lock', 'true'], { stdio: 'ignore', timeout: 600_000 });
+}
+
 // Loads one build. Returns the implementation object the runner uses.
 export async function createAttentionLab({ simd }) {
+  waitForBuild();
   const { init } = await import(DIST);
   const { value: lab, memories } = await captureMemories(() => init({ simd }));
   if (lab.simd !== simd) throw new Error(`init({ simd: ${simd} }) loaded lab.simd = ${lab.simd}`);

@@ -7,8 +7,12 @@
 //                 then the single-head chain batched over heads, Transpose, Reshape n×(h·d_v), MatMul(·, W_O)
 import { createRequire } from 'node:module';
 
-const { onnx } = createRequire(import.meta.url)('onnx-proto');
-const FLOAT = onnx.TensorProto.DataType.FLOAT, INT64 = onnx.TensorProto.DataType.INT64;
+// Loaded on first use, so the runner starts (and reports the peer as missing) without bench/node_modules.
+let onnx, FLOAT, INT64;
+function load() {
+  onnx ??= createRequire(import.meta.url)('onnx-proto').onnx;
+  [FLOAT, INT64] = [onnx.TensorProto.DataType.FLOAT, onnx.TensorProto.DataType.INT64];
+}
 
 const tensorInfo = (name, dims) =>
   onnx.ValueInfoProto.create({
@@ -51,6 +55,7 @@ function attentionNodes(q, k, v, mask, scaleName, perm, out) {
 }
 
 export function singleHeadModel({ d, dv, causal }) {
+  load();
   const inputs = [tensorInfo('Q', ['n', d]), tensorInfo('K', ['m', d]), tensorInfo('V', ['m', dv])];
   if (causal) inputs.push(tensorInfo('mask', ['n', 'm']));
   return model({
@@ -63,6 +68,7 @@ export function singleHeadModel({ d, dv, causal }) {
 }
 
 export function multiHeadModel({ heads, Wq, Wk, Wv, Wo, causal }) {
+  load();
   const dModel = Wq.rows, dk = Wq.cols / heads, dv = Wv.cols / heads;
   const split = (W, name, w) => [
     node('MatMul', ['X', W], [`${name}p`]),
