@@ -189,6 +189,9 @@ for (const n of SINGLE_N)
     const flops = causal ? 2 * n * n * D : 4 * n * n * D;
     await runShape({ group: 'single-head', shape, flops, reference, extra: { n, causal, d: D } }, [
       ...[labSimd, labScalar, naive, tfjs, ort].filter(Boolean).map((impl) => ({ impl, prepare: () => impl.sdpa({ Q, K, V, causal }) })),
+      // The default call (weights returned) and, at n = 256, the traced call: the trace goal.
+      ...(labSimd?.fused ? [{ impl: labSimd, variant: 'with weights', prepare: () => labSimd.sdpaWeights({ Q, K, V, causal }) }] : []),
+      ...(labSimd && n === 256 && !causal ? [{ impl: labSimd, variant: 'traced', prepare: () => labSimd.sdpaTraced({ Q, K, V, causal }) }] : []),
       ...(ruvector ? [{ impl: ruvector, prepare: () => ruvector.sdpa({ Q, K, V, causal, rows: sampleRows(n, ruvector.sampleRows) }) }] : []),
     ]);
   }
@@ -323,7 +326,7 @@ how far each approximation is from exact attention on unstructured data, not on 
     { title: 'heap', get: (r) => fmtBytes(r.heapBytes) }, ...cols.slice(6, 7), ...cols.slice(9)]);
 
 // The issue's goals, as measured ratios.
-const find = (group, shape, name) => results.find((r) => r.group === group && r.shape === shape && r.impl.startsWith(name) && r.ms != null);
+const find = (group, shape, name) => results.find((r) => r.group === group && r.shape === shape && r.impl === name && r.ms != null);
 const goals = [];
 const goal = (text, value, target, unit = '×', cpu = null) => goals.push({ goal: text, measured: value, cpu, target, met: value != null ? value >= target : null, cpuMet: cpu != null ? cpu >= target : null, unit });
 for (const n of SINGLE_N) {
@@ -335,9 +338,15 @@ for (const n of SINGLE_N) {
   const r = find('single-head', `n=${n} causal`, 'attention-lab SIMD');
   goal(`causal n=${n}: SIMD vs best peer`, r?.ratioToBestPeer, 2, '×', r?.cpuRatioToBestPeer);
 }
+{
+  const plain = find('single-head', 'n=256', 'attention-lab SIMD with weights'), traced = find('single-head', 'n=256', 'attention-lab SIMD traced');
+  // ≥ 1 means traced ≤ 1.5 × untraced: untraced·1.5 / traced.
+  goal('trace n=256: 1.5 × untraced (with weights) / traced', plain && traced ? (1.5 * plain.ms) / traced.ms : null, 1, '×', plain && traced ? (1.5 * plain.cpuMs) / traced.cpuMs : null);
+}
+const peerName = (prefix) => [...PEERS].find((p) => p.startsWith(prefix));
 for (const n of MHA.n) {
-  const o = find('multi-head', `n=${n}`, 'onnxruntime-web');
-  const best = ['attention-lab SIMD layer', 'attention-lab SIMD one-shot'].map((k) => find('multi-head', `n=${n}`, k)).filter(Boolean).sort((a, b) => a.ms - b.ms)[0];
+  const o = find('multi-head', `n=${n}`, peerName('onnxruntime-web'));
+  const best = ['attention-lab SIMD layer (packed once)', 'attention-lab SIMD one-shot'].map((k) => find('multi-head', `n=${n}`, k)).filter(Boolean).sort((a, b) => a.ms - b.ms)[0];
   goal(`multi-head n=${n}: SIMD (${best?.impl.replace('attention-lab SIMD ', '') ?? '-'}) vs onnxruntime-web`, o && best ? o.ms / best.ms : null, 1.3, '×', o && best ? o.cpuMs / best.cpuMs : null);
 }
 for (const n of SINGLE_N) {

@@ -37,7 +37,8 @@ export async function createAttentionLab({ simd }) {
   const { init } = await import(DIST);
   const { value: lab, memories } = await captureMemories(() => init({ simd }));
   if (lab.simd !== simd) throw new Error(`init({ simd: ${simd} }) loaded lab.simd = ${lab.simd}`);
-  const heapBytes = () => memories.reduce((s, m) => s + m.buffer.byteLength, 0);
+  // lab.heapBytes where the library has it; else the memories seen at instantiation.
+  const heapBytes = () => (typeof lab.heapBytes === 'number' ? lab.heapBytes : memories.reduce((s, m) => s + m.buffer.byteLength, 0));
   const has = (name) => typeof lab[name] === 'function';
 
   // Does scaledDotProductAttention accept { weights: false } and return no weights?
@@ -64,6 +65,16 @@ export async function createAttentionLab({ simd }) {
     sdpa({ Q, K, V, causal }) {
       const options = sdpaOptions(causal);
       return { run: () => lab.scaledDotProductAttention(Q, K, V, options).output.data, label: fused ? 'fused' : 'weights' };
+    },
+    // The default call: the n×m weights computed and returned (the step-by-step path).
+    sdpaWeights({ Q, K, V, causal }) {
+      const options = causal ? { mask: 'causal' } : {};
+      return { run: () => lab.scaledDotProductAttention(Q, K, V, options).output.data };
+    },
+    // trace: true, every intermediate recorded and copied out.
+    sdpaTraced({ Q, K, V, causal }) {
+      const options = { trace: true, ...(causal ? { mask: 'causal' } : {}) };
+      return { run: () => lab.scaledDotProductAttention(Q, K, V, options).output.data };
     },
     mhaOneShot({ X, weights, causal }) {
       const options = { heads: weights.heads, Wq: weights.Wq, Wk: weights.Wk, Wv: weights.Wv, Wo: weights.Wo, ...(causal ? { mask: 'causal' } : {}) };
