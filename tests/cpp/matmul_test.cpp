@@ -2,6 +2,9 @@
 // reference at every size in sizes(), with padded and column-slice views.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <vector>
+
 #include "matmul.h"
 #include "reference.h"
 #include "test_util.h"
@@ -46,6 +49,27 @@ TEST_P(MatmulSizes, TransposedMatchesReferenceForEveryInnerWidth) {
                                        product_atol(k) * 2.5, kRtol));
       EXPECT_TRUE(attn_test::padding_untouched(c));
     }
+  }
+}
+
+// B packed once into 8-column panels (a layer's weights), then A · B streamed.
+TEST_P(MatmulSizes, PackedMatchesReferenceForEveryInnerWidth) {
+  const auto [n, m] = GetParam();
+  for (std::size_t k : attn_test::sizes()) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    Rng rng(attn_test::seed_for(n, m, k, 4));
+    const Mat a = attn_test::random_mat(n, k, rng, -1.0f, 1.0f, 2);
+    const Mat b = attn_test::random_mat(k, m, rng, -1.0f, 1.0f, 3);
+    const std::size_t floats = attn::packed_floats(k, m);
+    EXPECT_EQ(floats, k * ((m + 7) / 8 * 8));
+    std::vector<float> packed(floats + 8, attn_test::kSentinel);  // 8 guard floats past the end
+    attn::pack_columns(b.cview(), packed.data());
+    EXPECT_TRUE(attn_test::untouched(std::vector<float>(packed.begin() + static_cast<std::ptrdiff_t>(floats), packed.end()),
+                                     "past the packed size"));
+    Mat c(n, m, attn_test::kSentinel, 3);
+    attn::matmul_packed(a.cview(), packed.data(), c.view());
+    EXPECT_TRUE(attn_test::all_close(c.cview(), ref::matmul(a.to_double(), b.to_double()), product_atol(k), kRtol));
+    EXPECT_TRUE(attn_test::padding_untouched(c));
   }
 }
 
@@ -153,6 +177,25 @@ TEST(Matmul, LargeValuesRelativeAccuracy) {
   Mat ct(17, 17);
   attn::matmul_transposed(a.cview(), a.cview(), 1.0f, ct.view());
   EXPECT_TRUE(attn_test::all_close(ct.cview(), ref::matmul_bt(a.to_double(), a.to_double()), 0.0, 1e-5));
+}
+
+TEST(Matmul, PackedColumnSlices) {
+  // A packed from a column block of a wider matrix, A a column block, C a block of a wider output.
+  Rng rng(12);
+  for (std::size_t m : {1u, 7u, 8u, 9u, 65u}) {
+    const Mat wide_a = attn_test::random_mat(17, 12, rng), wide_b = attn_test::random_mat(5, m + 6, rng);
+    std::vector<float> packed(attn::packed_floats(5, m));
+    attn::pack_columns(attn::column_slice(wide_b.cview(), 3, m), packed.data());
+    Mat out(17, m + 4, attn_test::kSentinel);
+    attn::matmul_packed(attn::column_slice(wide_a.cview(), 6, 5), packed.data(), attn::column_slice(out.view(), 1, m));
+    EXPECT_TRUE(attn_test::all_close(attn::column_slice(out.cview(), 1, m),
+                                     ref::matmul(ref::columns(wide_a.to_double(), 6, 5),
+                                                 ref::columns(wide_b.to_double(), 3, m)),
+                                     1e-5, kRtol))
+        << "m = " << m;
+    for (std::size_t i = 0; i < 17; ++i)
+      for (std::size_t j : {std::size_t{0}, m + 1, m + 2, m + 3}) EXPECT_EQ(out.at(i, j), attn_test::kSentinel);
+  }
 }
 
 }  // namespace

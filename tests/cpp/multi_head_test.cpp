@@ -135,6 +135,54 @@ TEST_P(MultiHeadSizes, MatchesReferenceWithEveryIntermediate) {
   }
 }
 
+// The packed layer (weights packed once, fused per-head attention): the same
+// concat and output as the reference, for every mask kind.
+TEST_P(MultiHeadSizes, PackedLayerMatchesReference) {
+  const auto [n, d_model] = GetParam();
+  for (std::size_t d_k : attn_test::sizes()) {
+    for (MaskKind kind : attn_test::all_kinds()) {
+      const std::size_t heads = 1 + (d_k + static_cast<std::size_t>(kind) + 1) % 4;
+      const std::size_t d_v = other_size(d_k, 3), d_out = other_size(d_k, 6);
+      SCOPED_TRACE("heads = " + std::to_string(heads) + ", d_k = " + std::to_string(d_k) + ", d_v = " +
+                   std::to_string(d_v) + ", d_out = " + std::to_string(d_out) + ", mask " +
+                   attn_test::kind_name(kind));
+      Rng rng(attn_test::seed_for(n, d_model, d_k, 75 + static_cast<std::size_t>(kind)));
+      const Layer l = random_layer(n, d_model, heads * d_k, heads * d_v, d_out, rng);
+      const MaskCase mc = attn_test::make_mask(kind, n, n, rng);
+      std::vector<float> storage(attn::multi_head_layer_floats(d_model, heads, d_k, d_v, d_out));
+      attn::MultiHeadLayer layer;
+      ASSERT_EQ(attn::pack_multi_head(l.w_q.cview(), l.w_k.cview(), l.w_v.cview(), l.w_o.cview(), heads,
+                                      storage.data(), layer),
+                Status::ok);
+      EXPECT_EQ(layer.d_model, d_model);
+      EXPECT_EQ(layer.heads, heads);
+      EXPECT_EQ(layer.d_k, d_k);
+      EXPECT_EQ(layer.d_v, d_v);
+      EXPECT_EQ(layer.d_out, d_out);
+      std::vector<float> scratch(attn::multi_head_forward_floats(layer, n), kSentinel);
+      Mat concat(n, heads * d_v, kSentinel, 1), out(n, d_out, kSentinel, 2);
+      ASSERT_EQ(attn::multi_head_forward(layer, l.x.cview(), mc.mask(), concat.view(), out.view(), scratch.data()),
+                Status::ok);
+      const ref::MultiHead r = ref::multi_head_attention(l.x.to_double(), heads, l.w_q.to_double(),
+                                                         l.w_k.to_double(), l.w_v.to_double(), l.w_o.to_double(),
+                                                         mc.vis);
+      const double atol = 2e-6 * static_cast<double>(d_model + d_k + 1);
+      EXPECT_TRUE(attn_test::all_close(concat.cview(), r.concat, 4.0 * atol, 1e-4));
+      EXPECT_TRUE(attn_test::all_close(out.cview(), r.output, 8.0 * atol, 1e-4));
+      EXPECT_TRUE(attn_test::padding_untouched(concat));
+      EXPECT_TRUE(attn_test::padding_untouched(out));
+      for (std::size_t i = 0; i < n; ++i)
+        if (std::none_of(mc.vis[i].begin(), mc.vis[i].end(), [](bool s) { return s; }))
+          for (std::size_t j = 0; j < heads * d_v; ++j) ASSERT_EQ(concat.at(i, j), 0.0f) << i << "," << j;
+      // A second forward pass through the same packed weights gives the same result.
+      Mat out2(n, d_out, kSentinel, 2), concat2(n, heads * d_v, kSentinel, 1);
+      ASSERT_EQ(attn::multi_head_forward(layer, l.x.cview(), mc.mask(), concat2.view(), out2.view(), scratch.data()),
+                Status::ok);
+      EXPECT_EQ(out2.data, out.data);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Sizes, MultiHeadSizes, attn_test::size_pairs(), attn_test::pair_name);
 
 TEST(MultiHead, OneHeadIsSelfAttentionThenWo) {
@@ -282,6 +330,78 @@ TEST(MultiHeadStatus, BadMasks) {
     Buffers b(n, 2, 4, 4, 3);
     EXPECT_EQ(run(l, 2, mask, b), Status::bad_mask) << "kind " << static_cast<int>(mask.kind);
     EXPECT_TRUE(b.untouched());
+  }
+}
+
+TEST(MultiHeadLayerStatus, PackRejectsBadHeadsAndShapes) {
+  const std::size_t d_model = 6, hk = 4, hv = 6, d_out = 3;
+  Rng rng(88);
+  const Layer good = random_layer(2, d_model, hk, hv, d_out, rng);
+  struct Case {
+    const char* what;
+    Layer layer;
+    std::size_t heads;
+    Status expected;
+  };
+  std::vector<Case> cases;
+  cases.push_back({"zero heads", good, 0, Status::bad_argument});
+  cases.push_back({"heads not dividing W_Q cols", good, 3, Status::shape_mismatch});
+  cases.push_back({"heads not dividing W_V cols", good, 4, Status::shape_mismatch});
+  cases.push_back({"W_K rows", good, 2, Status::shape_mismatch});
+  cases.back().layer.w_k = Mat(d_model + 1, hk);
+  cases.push_back({"W_V rows", good, 2, Status::shape_mismatch});
+  cases.back().layer.w_v = Mat(d_model - 1, hv);
+  cases.push_back({"W_K cols", good, 2, Status::shape_mismatch});
+  cases.back().layer.w_k = Mat(d_model, hk + 2);
+  cases.push_back({"W_O rows", good, 2, Status::shape_mismatch});
+  cases.back().layer.w_o = Mat(hv + 1, d_out);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    std::vector<float> storage(attn::multi_head_layer_floats(d_model, 2, 2, 3, d_out) + 64, kSentinel);
+    attn::MultiHeadLayer layer;
+    EXPECT_EQ(attn::pack_multi_head(c.layer.w_q.cview(), c.layer.w_k.cview(), c.layer.w_v.cview(),
+                                    c.layer.w_o.cview(), c.heads, storage.data(), layer),
+              c.expected);
+    EXPECT_TRUE(attn_test::untouched(storage, "packed storage"));
+  }
+}
+
+TEST(MultiHeadLayerStatus, ForwardRejectsBadShapesAndMasks) {
+  const std::size_t n = 4, d_model = 6, heads = 2, d_k = 2, d_v = 3, d_out = 5;
+  Rng rng(89);
+  const Layer l = random_layer(n, d_model, heads * d_k, heads * d_v, d_out, rng);
+  std::vector<float> storage(attn::multi_head_layer_floats(d_model, heads, d_k, d_v, d_out));
+  attn::MultiHeadLayer layer;
+  ASSERT_EQ(attn::pack_multi_head(l.w_q.cview(), l.w_k.cview(), l.w_v.cview(), l.w_o.cview(), heads, storage.data(),
+                                  layer),
+            Status::ok);
+  const Mat x_wide(n, d_model + 1, 1.0f);
+  const std::vector<std::int32_t> too_long = {1, 5, 2, 0};
+  const std::vector<std::uint8_t> bits(n * (n + 1), 1);
+  struct Case {
+    const char* what;
+    const Mat* x;
+    std::size_t concat_rows, concat_cols, out_rows, out_cols;
+    Mask mask;
+    Status expected;
+  };
+  const Case cases[] = {
+      {"X cols != d_model", &x_wide, n, heads * d_v, n, d_out, Mask{}, Status::shape_mismatch},
+      {"concat rows", &l.x, n + 1, heads * d_v, n, d_out, Mask{}, Status::shape_mismatch},
+      {"concat cols", &l.x, n, heads * d_v + 1, n, d_out, Mask{}, Status::shape_mismatch},
+      {"out rows", &l.x, n, heads * d_v, n - 1, d_out, Mask{}, Status::shape_mismatch},
+      {"out cols", &l.x, n, heads * d_v, n, d_out + 1, Mask{}, Status::shape_mismatch},
+      {"valid length > n", &l.x, n, heads * d_v, n, d_out, Mask::lengths(too_long.data()), Status::bad_mask},
+      {"matrix mask n×(n+1)", &l.x, n, heads * d_v, n, d_out, Mask::matrix(bits.data(), n, n + 1), Status::bad_mask},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    Mat concat(c.concat_rows, c.concat_cols, kSentinel), out(c.out_rows, c.out_cols, kSentinel);
+    std::vector<float> scratch(attn::multi_head_forward_floats(layer, n + 1), kSentinel);
+    EXPECT_EQ(attn::multi_head_forward(layer, c.x->cview(), c.mask, concat.view(), out.view(), scratch.data()),
+              c.expected);
+    EXPECT_TRUE(attn_test::untouched(concat.data, "concat"));
+    EXPECT_TRUE(attn_test::untouched(out.data, "output"));
   }
 }
 
