@@ -448,6 +448,10 @@ export function createApi(module, { simd }) {
   return {
     simd,
     memoryLimit: MEMORY_LIMIT,
+    /** Bytes of WebAssembly memory in use now (it grows on demand and never shrinks). */
+    get heapBytes() {
+      return module.HEAPU8.length;
+    },
     matmul,
     softmax,
     scaledDotProductAttention,

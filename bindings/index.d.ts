@@ -237,6 +237,8 @@ export interface AttentionLab {
   readonly simd: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */
   readonly memoryLimit: number;
+  /** Bytes of WebAssembly memory the module holds now (grows on demand up to {@link memoryLimit}, never shrinks). */
+  readonly heapBytes: number;
   /** A·B for A of n×k and B of k×m. */
   matmul(A: MatrixInput, B: MatrixInput): Matrix;
   /** Row-wise softmax over the visible entries of S (masked entries 0, fully masked rows all 0). */

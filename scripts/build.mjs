@@ -49,6 +49,19 @@ function requireEmscripten() {
   process.exit(1);
 }
 
+// Each glue .js must match its .wasm (Emscripten minifies the import names of
+// both at link time). Instantiating both builds catches a stale pair.
+function smokeTest(dir) {
+  const probe = `
+    import { readFileSync } from 'node:fs';
+    for (const variant of ['simd', 'scalar']) {
+      const { default: create } = await import('${dir}/attention-lab-' + variant + '.js');
+      const module = await create({ wasmBinary: readFileSync('${dir}/attention-lab-' + variant + '.wasm'), printErr: () => {} });
+      if (typeof module._simdEnabled !== 'function' || module._simdEnabled() !== (variant === 'simd')) throw new Error(variant);
+    }`;
+  return spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' }).status === 0;
+}
+
 export function buildWasm() {
   requireEmscripten();
   // Debian's emscripten finds its Node modules (acorn) only through NODE_PATH.
@@ -57,6 +70,11 @@ export function buildWasm() {
   if (!existsSync(join(wasmBuild, 'CMakeCache.txt')))
     run('emcmake', ['cmake', '-S', '.', '-B', wasmBuild, '-DCMAKE_BUILD_TYPE=Release', ...(process.env.CI ? ['-DATTN_WERROR=ON'] : [])]);
   run('cmake', ['--build', wasmBuild, '-j', '2']);
+  if (!smokeTest(wasmBuild)) {
+    console.log('attention-lab: the glue and .wasm do not match; relinking from scratch');
+    run('cmake', ['--build', wasmBuild, '--clean-first', '-j', '2']);
+    if (!smokeTest(wasmBuild)) throw new Error('attention-lab: the WebAssembly builds do not load; see the build output above');
+  }
   mkdirSync(dist, { recursive: true });
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, f));
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
