@@ -2,6 +2,7 @@
 // static server on 127.0.0.1 for the built site, and a guard that records
 // console errors and any request that leaves localhost.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -9,10 +10,16 @@ import { serveStatic } from '../../scripts/serve.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Build the WASM library and the site when they are missing or stale. */
+/**
+ * Build the WASM library and the site when they are missing or stale. The
+ * bundles embed the Emscripten glue, so they are rebuilt whenever the .wasm
+ * changes; under flock (when available) so a concurrent rebuild of dist/
+ * cannot pair a new .wasm with old glue.
+ */
 export function ensureBuilt() {
+  const locked = existsSync('/usr/bin/flock') ? ['/usr/bin/flock', ['/tmp/build.lock', process.execPath]] : [process.execPath, []];
   for (const script of ['scripts/build.mjs', 'scripts/build-web.mjs']) {
-    const r = spawnSync(process.execPath, [script, '--if-missing'], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(locked[0], [...locked[1], script, '--if-missing'], { cwd: root, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
   }
 }

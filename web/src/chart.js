@@ -10,7 +10,7 @@ export function svg(tag, attrs = {}, text) {
   return node;
 }
 
-const nice = (v) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : Number(v.toPrecision(2)).toString());
+const nice = (v) => (Number.isInteger(v) || Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : Number(v.toPrecision(2)).toString());
 
 /**
  * @param {object} o

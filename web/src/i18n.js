@@ -45,7 +45,7 @@ const en = {
   'steps.shape': 'shape',
   'steps.from': 'Computed from',
   'steps.hoverHint': 'Hover or focus a cell to see which rows and columns it came from.',
-  'steps.fullyMasked': 'Row {rows} is fully masked: no key is visible, so its weights are all 0 and its output row is 0 (defined behaviour, not NaN and not uniform).',
+  'steps.fullyMasked': 'Fully masked rows: {rows}. No key is visible to them, so their weights are all 0 and their output rows are 0 (defined behaviour: not NaN, not uniform).',
   'steps.maskNote': 'Masked cells (hatched, −∞) get weight exactly 0 after softmax.',
 
   'step.X': 'Input embeddings X',
@@ -190,7 +190,7 @@ const zh = {
   'steps.shape': '形状',
   'steps.from': '由以下矩阵算出',
   'steps.hoverHint': '悬停或聚焦一个单元格，可看到它来自哪一行、哪一列。',
-  'steps.fullyMasked': '第 {rows} 行被完全掩蔽：没有可见的键，因此它的权重全为 0，输出行也为 0（这是明确定义的行为，不是 NaN，也不是均匀分布）。',
+  'steps.fullyMasked': '完全被掩蔽的行：{rows}。这些行看不到任何键，因此权重全为 0，输出行也为 0（这是明确定义的行为：不是 NaN，也不是均匀分布）。',
   'steps.maskNote': '被掩蔽的单元格（斜线、−∞）经过掩蔽softmax后权重恰好为 0。',
 
   'step.X': '输入嵌入 X',

@@ -12,6 +12,7 @@ const KEYS = {
   lang: 'lang',
   kernel: 'kernel',
   bandwidth: 'bw',
+  panel: 'panel',
 };
 
 /** Read the known fields from a query string (unknown keys are ignored). */

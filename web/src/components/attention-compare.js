@@ -81,7 +81,7 @@ export class AttentionCompare extends AttentionElement {
 
     const slider = el('input', { type: 'range', min: '1', max: '64', step: '1', value: String(h), id: 'hidden', 'data-key': 'hidden' });
     slider.addEventListener('input', () => this.setAttribute('hidden-size', slider.value));
-    root.append(el('div', { class: 'controls' }, el('label', { for: 'hidden', class: 'row' }, el('span', { text: `${t('compare.hidden')}: ` }), el('output', { text: String(h) })), slider));
+    root.append(el('div', { class: 'controls' }, el('div', { class: 'field' }, el('label', { for: 'hidden', text: `${t('compare.hidden')}: ${h}` }), slider)));
 
     const compact = n > 8;
     const methods = [
@@ -110,6 +110,7 @@ export class AttentionCompare extends AttentionElement {
     row(t('compare.flops'), methods.map(([key]) => cost[key].flops.toLocaleString('en')));
     row(t('compare.time'), methods.map(([, , ms]) => `${(ms * 1000).toFixed(0)} µs`));
     tokens.forEach((tok, i) => row(`${t('compare.entropy')} · ${tok}`, entropies.map((e) => e[i].toFixed(3))));
+    table.append(body);
     root.append(el('div', { class: 'scroll' }, table));
 
     // Queries of another width: the dot product cannot apply, additive can.

@@ -95,7 +95,8 @@ export class AttentionPooling extends AttentionElement {
       height: 300,
       x: Array.from(xTest),
       xRange: [0, 5],
-      yRange: [Math.min(-1, ...ys) - 0.3, Math.max(...ys) + 0.3],
+      yRange: [Math.floor(Math.min(0, ...ys)), Math.ceil(Math.max(...ys))],
+      yTicks: Array.from({ length: Math.ceil(Math.max(...ys)) - Math.floor(Math.min(0, ...ys)) + 1 }, (_, k) => Math.floor(Math.min(0, ...ys)) + k),
       xTicks: [0, 1, 2, 3, 4, 5],
       series: [
         { label: t('pooling.truth'), x: grid, y: grid.map(truth), color: PALETTE.blue, dash: '6 4' },

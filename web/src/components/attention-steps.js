@@ -94,6 +94,7 @@ export class AttentionSteps extends AttentionElement {
       const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: this._keys.length - 1 };
       if (e.key in moves) {
         e.preventDefault();
+        this._focusTab = e.target.getAttribute('role') === 'tab';
         go(moves[e.key]);
       }
     };
@@ -137,6 +138,10 @@ export class AttentionSteps extends AttentionElement {
       );
     });
     root.append(tabs);
+    if (this._focusTab) {
+      this._focusTab = false;
+      tabs.querySelector('[aria-selected="true"]').focus();
+    }
 
     // The step itself: title, explanation, formula with live shape, heatmap, operands.
     const panel = el('section', { id: 'step-panel', role: 'tabpanel', 'aria-labelledby': `tab-${step.key}`, part: 'step', 'data-step': step.key });

@@ -1,0 +1,91 @@
+// The components on plain pages: hostile global CSS, two independent
+// instances, every element defined and rendering from dist/components.js.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ensureBuilt, launch, server, watchedPage } from './browser.js';
+
+let b;
+let s;
+
+beforeAll(async () => {
+  ensureBuilt();
+  b = await launch();
+  s = await server();
+});
+afterAll(async () => {
+  await b?.close();
+  await s?.close();
+});
+
+const allReady = (page, selector) =>
+  page.waitForFunction((sel) => [...document.querySelectorAll(sel)].every((el) => 'ready' in el.dataset), selector);
+
+describe('components', () => {
+  test('render under hostile global CSS and keep separate state', async () => {
+    const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1000, height: 800 } });
+    await page.goto(`${s.url}/tests/e2e/fixtures/hostile.html`);
+    await allReady(page, 'attention-steps, attention-pooling');
+    const info = await page.evaluate(() =>
+      [...document.querySelectorAll('attention-steps, attention-pooling')].map((el) => {
+        const box = el.getBoundingClientRect();
+        const cell = el.shadowRoot.querySelector('td[data-i]');
+        return {
+          id: el.id,
+          height: box.height,
+          width: box.width,
+          cells: el.shadowRoot.querySelectorAll('td[data-i]').length,
+          cellVisible: cell ? cell.getBoundingClientRect().width > 5 && getComputedStyle(cell).display === 'table-cell' : false,
+          fontSize: cell ? getComputedStyle(cell).fontSize : '',
+          step: el.shadowRoot.querySelector('[data-step]')?.dataset.step ?? null,
+          heading: el.shadowRoot.querySelector('h2')?.textContent,
+        };
+      }),
+    );
+    for (const item of info) {
+      expect(item.height, item.id).toBeGreaterThan(200);
+      expect(item.cells, item.id).toBeGreaterThan(0);
+      expect(item.cellVisible, item.id).toBe(true);
+      expect(item.fontSize).not.toBe('40px');
+    }
+    expect(info[0].step).toBe('weights');
+    expect(info[1].step).toBe('X');
+    expect(info[1].heading).toBe('自注意力的逐步计算');
+    expect(info[0].heading).toBe('Self-attention, step by step');
+
+    // Step the first instance; the second must not move.
+    await page.locator('#one').locator('button[data-key="next"]').click();
+    await page.waitForFunction(() => document.querySelector('#one').shadowRoot.querySelector('[data-step]').dataset.step === 'output');
+    const steps = await page.evaluate(() => ['one', 'two'].map((id) => document.getElementById(id).shadowRoot.querySelector('[data-step]').dataset.step));
+    expect(steps).toEqual(['output', 'X']);
+    await page.locator('#two').locator('button[data-key="next"]').click();
+    await page.waitForFunction(() => document.querySelector('#two').shadowRoot.querySelector('[data-step]').dataset.step === 'Q');
+    expect(await page.evaluate(() => document.getElementById('one').getAttribute('step'))).toBe('output');
+    // Different inputs give different matrices: 3 tokens × 3 vs 3 characters with a causal mask.
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('every element is defined and renders from the single module', async () => {
+    const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
+    await page.goto(`${s.url}/tests/e2e/fixtures/all.html`);
+    const tags = ['attention-steps', 'attention-compare', 'attention-scaling', 'attention-pooling', 'attention-heads', 'attention-explorer'];
+    await allReady(page, tags.join(','));
+    const defined = await page.evaluate((list) => list.map((t) => Boolean(customElements.get(t))), tags);
+    expect(defined).toEqual(tags.map(() => true));
+    const summary = await page.evaluate(() => ({
+      stepsTitle: document.querySelector('attention-steps').shadowRoot.querySelector('.step-title').textContent,
+      heads: document.querySelector('attention-heads').shadowRoot.querySelectorAll('figure[data-head]').length,
+      dotError: document.querySelector('attention-compare').shadowRoot.querySelector('[data-role="dot-error"]').textContent,
+      scalingRows: document.querySelector('attention-scaling').shadowRoot.querySelectorAll('tr[data-dk]').length,
+      explorerTab: document.querySelector('attention-explorer').shadowRoot.querySelector('[role="tab"][aria-selected="true"]').textContent,
+    }));
+    expect(summary.stepsTitle).toBe('Concatenated heads');
+    expect(summary.heads).toBe(3);
+    expect(summary.dotError).toMatch(/scaledDotProductAttention: Q is 3×7 but K is 3×4/);
+    expect(summary.scalingRows).toBe(10);
+    expect(summary.explorerTab).toBe('逐步计算');
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,200 @@
+// The built demo page (site/) in Chromium: loads clean and offline, steps,
+// shows the library's numbers, switches language, keeps its state in the URL,
+// works from the keyboard; saves the README screenshots.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { join } from 'node:path';
+import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+
+let b;
+let s;
+let lab;
+
+beforeAll(async () => {
+  ensureBuilt();
+  b = await launch();
+  s = await server(join(root, 'site'));
+  lab = await (await import('../../dist/node.js')).init();
+});
+afterAll(async () => {
+  await b?.close();
+  await s?.close();
+});
+
+/** Open the page at `query` and wait for the explorer and its visible panel. */
+async function open(query = '', viewport = { width: 1280, height: 900 }) {
+  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
+  await w.page.goto(`${s.url}/${query}`);
+  await ready(w.page);
+  return w;
+}
+
+// Deep queries through the explorer's shadow root into the panels' shadow roots.
+const inSteps = (page, fn, arg) =>
+  page.evaluate(
+    ([body, a]) => {
+      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+      return new Function('root', 'arg', body)(steps, a);
+    },
+    [fn, arg],
+  );
+const shownStep = (page) => inSteps(page, "return root.querySelector('[data-step]').dataset.step");
+const waitStep = (page, step) =>
+  page.waitForFunction((want) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('[data-step]')?.dataset.step === want, step);
+
+describe('demo page', () => {
+  test('loads with no console error, nothing from the network, KaTeX fonts from the site', async () => {
+    const { page, problems, context } = await open('?step=scaled');
+    await page.evaluate(() => document.fonts.ready);
+    const fonts = await page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family));
+    expect(fonts.some((f) => f.includes('KaTeX_Main'))).toBe(true);
+    const katex = await inSteps(page, "return root.querySelectorAll('.formula .katex').length");
+    expect(katex).toBe(1);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('stepping changes the shown step (buttons and arrow keys)', async () => {
+    const { page, context } = await open();
+    expect(await shownStep(page)).toBe('X');
+    await page.locator('attention-explorer attention-steps button[data-key="next"]').click();
+    await waitStep(page, 'Q');
+    expect(await inSteps(page, "return root.querySelector('.step-title').textContent")).toBe('Queries Q = XW_Q');
+    await page.locator('attention-explorer attention-steps [role="tab"][aria-selected="true"]').focus();
+    await page.keyboard.press('ArrowRight');
+    await waitStep(page, 'K');
+    await page.keyboard.press('End');
+    await waitStep(page, 'output');
+    await page.keyboard.press('ArrowLeft');
+    await waitStep(page, 'weights');
+    // Focus follows the selected tab across the re-render.
+    expect(await page.evaluate(() => document.activeElement.shadowRoot.activeElement.shadowRoot.activeElement.textContent)).toMatch(/Attention weights/);
+    await context.close();
+  });
+
+  test('a number shown in a heatmap equals the library result for the same input', async () => {
+    const { buildModel } = await import('../../web/src/model.js');
+    const config = { sentence: 'attention is all we need', seed: 7, dModel: 6, dK: 3, heads: 1, mask: 'causal' };
+    const { page, context } = await open('?s=attention+is+all+we+need&seed=7&dm=6&dk=3&h=1&mask=causal&step=weights');
+    const shown = await inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => [Number(td.dataset.i), Number(td.dataset.j), td.dataset.value, td.textContent])");
+    const m = buildModel(config);
+    const ref = lab.selfAttention(m.X, { Wq: m.Wq, Wk: m.Wk, Wv: m.Wv, mask: m.mask }).weights;
+    expect(shown.length).toBe(25);
+    for (const [i, j, value, text] of shown) {
+      const want = ref.data[i * 5 + j];
+      expect(Number(value)).toBe(want);
+      expect(text).toBe(want.toFixed(2).replace('-', '−'));
+    }
+    // Masked weights are exactly zero above the diagonal.
+    expect(shown.filter(([i, j]) => j > i).every(([, , v]) => Number(v) === 0)).toBe(true);
+    // The hover readout gives the exact float32 value.
+    await page.locator('attention-explorer attention-steps figure[data-role="main"] td[data-i="4"][data-j="2"]').hover();
+    const readout = await inSteps(page, "return root.querySelector('figure[data-role=main] .readout').textContent");
+    expect(readout).toContain(`= ${String(Number(ref.data[4 * 5 + 2].toPrecision(9))).slice(0, 6)}`);
+    await context.close();
+  });
+
+  test('switching language changes the labels and the URL', async () => {
+    const { page, context } = await open();
+    expect(await inSteps(page, "return root.querySelector('h2').textContent")).toBe('Self-attention, step by step');
+    await page.selectOption('#lang', 'zh-CN');
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('h2')?.textContent === '自注意力的逐步计算');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    expect(await page.locator('h1 + .tagline').textContent()).toMatch(/WebAssembly/);
+    expect(await page.locator('label[for="lang"]').textContent()).toBe('语言');
+    const tabs = await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelectorAll('[role="tab"]')].map((t) => t.textContent));
+    expect(tabs).toEqual(['逐步计算', '多头注意力', '评分函数', '为什么除以 √d_k', '注意力汇聚']);
+    expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
+    await context.close();
+  });
+
+  test('the URL reproduces a state', async () => {
+    const { page, context } = await open();
+    const explorer = page.locator('attention-explorer');
+    await explorer.locator('#in-sentence').fill('我们 学习 注意力');
+    await explorer.locator('#in-mask').selectOption('padding');
+    await explorer.locator('#in-valid-len').fill('2');
+    await explorer.locator('#in-heads').fill('2');
+    await explorer.locator('attention-steps [role="tab"]').nth(7).click();
+    await waitStep(page, 'weights');
+    const url = page.url();
+    const q = new URL(url).searchParams;
+    expect(q.get('s')).toBe('我们 学习 注意力');
+    expect(q.get('mask')).toBe('padding');
+    expect(q.get('step')).toBe('weights');
+    const before = await inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => td.dataset.value)");
+    const cols = await inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] thead th')].map((th) => th.textContent)");
+    expect(cols).toEqual(['我', '们', '学', '习', '注', '意', '力']);
+    const again = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
+    await again.page.goto(url);
+    await ready(again.page);
+    expect(await shownStep(again.page)).toBe('weights');
+    const after = await inSteps(again.page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => td.dataset.value)");
+    expect(after).toEqual(before);
+    expect(await again.page.locator('attention-explorer #in-heads').inputValue()).toBe('2');
+    await again.context.close();
+    await context.close();
+  });
+
+  test('keyboard alone reaches every control', async () => {
+    const { page, context } = await open('?step=scores');
+    // Tag every visible focusable control (through shadow roots), then Tab through the page.
+    const total = await page.evaluate(() => {
+      let k = 0;
+      const visit = (root) => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el.shadowRoot) visit(el.shadowRoot);
+          const focusable = el.matches('a[href], button, input, select, textarea, summary, [tabindex="0"]') && !el.disabled && el.getAttribute('tabindex') !== '-1';
+          const visible = el.getClientRects().length > 0 && el.checkVisibility?.() !== false;
+          if (focusable && visible) el.dataset.kbd = String(k++);
+        }
+      };
+      visit(document);
+      return k;
+    });
+    expect(total).toBeGreaterThan(15);
+    const reached = new Set();
+    for (let n = 0; n < total + 20; n++) {
+      await page.keyboard.press('Tab');
+      const id = await page.evaluate(() => {
+        let el = document.activeElement;
+        while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+        return el?.dataset?.kbd ?? null;
+      });
+      if (id !== null) reached.add(id);
+    }
+    const missing = [...Array(total).keys()].map(String).filter((k) => !reached.has(k));
+    const names = await page.evaluate((ids) => {
+      const out = [];
+      const visit = (root) => {
+        for (const el of root.querySelectorAll('[data-kbd]')) if (ids.includes(el.dataset.kbd)) out.push(el.outerHTML.slice(0, 80));
+        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
+      };
+      visit(document);
+      return out;
+    }, missing);
+    expect(names).toEqual([]);
+    // Enter on a focused "next" button steps forward.
+    await page.locator('attention-explorer attention-steps button[data-key="next"]').focus();
+    await page.keyboard.press('Enter');
+    await waitStep(page, 'scaled');
+    await context.close();
+  });
+
+  test('screenshots at 1280 px and 375 px in English and Chinese', async () => {
+    for (const lang of ['en', 'zh-CN']) {
+      for (const width of [1280, 375]) {
+        const sentence = lang === 'en' ? 'the cat sat on the mat' : '我爱学习注意力';
+        const { page, problems, context } = await open(`?lang=${lang}&s=${encodeURIComponent(sentence)}&mask=causal&step=weights`, { width, height: width > 400 ? 1000 : 1400 });
+        await page.evaluate(() => document.fonts.ready);
+        const file = `docs/screenshots/page-${lang === 'en' ? 'en' : 'zh'}-${width}.png`;
+        await page.screenshot({ path: join(root, file) });
+        expect(problems.console).toEqual([]);
+        // Nothing wider than the viewport at phone size (the heatmaps scroll inside their box).
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+        await context.close();
+      }
+    }
+  });
+});
