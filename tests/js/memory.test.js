@@ -138,9 +138,13 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
     expect(memory.buffer.byteLength).toBe(wasmBefore);
   });
 
-  it('a large call followed by thousands of small ones does not keep growing', () => {
-    const big = randomMatrix(rng(5), 300, 64);
-    lab.scaledDotProductAttention(big, big, big);
+  it('a large call followed by thousands of small ones does not keep growing; heapBytes reports the WASM memory', () => {
+    expect(lab.heapBytes).toBe(memory.buffer.byteLength);
+    const big = randomMatrix(rng(5), 1200, 64);
+    const heapBefore = lab.heapBytes;
+    lab.scaledDotProductAttention(big, big, big, { trace: true }); // three 1200×1200 buffers of 5.5 MiB: beyond the initial 16 MiB
+    expect(lab.heapBytes).toBe(memory.buffer.byteLength);
+    expect(lab.heapBytes).toBeGreaterThan(heapBefore);
     const wasmBefore = memory.buffer.byteLength;
     const small = randomMatrix(rng(6), 3, 4);
     const ref0 = lab.scaledDotProductAttention(small, small, small, { mask: 'causal' });
@@ -149,5 +153,6 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
       if (i % 500 === 0) expectIdentical(r.output, ref0.output);
     }
     expect(memory.buffer.byteLength).toBe(wasmBefore);
+    expect(lab.heapBytes).toBe(wasmBefore);
   });
 });

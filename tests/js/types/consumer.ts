@@ -61,7 +61,7 @@ export async function main(): Promise<number> {
   await init({ wasmUrl: 'attention-lab-simd.wasm', locateFile: (path: string, prefix: string) => prefix + path });
   await init();
   const simd: boolean = lab.simd && withBytes.simd;
-  const limit: number = lab.memoryLimit;
+  const limit: number = lab.memoryLimit + lab.heapBytes;
 
   const product: Matrix = lab.matmul(identity, nested);
   lab.matmul(typedRows, plainData);
@@ -150,6 +150,8 @@ export async function main(): Promise<number> {
   await init({ smid: false });
   // @ts-expect-error results are read, not assigned: simd is readonly
   lab.simd = false;
+  // @ts-expect-error heapBytes is readonly
+  lab.heapBytes = 0;
   // @ts-expect-error an unknown error code
   new AttentionError('NOT_A_CODE', 'x');
   // @ts-expect-error the local window is required
