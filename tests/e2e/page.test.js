@@ -83,10 +83,11 @@ describe('demo page', () => {
     for (const [i, j, value, text] of shown) {
       const want = ref.data[i * 5 + j];
       expect(Number(value)).toBe(want);
-      expect(text).toBe(want.toFixed(2).replace('-', '−'));
+      expect(text).toBe(j > i ? '0' : want.toFixed(2).replace('-', '−'));
     }
-    // Masked weights are exactly zero above the diagonal.
+    // Masked weights are exactly zero above the diagonal, and drawn as masked cells.
     expect(shown.filter(([i, j]) => j > i).every(([, , v]) => Number(v) === 0)).toBe(true);
+    expect(await inSteps(page, "return root.querySelectorAll('figure[data-role=main] td.masked').length")).toBe(10);
     // The hover readout gives the exact float32 value.
     await page.locator('attention-explorer attention-steps figure[data-role="main"] td[data-i="4"][data-j="2"]').hover();
     const readout = await inSteps(page, "return root.querySelector('figure[data-role=main] .readout').textContent");

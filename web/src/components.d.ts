@@ -1,0 +1,104 @@
+// Type declarations for attention-lab/components (dist/components.js), written by hand.
+// Importing the module registers every element under its default tag.
+import type { AttentionLab, MatrixInput } from './index.js';
+
+/** Typed data replacing the seeded matrices (widths must match d-model, d-k and heads). */
+export interface AttentionInputs {
+  /** n×d_model input rows (one per token); replaces the seeded embeddings. */
+  X?: MatrixInput;
+  /** d_model×(h·d_k) query projection. */
+  Wq?: MatrixInput;
+  /** d_model×(h·d_k) key projection. */
+  Wk?: MatrixInput;
+  /** d_model×(h·d_v) value projection. */
+  Wv?: MatrixInput;
+  /** (h·d_v)×d_model output projection (multi-head only). */
+  Wo?: MatrixInput;
+}
+
+/** The configuration every element reads from its attributes. */
+export interface AttentionState {
+  /** `sentence`: split into words (Latin) or characters (Chinese), at most 32 tokens. */
+  sentence: string;
+  /** `seed`: seeds the embeddings and weights (integer ≥ 0). Default 42. */
+  seed: number;
+  /** `d-model`: embedding width, 1–64. Default 8. */
+  dModel: number;
+  /** `d-k`: query/key/value width per head, 1–64. Default 4. */
+  dK: number;
+  /** `heads`: number of heads, 1–8. Default 1. */
+  heads: number;
+  /** `mask`: `none` (default), `causal`, or `padding` (keys at or after `valid-len` hidden). */
+  mask: 'none' | 'causal' | 'padding';
+  /** `valid-len`: valid length for the padding mask. Default 3. */
+  validLen: number;
+}
+
+/**
+ * What every element shares. Attributes: `sentence`, `seed`, `d-model`, `d-k`, `heads`,
+ * `mask`, `valid-len`, `lang` (`en` or `zh-CN`; default: nearest `lang`, then the browser).
+ * Styling: `--attn-bg`, `--attn-surface`, `--attn-fg`, `--attn-muted`, `--attn-border`,
+ * `--attn-accent`, `--attn-accent-fg`, `--attn-focus`, `--attn-highlight`, `--attn-cell-size`,
+ * `--attn-radius`, `--attn-font`, `--attn-mono`; parts `base`, `heatmap`, `heatmap-table`,
+ * `legend`, `export`, `button`, `formula`, `tab`, `tabs`, `stepper`, `step`, `operands`, `chart`.
+ * Fires `attention-render` (composed) after each render.
+ */
+export declare class AttentionElement extends HTMLElement {
+  /** The default tag name. */
+  static tag: string;
+  /** Register under `tag` (default: the element's own); a no-op when already defined. */
+  static define(tag?: string): typeof AttentionElement;
+  /** Typed matrices replacing the seeded ones. Setting it re-renders. */
+  inputs: AttentionInputs;
+  /** The resolved language: `'en'` or `'zh-CN'`. */
+  readonly language: 'en' | 'zh-CN';
+  /** The configuration from the attributes, defaults filled in and clamped. */
+  config(): AttentionState;
+  /** Schedule a re-render (batched in a microtask). */
+  requestRender(): void;
+}
+
+/** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based). Fires `attention-step` with `{ step, head }`. */
+export declare class AttentionSteps extends AttentionElement {
+  /** The shown step id: `X`, `Q`, `K`, `V`, `scores`, `scaled`, `masked`, `weights`, `output` (one head) or `head-output`, `concat`, `final` (several heads). */
+  step: string;
+  /** Move to a step and fire `attention-step`. */
+  go(step: string): void;
+  /** Start or stop stepping on a timer. */
+  play(): void;
+}
+
+/** `<attention-compare>`: additive vs scaled vs unscaled dot-product attention. Extra attribute: `hidden-size` (h of additive attention, 1–64, default 8). */
+export declare class AttentionCompare extends AttentionElement {}
+
+/** `<attention-scaling>`: the variance of q·k, the largest softmax weight and the softmax Jacobian norm against d_k. */
+export declare class AttentionScaling extends AttentionElement {}
+
+/** `<attention-pooling>`: Nadaraya-Watson regression. Extra attributes: `kernel` (`gaussian`, `boxcar`, `epanechnikov`, `constant`), `bandwidth` (> 0, default 1), `query` (0–5). Fires `attention-pooling` with `{ kernel, bandwidth, query }`. */
+export declare class AttentionPooling extends AttentionElement {}
+
+/** `<attention-heads>`: every head's weights, the concatenation and the W_O output. */
+export declare class AttentionHeads extends AttentionElement {}
+
+/** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`). Fires `attention-change` with the whole state. */
+export declare class AttentionExplorer extends AttentionElement {
+  /** The whole state, as a page would keep it in its URL. */
+  readonly state: AttentionState & { step?: string; head?: string; kernel?: string; bandwidth?: string; panel: string; lang: 'en' | 'zh-CN' };
+}
+
+/** Register every element under its default tag (done on import; safe to call again). */
+export declare function defineAll(): void;
+
+/** The library instance the elements share (loaded once, .wasm next to this module). */
+export declare function getLab(): Promise<AttentionLab>;
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-steps': AttentionSteps;
+    'attention-compare': AttentionCompare;
+    'attention-scaling': AttentionScaling;
+    'attention-pooling': AttentionPooling;
+    'attention-heads': AttentionHeads;
+    'attention-explorer': AttentionExplorer;
+  }
+}

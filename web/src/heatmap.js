@@ -26,6 +26,7 @@ export { el };
  * @param {{rows:number, cols:number, data:Float32Array}} o.matrix
  * @param {string[]} o.rowLabels / o.colLabels   header texts (user tokens: set as text)
  * @param {Uint8Array} [o.mask] 1 = visible; 0 cells are drawn as masked
+ * @param {string} [o.maskedText] text in masked cells (default −∞; '0' for weights)
  * @param {boolean} [o.compact] hide the numbers inside cells
  * @param {string} [o.tex] formula to export as TeX with the numbers
  * @param {string} [o.file] base file name for downloads
@@ -58,11 +59,11 @@ export function createHeatmap(o) {
     for (let j = 0; j < cols; j++) {
       const k = i * cols + j;
       const v = data[k];
-      const td = el('td', { tabindex: '-1', 'data-i': String(i), 'data-j': String(j), 'data-value': isMasked(k) ? '-Infinity' : String(v) });
+      const td = el('td', { tabindex: '-1', 'data-i': String(i), 'data-j': String(j), 'data-value': isMaskedValue(v) ? '-Infinity' : String(v) });
       if (isMasked(k)) {
         td.className = 'masked';
-        td.append(el('span', { class: compact ? 'sr-only' : 'num', text: '−∞' }));
-        td.setAttribute('aria-label', `${t('heatmap.masked')}`);
+        td.append(el('span', { class: compact ? 'sr-only' : 'num', text: o.maskedText ?? '−∞' }));
+        td.setAttribute('aria-label', `${o.maskedText ?? '−∞'}, ${t('heatmap.masked')}`);
       } else {
         const { bg, fg } = scale.color(v);
         td.style.background = bg;
@@ -82,7 +83,7 @@ export function createHeatmap(o) {
   const readout = el('p', { class: 'readout', 'aria-live': 'polite', text: t('heatmap.readoutIdle') });
   const show = (i, j) => {
     const k = i * cols + j;
-    readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v: isMasked(k) ? `−∞ (${t('heatmap.masked')})` : exact(data[k]) });
+    readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v: isMasked(k) ? `${exact(data[k])} (${t('heatmap.masked')})` : exact(data[k]) });
     o.onCell?.(i, j);
   };
   let current = 0;

@@ -6,6 +6,7 @@ import { el, createHeatmap } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { renderTex } from '../tex.js';
 
+const maskOf = (steps) => steps.find((s) => s.key === 'masked')?.mask;
 const dims = (n, prefix = 'd') => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
 
 /** The ordered steps for a model: [{ key, matrix, formula, mask?, shape }]. */
@@ -164,7 +165,8 @@ export class AttentionSteps extends AttentionElement {
       matrix: step.matrix,
       rowLabels: tokens,
       colLabels: colsFor(step.key, step.matrix),
-      mask: step.mask,
+      mask: step.mask ?? (['weights'].includes(step.key) ? maskOf(steps) : undefined),
+      maskedText: step.key === 'weights' ? '0' : undefined,
       tex: step.formula,
       onCell: (i, j) => this.highlightOperands(i, j),
     });
