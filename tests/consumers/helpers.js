@@ -238,6 +238,6 @@ export function expectKnownAnswer(expect, result, { simd } = {}) {
 
 /** An HTML page that runs `script` as a module and writes its result into #result. */
 export const page = (title, body = '', head = '') => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>${head}</head>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title>${head}</head>
 <body><h1>${title}</h1>${body}<pre id="result"></pre></body></html>
 `;

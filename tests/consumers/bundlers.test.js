@@ -1,0 +1,152 @@
+// Bundler consumers of the installed tarball: one small app (import { init }
+// from 'attention-lab', compute, show the result) built with Vite 8, webpack 5
+// and esbuild, each output served on 127.0.0.1 and loaded in Debian's Chromium.
+// Vite and webpack find the .wasm through `new URL('./x.wasm', import.meta.url)`
+// and emit it; esbuild leaves that URL alone, so its app copies the .wasm next
+// to the bundle (the documented step) or passes init({ locateFile }).
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { COMPUTE, expectKnownAnswer, freshApp, launch, openAndRead, page, run, serve, tools, viteBin, writeFiles } from './helpers.js';
+
+const main = (initArgs = '') => `import { init } from 'attention-lab';
+const compute = ${COMPUTE};
+const show = (value) => { document.querySelector('#result').textContent = JSON.stringify(value); };
+init(${initArgs}).then((lab) => show(compute(lab)), (e) => show({ error: String(e) }));
+`;
+
+const WEBPACK = (toolsDir) => `// webpack 5 through its Node API (no CLI), production mode, default rules.
+const webpack = require(${JSON.stringify(join(toolsDir, 'node_modules', 'webpack'))});
+webpack({
+  mode: 'production',
+  context: __dirname,
+  entry: './src/main.js',
+  output: { path: __dirname + '/out-webpack', filename: 'main.js', clean: true },
+  performance: { hints: false },
+}, (err, stats) => {
+  if (err) { console.error(err); process.exit(1); }
+  if (stats.hasErrors() || stats.hasWarnings()) { console.error(stats.toString('errors-warnings')); process.exit(1); }
+  console.log(JSON.stringify(stats.toJson({ all: false, assets: true }).assets.map((a) => a.name)));
+});
+`;
+
+const ESBUILD = (toolsDir) => `// esbuild: one ES module bundle. The .wasm is not bundled: copy it next to the bundle.
+import { build } from ${JSON.stringify(join(toolsDir, 'node_modules', 'esbuild', 'lib', 'main.js'))};
+import { copyFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+const [entry, outdir, copyTo] = process.argv.slice(2);
+await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', outdir, logLevel: 'warning' });
+if (copyTo) {
+  // the step users add: copy both builds' .wasm (init() picks one at run time)
+  const require = createRequire(import.meta.url);
+  for (const build of ['simd', 'scalar']) {
+    const wasm = require.resolve('attention-lab/attention-lab-' + build + '.wasm');
+    copyFileSync(wasm, join(copyTo, 'attention-lab-' + build + '.wasm'));
+  }
+}
+console.log(JSON.stringify(readdirSync(outdir)));
+`;
+
+const HTML = (script) => page('attention-lab consumer', '', `<script type="module" src="${script}"></script>`);
+
+describe('bundler consumers: the built app computes an attention in Chromium', () => {
+  let app;
+  let browser;
+  const servers = [];
+
+  beforeAll(async () => {
+    const toolsDir = tools();
+    app = freshApp(
+      'bundlers',
+      {
+        'index.html': HTML('/src/main.js'),
+        'src/main.js': main(),
+        'src/main-locate.js': main("{ locateFile: (file) => '/static/wasm/' + file }"),
+        'build-webpack.cjs': WEBPACK(toolsDir),
+        'build-esbuild.mjs': ESBUILD(toolsDir),
+      },
+      { type: 'module' },
+    );
+    browser = await launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const s of servers) await s.close();
+    if (app) rmSync(app, { recursive: true, force: true });
+  });
+
+  async function load(dir, path = '/index.html') {
+    const server = await serve(dir);
+    servers.push(server);
+    const out = await openAndRead(browser, `${server.url}${path}`);
+    await out.context.close();
+    return out;
+  }
+
+  function expectLoaded(out, simd = true) {
+    expect(out.result.error).toBeUndefined();
+    expectKnownAnswer(expect, out.result, { simd });
+    expect(out.problems).toEqual([]);
+    // the .wasm was fetched over HTTP with the type instantiateStreaming needs
+    expect(out.wasm.length).toBeGreaterThan(0);
+    for (const w of out.wasm) {
+      expect(w.status).toBe(200);
+      expect(w.type).toBe('application/wasm');
+    }
+  }
+
+  it('Vite 8: vite build, then the built app computes the known answer', async () => {
+    const log = run(process.execPath, [viteBin, 'build', '--outDir', 'out-vite', '--emptyOutDir', '--logLevel', 'warn'], { cwd: app });
+    expect(log).not.toMatch(/warn|error/i);
+    const assets = readdirSync(join(app, 'out-vite', 'assets'));
+    expect(assets.some((f) => /^attention-lab-simd-.*\.wasm$/.test(f))).toBe(true);
+    expect(assets.some((f) => /^attention-lab-scalar-.*\.wasm$/.test(f))).toBe(true);
+    const out = await load(join(app, 'out-vite'));
+    expectLoaded(out);
+    expect(out.wasm.map((w) => w.url).join()).toMatch(/attention-lab-simd-[^/]*\.wasm/);
+  });
+
+  it('webpack 5: production build, then the built app computes the known answer', async () => {
+    const assets = JSON.parse(run(process.execPath, ['build-webpack.cjs'], { cwd: app }));
+    expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
+    writeFiles(join(app, 'out-webpack'), { 'index.html': page('attention-lab consumer', '', '<script src="main.js"></script>') });
+    expectLoaded(await load(join(app, 'out-webpack')));
+  });
+
+  it('esbuild: bundle plus the copy-the-.wasm step, then the app computes the known answer', async () => {
+    const out = join(app, 'out-esbuild');
+    rmSync(out, { recursive: true, force: true });
+    const files = JSON.parse(run(process.execPath, ['build-esbuild.mjs', 'src/main.js', out, out], { cwd: app }));
+    expect(files).toEqual(expect.arrayContaining(['main.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.wasm']));
+    writeFiles(out, { 'index.html': HTML('main.js') });
+    expectLoaded(await load(out));
+  });
+
+  it('esbuild: without the copy step the .wasm is missing, and init() rejects (the step is needed)', async () => {
+    const out = join(app, 'out-esbuild-nocopy');
+    rmSync(out, { recursive: true, force: true });
+    run(process.execPath, ['build-esbuild.mjs', 'src/main.js', out], { cwd: app });
+    writeFiles(out, { 'index.html': HTML('main.js') });
+    const server = await serve(out);
+    servers.push(server);
+    const { result, context } = await openAndRead(browser, `${server.url}/index.html`);
+    await context.close();
+    expect(result.error).toBeDefined();
+  });
+
+  it('esbuild: init({ locateFile }) finds the .wasm served from another folder, no copy next to the bundle', async () => {
+    const out = join(app, 'out-esbuild-locate');
+    rmSync(out, { recursive: true, force: true });
+    mkdirSync(join(out, 'static', 'wasm'), { recursive: true });
+    run(process.execPath, ['build-esbuild.mjs', 'src/main-locate.js', out, join(out, 'static', 'wasm')], { cwd: app });
+    expect(existsSync(join(out, 'attention-lab-simd.wasm'))).toBe(false);
+    writeFiles(out, { 'index.html': HTML('main-locate.js') });
+    const loaded = await load(out);
+    expectLoaded(loaded);
+    expect(loaded.wasm.map((w) => new URL(w.url).pathname)).toEqual(['/static/wasm/attention-lab-simd.wasm']);
+  });
+});
