@@ -122,3 +122,10 @@ export function relRms(a, b) {
   }
   return Math.sqrt(num / (den || 1));
 }
+
+// RMS of a − b.
+export function rmsDiff(a, b) {
+  let s = 0;
+  for (let t = 0; t < b.length; t++) s += (a[t] - b[t]) ** 2;
+  return Math.sqrt(s / (b.length || 1));
+}
