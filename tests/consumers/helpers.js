@@ -153,7 +153,7 @@ export async function launch() {
  * requests; wait for `#result` to be filled and return its JSON.
  * `init` is a script run in the page before any of its own.
  */
-export async function openAndRead(browser, url, { init, selector = '#result' } = {}) {
+export async function openAndRead(browser, url, { init, selector = '#result', timeout = 30_000 } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems = [];
@@ -166,7 +166,7 @@ export async function openAndRead(browser, url, { init, selector = '#result' } =
   await page.goto(url);
   let text;
   try {
-    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent, selector, { timeout: 30_000 });
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent, selector, { timeout });
     text = await page.textContent(selector);
   } catch (e) {
     throw new Error(`${url}: no result (${e.message.split('\n')[0]}); problems: ${problems.join('; ') || 'none'}`);

@@ -1,0 +1,229 @@
+// Browser consumers of the installed tarball, without a bundler, in Debian's
+// Chromium: a CDN layout (the package's files under /npm/attention-lab@<version>/
+// on one 127.0.0.1 origin, a blog-like page on another), the web components
+// from that CDN with one <script type="module">, a module Web Worker, and the
+// SIMD → scalar fallback when WebAssembly.validate rejects SIMD.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { COMPUTE, expectKnownAnswer, freshApp, launch, openAndRead, packed, page, serve, writeFiles } from './helpers.js';
+
+const { version, files } = packed();
+const shipsComponents = files.some((f) => f.path === 'dist/components.js');
+
+// A deterministic larger input (an LCG), the same on the main thread and in the worker.
+const SEEDED = `(n, d, seed) => {
+  let s = seed >>> 0;
+  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296) * 2 - 1;
+  return { rows: n, cols: d, data: Float32Array.from({ length: n * d }, next) };
+}`;
+
+// Scaled dot-product attention of seeded 64×16 inputs, causal, all on the page's lab.
+const BIG = `(lab) => {
+  const seeded = ${SEEDED};
+  const r = lab.scaledDotProductAttention(seeded(64, 16, 1), seeded(64, 16, 2), seeded(64, 8, 3), { mask: 'causal' });
+  return Array.from(r.output.data);
+}`;
+
+// Patched before any page script: WebAssembly.validate rejects every module
+// containing the SIMD opcode prefix 0xFD (the library's SIMD probe among them).
+const NO_SIMD = `(() => {
+  const validate = WebAssembly.validate;
+  WebAssembly.validate = function (bytes) {
+    const u8 = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (u8.includes(0xfd)) return false;
+    return validate.call(WebAssembly, bytes);
+  };
+})();`;
+
+const blogPages = (cdn) => ({
+  // the library from the CDN, as a blog post would use it
+  'post.html': page(
+    'A blog post about attention',
+    '<p>The weights below are computed in your browser.</p>',
+    `<script type="module">
+import { init } from '${cdn}/dist/index.js';
+const compute = ${COMPUTE};
+const big = ${BIG};
+const show = (v) => { document.querySelector('#result').textContent = JSON.stringify(v); };
+init().then((lab) => show({ ...compute(lab), big: big(lab) }), (e) => show({ error: String(e) }));
+</script>`,
+  ),
+  // the same post, importing from a CDN that sends no CORS header (must fail)
+  'post-no-cors.html': page(
+    'A blog post without CORS',
+    '',
+    `<script type="module">
+const show = (v) => { document.querySelector('#result').textContent = JSON.stringify(v); };
+import(new URLSearchParams(location.search).get('cdn') + '/dist/index.js').then((m) => m.init()).then(() => show({ ok: true }), (e) => show({ error: String(e) }));
+</script>`,
+  ),
+  // the components: one <script type="module"> and an element
+  'components.html': `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Attention, step by step</title>
+<script type="module" src="${cdn}/dist/components.js"></script></head>
+<body><h1>Attention, step by step</h1>
+<attention-steps sentence="the cat sat" d-model="3" d-k="3" step="weights"></attention-steps>
+</body></html>
+`,
+  // a module worker importing the library from the CDN
+  'worker.html': page(
+    'Attention off the main thread',
+    '',
+    `<script type="module">
+import { init } from '${cdn}/dist/index.js';
+const big = ${BIG};
+const show = (v) => { document.querySelector('#result').textContent = JSON.stringify(v); };
+const worker = new Worker(new URL('./attention-worker.js', import.meta.url), { type: 'module' });
+worker.onerror = (e) => show({ error: 'worker: ' + e.message });
+worker.onmessage = async ({ data }) => {
+  if (data.error) return show(data);
+  const lab = await init();
+  const mine = big(lab);
+  const theirs = Array.from(new Float32Array(data.big));
+  show({ ...data.small, inWorker: data.inWorker, big: theirs, sameAsMainThread: mine.length === theirs.length && mine.every((x, i) => x === theirs[i]) });
+};
+worker.postMessage({ compute: true });
+</script>`,
+  ),
+  'attention-worker.js': `import { init } from '${cdn}/dist/index.js';
+const compute = ${COMPUTE};
+const big = ${BIG};
+const ready = init();
+self.onmessage = async () => {
+  try {
+    const lab = await ready;
+    const out = Float32Array.from(big(lab));
+    self.postMessage({ small: compute(lab), big: out.buffer, inWorker: typeof document === 'undefined' && typeof WorkerGlobalScope === 'function' }, [out.buffer]);
+  } catch (e) {
+    self.postMessage({ error: String(e) });
+  }
+};
+`,
+});
+
+describe('browser consumers from a CDN layout, in Chromium', () => {
+  let app;
+  let browser;
+  let cdn;
+  let blog;
+  let bareCdn;
+
+  beforeAll(async () => {
+    app = freshApp('browser');
+    const pkgDir = join(app, 'node_modules', 'attention-lab');
+    cdn = await serve(pkgDir, { prefix: `/npm/attention-lab@${version}`, cors: true });
+    bareCdn = await serve(pkgDir, { prefix: `/npm/attention-lab@${version}` });
+    const blogDir = join(app, 'blog');
+    writeFiles(blogDir, blogPages(cdn.url));
+    blog = await serve(blogDir);
+    browser = await launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const s of [cdn, bareCdn, blog]) await s?.close();
+    if (app) rmSync(app, { recursive: true, force: true });
+  });
+
+  it('a page on another origin imports the library from /npm/attention-lab@<version>/ and computes', async () => {
+    expect(cdn.url).toMatch(new RegExp(`/npm/attention-lab@${version.replace(/\./g, '\\.')}$`));
+    expect(new URL(cdn.url).origin).not.toBe(new URL(blog.url).origin);
+    const { result, problems, wasm, context } = await openAndRead(browser, `${blog.url}/post.html`);
+    await context.close();
+    expect(result.error).toBeUndefined();
+    expectKnownAnswer(expect, result, { simd: true });
+    expect(result.big).toHaveLength(64 * 8);
+    expect(result.big.every(Number.isFinite)).toBe(true);
+    expect(problems).toEqual([]);
+    // the .wasm came from the CDN, found relative to the module's own URL
+    expect(wasm).toEqual([{ url: `${cdn.url}/dist/attention-lab-simd.wasm`, type: 'application/wasm', status: 200 }]);
+  });
+
+  it('the CDN needs CORS: without Access-Control-Allow-Origin the import fails', async () => {
+    const { result, context } = await openAndRead(browser, `${blog.url}/post-no-cors.html?cdn=${encodeURIComponent(bareCdn.url)}`);
+    await context.close();
+    expect(result.ok).toBeUndefined();
+    expect(result.error).toMatch(/Failed to fetch dynamically imported module/);
+  });
+
+  it.skipIf(!shipsComponents)('the components: one <script type="module"> from the CDN and an element render and compute', async () => {
+    const context = await browser.newContext();
+    const tab = await context.newPage();
+    const problems = [];
+    tab.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    tab.on('pageerror', (e) => problems.push(String(e)));
+    tab.on('requestfailed', (r) => problems.push(`${r.url()} ${r.failure()?.errorText}`));
+    await tab.goto(`${blog.url}/components.html`);
+    await tab.waitForFunction(() => 'ready' in (document.querySelector('attention-steps')?.dataset ?? {}), null, { timeout: 30_000 });
+    // Replace the seeded matrices with known ones: X = Q of the known answer, W_Q = W_K = W_V = I,
+    // so the weights are softmax(XXᵀ/√3); read them back from the rendered heatmap.
+    const X = [
+      [1, 0, 0.5],
+      [0, 1, -1],
+      [0.25, -0.5, 2],
+    ];
+    const I = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ];
+    const shown = await tab.evaluate(
+      ({ X, I }) =>
+        new Promise((done) => {
+          const el = document.querySelector('attention-steps');
+          el.addEventListener(
+            'attention-render',
+            () => {
+              const panel = el.shadowRoot.querySelector('[data-step]');
+              const cells = [...panel.querySelectorAll('td[data-i]')].filter((td) => !td.closest('.operands'));
+              done({ step: panel.dataset.step, cells: cells.map((td) => [Number(td.dataset.i), Number(td.dataset.j), Number(td.dataset.value)]) });
+            },
+            { once: true },
+          );
+          el.inputs = { X, Wq: I, Wk: I, Wv: I };
+        }),
+      { X, I },
+    );
+    await context.close();
+    const expected = X.map((q) => {
+      const s = X.map((k) => k.reduce((a, kj, j) => a + kj * q[j], 0) / Math.sqrt(3));
+      const m = Math.max(...s);
+      const e = s.map((x) => Math.exp(x - m));
+      const sum = e.reduce((a, b) => a + b, 0);
+      return e.map((x) => x / sum);
+    });
+    expect(shown.step).toBe('weights');
+    expect(shown.cells).toHaveLength(9);
+    for (const [i, j, v] of shown.cells) expect(Math.abs(v - expected[i][j])).toBeLessThan(1e-5);
+    expect(problems).toEqual([]);
+  });
+
+  it('a module Web Worker imports the library and computes off the main thread', async () => {
+    const { result, problems, context } = await openAndRead(browser, `${blog.url}/worker.html`);
+    await context.close();
+    expect(result.error).toBeUndefined();
+    expect(result.inWorker).toBe(true);
+    expectKnownAnswer(expect, result, { simd: true });
+    expect(result.big).toHaveLength(64 * 8);
+    expect(result.sameAsMainThread).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
+  it('SIMD fallback: with WebAssembly.validate rejecting SIMD, init() loads the scalar build and the results match', async () => {
+    const simd = await openAndRead(browser, `${blog.url}/post.html`);
+    const scalar = await openAndRead(browser, `${blog.url}/post.html`, { init: NO_SIMD });
+    await simd.context.close();
+    await scalar.context.close();
+    expect(scalar.result.error).toBeUndefined();
+    expectKnownAnswer(expect, scalar.result, { simd: false });
+    expect(scalar.wasm.map((w) => w.url)).toEqual([`${cdn.url}/dist/attention-lab-scalar.wasm`]);
+    expect(scalar.problems).toEqual([]);
+    expect(simd.result.simd).toBe(true);
+    // the two builds agree on a 64×16 causal attention
+    expect(scalar.result.big).toHaveLength(simd.result.big.length);
+    scalar.result.big.forEach((x, i) => expect(Math.abs(x - simd.result.big[i])).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(simd.result.big[i])));
+  });
+});
