@@ -17,7 +17,7 @@ export class AttentionElement extends HTMLElement {
   }
 
   static get observedAttributes() {
-    return [...CONFIG_ATTRIBUTES, 'lang', 'step', 'head', 'kernel', 'bandwidth'];
+    return [...CONFIG_ATTRIBUTES, 'lang', 'step', 'head', 'kernel', 'bandwidth', 'hidden'];
   }
 
   constructor() {
@@ -80,7 +80,8 @@ export class AttentionElement extends HTMLElement {
         this.lab = await getLab();
       }
       this._queued = false;
-      if (!this.isConnected) return;
+      // A hidden element (an explorer panel not shown) renders when it is shown.
+      if (!this.isConnected || this.hidden) return;
       const focused = this.shadowRoot.activeElement?.closest?.('[data-key]')?.dataset.key;
       try {
         this.render(this.lab);

@@ -6,6 +6,8 @@ import { download, heatmapPng, heatmapSvg, matrixCsv, matrixJson } from './expor
 import { exact, isMaskedValue, short } from './format.js';
 import { texMatrix } from './tex.js';
 
+const escapeText = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 const el = (tag, props = {}, ...children) => {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(props)) {
@@ -52,29 +54,36 @@ export function createHeatmap(o) {
   const head = el('tr', {}, el('td', { class: 'corner' }));
   colLabels.forEach((label) => head.append(el('th', { scope: 'col', text: label })));
   table.append(el('thead', {}, head));
+  // The cells hold only numbers we format, so they are built as one HTML string
+  // (fast for 32×64 matrices); header texts (user tokens) are set as text below.
   const body = el('tbody');
-  const cells = [];
+  const html = [];
+  const colours = new Map();
   for (let i = 0; i < rows; i++) {
-    const tr = el('tr', {}, el('th', { scope: 'row', text: rowLabels[i] }));
+    html.push('<tr><th scope="row"></th>');
     for (let j = 0; j < cols; j++) {
       const k = i * cols + j;
       const v = data[k];
-      const td = el('td', { tabindex: '-1', 'data-i': String(i), 'data-j': String(j), 'data-value': isMaskedValue(v) ? '-Infinity' : String(v) });
+      const value = isMaskedValue(v) ? '-Infinity' : String(v);
       if (isMasked(k)) {
-        td.className = 'masked';
-        td.append(el('span', { class: compact ? 'sr-only' : 'num', text: o.maskedText ?? '−∞' }));
-        td.setAttribute('aria-label', `${o.maskedText ?? '−∞'}, ${t('heatmap.masked')}`);
+        const text = o.maskedText ?? '−∞';
+        html.push(`<td tabindex="-1" class="masked" data-i="${i}" data-j="${j}" data-value="${value}" aria-label="${text}, ${escapeText(t('heatmap.masked'))}">${text}</td>`);
       } else {
-        const { bg, fg } = scale.color(v);
-        td.style.background = bg;
-        td.style.color = fg;
-        td.append(el('span', { class: compact ? 'sr-only' : 'num', text: compact ? exact(v) : short(v) }));
+        const q = Math.round(((v - scale.min) / (scale.max - scale.min || 1)) * 255);
+        let style = colours.get(q);
+        if (!style) {
+          const { bg, fg } = scale.color(scale.min + ((scale.max - scale.min) * q) / 255);
+          style = `background:${bg};color:${fg}`;
+          colours.set(q, style);
+        }
+        html.push(`<td tabindex="-1" data-i="${i}" data-j="${j}" data-value="${value}" style="${style}">${short(v)}</td>`);
       }
-      cells.push(td);
-      tr.append(td);
     }
-    body.append(tr);
+    html.push('</tr>');
   }
+  body.innerHTML = html.join('');
+  body.querySelectorAll('th').forEach((th, i) => (th.textContent = rowLabels[i]));
+  const cells = [...body.querySelectorAll('td')];
   table.append(body);
   if (cells[0]) cells[0].tabIndex = 0;
   const scroller = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table);

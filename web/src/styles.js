@@ -75,7 +75,7 @@ th { font-weight: 600; color: var(--_muted); padding: 0 0.25rem; white-space: no
 thead th { text-align: center; }
 tbody th { text-align: end; }
 td[data-i] { width: var(--_cell); min-width: var(--_cell); height: calc(var(--_cell) * 0.7); text-align: center; padding: 0; border-radius: 2px; cursor: crosshair; }
-.compact td[data-i] { width: 1.05rem; min-width: 1.05rem; height: 1.05rem; }
+.compact td[data-i] { width: 1.05rem; min-width: 1.05rem; height: 1.05rem; font-size: 0; }
 .compact thead th { font-size: 0.6rem; }
 td.masked { background: repeating-linear-gradient(45deg, #9aa0a8 0 3px, #d9dce0 3px 6px); color: #000; font-weight: 700; }
 td.hl { outline: 3px solid var(--_hl); outline-offset: -2px; }
