@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "simd.h"
+#include "vector_ops.h"
 
 namespace attn {
 namespace {
@@ -11,15 +12,6 @@ namespace {
 // φ(x) = elu(x) + 1: positive everywhere, x + 1 above 0, eˣ below.
 void feature_row(const float* x, std::size_t d, float* phi) {
   for (std::size_t a = 0; a < d; ++a) phi[a] = x[a] > 0.0f ? x[a] + 1.0f : std::exp(x[a]);
-}
-
-// y[0..len) += a · x[0..len)
-void add_scaled(float* y, float a, const float* x, std::size_t len) {
-  const simd::f32x4 av = simd::splat(a);
-  std::size_t t = 0;
-  for (; t + simd::kWidth <= len; t += simd::kWidth)
-    simd::store(y + t, simd::madd(simd::load(y + t), av, simd::load(x + t)));
-  for (; t < len; ++t) y[t] += a * x[t];
 }
 
 // Σ a[t]·b[t], accumulated in double (d terms: cheap).

@@ -6,28 +6,12 @@
 
 #include "matmul.h"
 #include "simd.h"
+#include "vector_ops.h"
 
 namespace attn {
 namespace {
 
 constexpr std::size_t kBlock = 64;  // keys scored at once (a stack buffer)
-
-// y[0..len) *= a
-void scale_in_place(float* y, float a, std::size_t len) {
-  const simd::f32x4 av = simd::splat(a);
-  std::size_t t = 0;
-  for (; t + simd::kWidth <= len; t += simd::kWidth) simd::store(y + t, simd::mul(simd::load(y + t), av));
-  for (; t < len; ++t) y[t] *= a;
-}
-
-// y[0..len) += a · x[0..len)
-void add_scaled(float* y, float a, const float* x, std::size_t len) {
-  const simd::f32x4 av = simd::splat(a);
-  std::size_t t = 0;
-  for (; t + simd::kWidth <= len; t += simd::kWidth)
-    simd::store(y + t, simd::madd(simd::load(y + t), av, simd::load(x + t)));
-  for (; t < len; ++t) y[t] += a * x[t];
-}
 
 // Rows [first, first + count) of m, sharing m's memory.
 ConstMatrixView row_slice(ConstMatrixView m, std::size_t first, std::size_t count) {

@@ -1,0 +1,28 @@
+// Small loops over float vectors, written once on the SIMD layer: a vector
+// body, then a scalar tail.
+#pragma once
+
+#include <cstddef>
+
+#include "simd.h"
+
+namespace attn {
+
+// y[0..len) *= a
+inline void scale_in_place(float* y, float a, std::size_t len) {
+  const simd::f32x4 av = simd::splat(a);
+  std::size_t t = 0;
+  for (; t + simd::kWidth <= len; t += simd::kWidth) simd::store(y + t, simd::mul(simd::load(y + t), av));
+  for (; t < len; ++t) y[t] *= a;
+}
+
+// y[0..len) += a · x[0..len)
+inline void add_scaled(float* y, float a, const float* x, std::size_t len) {
+  const simd::f32x4 av = simd::splat(a);
+  std::size_t t = 0;
+  for (; t + simd::kWidth <= len; t += simd::kWidth)
+    simd::store(y + t, simd::madd(simd::load(y + t), av, simd::load(x + t)));
+  for (; t < len; ++t) y[t] += a * x[t];
+}
+
+}  // namespace attn
