@@ -40,6 +40,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       attn::dense(out.data(), out_rows, d_out),
       {want_scores ? scores.data() : nullptr, want_scaled ? scaled.data() : nullptr,
        want_masked ? masked.data() : nullptr}};
+  if (fuzz::dumping())
+    std::fprintf(stderr, "calling with n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d\n", n,
+                 d_model, heads, dk_all, dv_all, d_out, broken);
   const attn::Status s = attn::multi_head_attention(
       attn::dense(x.data(), n, d_model), heads, attn::dense(w_q.data(), d_model, dk_all),
       attn::dense(w_k.data(), wk_rows, dk_all), attn::dense(w_v.data(), d_model, dv_all),
