@@ -16,7 +16,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { randomMatrix, sampleRows } from './lib/data.mjs';
 import { compare, keyRange, linearRow, windowRow } from './lib/reference.mjs';
 import { fmt, fmtBytes, fmtMs, machine, table } from './lib/report.mjs';
-import { median, warmUp } from './lib/timing.mjs';
+import { measure } from './lib/timing.mjs';
 import { createAttentionLab } from './peers/attention-lab.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split(/=(.*)/s).slice(0, 2)));
@@ -47,20 +47,12 @@ function referenceRow(range, Q, K, V, i) {
   return windowRow(Q, K, V, i, 0, range === 'causal' ? i + 1 : n, scale);
 }
 
+// Median wall and CPU ms; a call over 0.8 s is timed 3 times with no further warm-up.
 async function timeIt(run) {
   const t0 = performance.now();
   run();
-  const first = performance.now() - t0;
-  if (first < 800) await warmUp(run, { warmupMs: quick ? 50 : 150 });
-  const samples = [];
-  const budget = quick ? 250 : 800, start = performance.now();
-  while (samples.length < 3 || (performance.now() - start < budget && samples.length < 50)) {
-    const s = performance.now();
-    run();
-    samples.push(performance.now() - s);
-    if (first >= 800 && samples.length >= 3) break;
-  }
-  return { ms: median(samples), reps: samples.length };
+  const slow = performance.now() - t0 > 800;
+  return measure(run, slow ? { warmupMs: 0, budgetMs: 0, minReps: 3 } : { warmupMs: quick ? 50 : 150, budgetMs: quick ? 250 : 800, minReps: 3, maxReps: 50 });
 }
 
 const inputs = new Map(NS.map((n) => [n, { Q: randomMatrix(n, D, 100 + n), K: randomMatrix(n, D, 200 + n), V: randomMatrix(n, D, 300 + n) }]));
@@ -91,7 +83,7 @@ for (const s of SERIES) {
       if (!check.ok) throw new Error(`WRONG RESULT (${check.why}): not timed`);
       Object.assign(point, await timeIt(() => s.call(lab, Q, K, V)));
       point.heapBytes = impl.heapBytes();
-      log(`${s.name} n=${n}: ${fmtMs(point.ms)} ms, heap ${fmtBytes(point.heapBytes)}`);
+      log(`${s.name} n=${n}: ${fmtMs(point.ms)} ms (cpu ${fmtMs(point.cpuMs)}), heap ${fmtBytes(point.heapBytes)}`);
     } catch (e) {
       point.error = e.code === 'OUT_OF_MEMORY' ? `out of memory (${e.message})` : `${e.name}: ${e.message}`;
       log(`${s.name} n=${n}: ${point.error}`);
@@ -105,15 +97,16 @@ for (const s of SERIES) {
 // exponent of the time from the previous n (log2 of the ratio per doubling: 2 for O(n²), 1 for O(n)).
 const info = machine();
 console.log(`\nattention-lab scaling, ${new Date().toISOString()}: ${info.cpu}, ${info.cores} cores, Node ${info.node}, SIMD build, d = ${D}, load average ${os.loadavg()[0].toFixed(2)}`);
-console.log('Each cell: median ms · WASM heap after the call · time exponent since the previous n (2 = quadratic, 1 = linear)');
+console.log('Each cell: median CPU ms per call · WASM heap after the call · exponent of the CPU time since the previous n (2 = quadratic, 1 = linear).');
+console.log('CPU time, not wall time, because this machine is shared; the JSON has both (ms = wall, cpuMs = CPU).');
 const cell = (s, n) => {
   const k = s.points.findIndex((p) => p.n === n), p = s.points[k];
   if (s.skipped) return 'n/a';
   if (!p) return '';
   if (p.error) return p.error.startsWith('out of memory') ? 'out of memory' : 'error';
   const prev = s.points[k - 1];
-  const slope = prev?.ms ? ` · ^${(Math.log2(p.ms / prev.ms) / Math.log2(n / prev.n)).toFixed(2)}` : '';
-  return `${fmtMs(p.ms)} ms · ${fmtBytes(p.heapBytes)}${slope}`;
+  const slope = prev?.cpuMs ? ` · ^${(Math.log2(p.cpuMs / prev.cpuMs) / Math.log2(n / prev.n)).toFixed(2)}` : '';
+  return `${fmtMs(p.cpuMs)} ms · ${fmtBytes(p.heapBytes)}${slope}`;
 };
 console.log(table(NS, [{ title: 'n', get: (n) => n }, ...series.map((s) => ({ title: s.name, get: (n) => cell(s, n) }))]));
 console.log(`\nInitial heap (fresh instance): ${fmtBytes(series[0]?.initialHeapBytes)}. Complexity: ${series.map((s) => `${s.name}: ${s.complexity}`).join('; ')}.`);
