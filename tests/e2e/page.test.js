@@ -54,6 +54,20 @@ describe('demo page', () => {
     await context.close();
   });
 
+  test('works from a sub-path (relative URLs only)', async () => {
+    const whole = await server(root);
+    const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
+    await w.page.goto(`${whole.url}/site/?panel=heads&h=2`);
+    await ready(w.page);
+    expect(await w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelectorAll('attention-heads').length)).toBe(1);
+    const heads = await w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-heads').shadowRoot.querySelectorAll('figure[data-head]').length);
+    expect(heads).toBe(2);
+    expect(w.problems.console).toEqual([]);
+    expect(w.problems.external).toEqual([]);
+    await w.context.close();
+    await whole.close();
+  });
+
   test('stepping changes the shown step (buttons and arrow keys)', async () => {
     const { page, context } = await open();
     expect(await shownStep(page)).toBe('X');
@@ -179,6 +193,40 @@ describe('demo page', () => {
     await page.locator('attention-explorer attention-steps button[data-key="next"]').focus();
     await page.keyboard.press('Enter');
     await waitStep(page, 'scaled');
+    await context.close();
+  });
+
+  test('hovering a score highlights its query row and key row; exports carry the numbers', async () => {
+    const { page, context } = await open('?s=a+b+c+d&step=scores');
+    await page.locator('attention-explorer attention-steps figure[data-role="main"] td[data-i="1"][data-j="3"]').hover();
+    const lit = await inSteps(page, "return [...root.querySelectorAll('.operands figure')].map((f) => [f.querySelector('.name').textContent, [...f.querySelectorAll('td.hl')].map((td) => td.dataset.i + ',' + td.dataset.j)])");
+    expect(lit[0][0]).toBe('Q');
+    expect(new Set(lit[0][1].map((c) => c.split(',')[0]))).toEqual(new Set(['1']));
+    expect(lit[1][0]).toBe('K');
+    expect(new Set(lit[1][1].map((c) => c.split(',')[0]))).toEqual(new Set(['3']));
+    const values = await inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => td.dataset.value)");
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('attention-explorer attention-steps figure[data-role="main"] button', { hasText: 'CSV' }).click()]);
+    expect(download.suggestedFilename()).toBe('attention-scores.csv');
+    const csv = await (await download.createReadStream()).toArray();
+    const lines = Buffer.concat(csv).toString('utf8').trim().split('\n');
+    expect(lines[0]).toBe('"","a","b","c","d"');
+    expect(lines.slice(1).flatMap((l) => l.split(',').slice(1))).toEqual(values);
+    const [tex] = await Promise.all([page.waitForEvent('download'), page.locator('attention-explorer attention-steps figure[data-role="main"] button', { hasText: 'TeX' }).click()]);
+    const texText = Buffer.concat(await (await tex.createReadStream()).toArray()).toString('utf8');
+    expect(texText).toMatch(/^S = QK\^\{\\top\} = \\begin\{bmatrix\}/);
+    await context.close();
+  });
+
+  test('a matrix typed by hand flows through every step', async () => {
+    const { page, context } = await open('?s=a+b+c&dm=2&dk=2&step=output');
+    const explorer = page.locator('attention-explorer');
+    await explorer.locator('summary').click();
+    await explorer.locator('#in-x').fill('1 0\n0 1\n1 1');
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('#in-x-status').textContent.includes('3×2'));
+    await page.locator('attention-explorer attention-steps [role="tab"]').first().click();
+    await waitStep(page, 'X');
+    const x = await inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => Number(td.dataset.value))");
+    expect(x).toEqual([1, 0, 0, 1, 1, 1]);
     await context.close();
   });
 

@@ -32,7 +32,7 @@ export function lineChart(o) {
   const [y0, y1] = o.yRange ? o.yRange.map(fy) : [Math.min(...ys), Math.max(...ys)];
   const sx = (v) => pad.l + ((fx(v) - x0) / (x1 - x0 || 1)) * (W - pad.l - pad.r);
   const sy = (v) => H - pad.b - ((fy(v) - y0) / (y1 - y0 || 1)) * (H - pad.t - pad.b);
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img', 'aria-label': o.title });
+  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, style: `max-width: ${W}px`, role: 'img', 'aria-label': o.title });
   root.append(svg('title', {}, o.title));
   const yTicks = o.yTicks ?? Array.from({ length: 5 }, (_, k) => (o.yLog ? 10 ** (y0 + ((y1 - y0) * k) / 4) : y0 + ((y1 - y0) * k) / 4));
   for (const v of yTicks) {

@@ -87,6 +87,7 @@ td:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; position
 .export { display: flex; flex-wrap: wrap; gap: 0.25rem; align-items: center; font-size: 0.78rem; }
 .export button { font-size: 0.75rem; min-height: 1.9rem; padding: 0.1rem 0.45rem; }
 .export-label { color: var(--_muted); }
+.operands .wide { flex: 1 0 100%; margin: 0; }
 .operands { display: flex; flex-wrap: wrap; gap: 1rem; border-top: 1px dashed var(--_border); margin-top: 0.5rem; padding-top: 0.3rem; }
 .stepper { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; }
 .position { color: var(--_muted); font-size: 0.9rem; }
@@ -94,7 +95,7 @@ td:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; position
 .stats { display: table; border-collapse: collapse; font-family: var(--_font); font-size: 0.85rem; margin: 0.5rem 0; }
 .stats th, .stats td { border: 1px solid var(--_border); padding: 0.2rem 0.5rem; text-align: end; color: var(--_fg); max-width: none; }
 .stats th[scope="row"] { text-align: start; }
-.chart svg { display: block; max-width: 100%; height: auto; }
+.chart svg { display: block; width: 100%; height: auto; }
 .chart-wrap { flex: 1 1 18rem; min-width: 0; }
 .chart text { fill: var(--_fg); font: 11px var(--_font); }
 .chart .axis { stroke: var(--_muted); }

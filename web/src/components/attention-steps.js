@@ -183,7 +183,7 @@ export class AttentionSteps extends AttentionElement {
     this._operands = this.operandsFor(step, steps, model, result, headIndex, t);
     if (this._operands.length) {
       const box = el('div', { class: 'operands', part: 'operands' });
-      box.append(el('p', { class: 'note', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }));
+      box.append(el('p', { class: 'note wide', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }));
       for (const op of this._operands) box.append(op.heat.el);
       panel.append(box);
     }
@@ -196,7 +196,7 @@ export class AttentionSteps extends AttentionElement {
     const tokens = model.tokens;
     const mk = (name, matrix, rowLabels, colLabels, map, mask) => ({
       map,
-      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: true, exportable: false }),
+      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false }),
     });
     const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
     switch (step.key) {
