@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { freshApp, packed, tsc } from './helpers.js';
 
-// The CommonJS entry needs its own declarations (index.d.cts, which imports the
-// ES types with resolution-mode "import"); until the build ships it, that check waits.
+// The CommonJS entry needs its own declarations: TypeScript looks for index.d.cts
+// next to index.cjs (the ES index.d.ts cannot be required). Until the build ships
+// it, that check waits.
 const shipsCjsTypes = packed().files.some((f) => f.path === 'dist/index.d.cts');
 
 // Used as-is by the nodenext ESM and the bundler consumers.

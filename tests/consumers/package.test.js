@@ -1,0 +1,179 @@
+// The package itself, as packed: what the tarball holds, that the exports map
+// and every relative import point at shipped files, no runtime dependencies,
+// an accurate sideEffects field, `npm publish --dry-run` and
+// `npm audit --omit=dev` clean, and the size budget (printed for the README).
+import { spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join, posix } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
+
+// Size budget, in bytes. The issue's aim is the SIMD .wasm plus the JS that init()
+// loads under 40 KB gzip; the hard limits below leave ~15% over today's sizes so
+// growth is a decision, not an accident. Raise them deliberately, in this file.
+const KB = 1024;
+const AIM_SIMD_INIT_GZIP = 40 * KB;
+const BUDGET = {
+  wasmRaw: 72 * KB,
+  wasmGzip: 30 * KB,
+  initJsRaw: 90 * KB,
+  initJsGzip: 27 * KB,
+  simdInitTotalGzip: 56 * KB,
+  componentsRaw: 660 * KB,
+  componentsGzip: 224 * KB,
+  tarball: 620 * KB,
+};
+
+const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
+
+/** Relative specifiers a module imports statically or dynamically. */
+function importsOf(source) {
+  const specs = [];
+  for (const m of source.matchAll(/(?:\bimport|\bexport)\s[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|\bimport\s*\(\s*['"](\.[^'"]+)['"]\s*\)|\bimport\s*['"](\.[^'"]+)['"]/g))
+    specs.push({ spec: m[1] ?? m[2] ?? m[3], dynamic: Boolean(m[2]) });
+  return specs;
+}
+
+/** The files init() loads in a browser: the static graph of `entry` plus one build's glue. */
+function initGraph(dir, entry, glue) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const { spec, dynamic } of importsOf(readFileSync(join(dir, file), 'utf8'))) {
+      const target = posix.normalize(posix.join(posix.dirname(file), spec));
+      if (!dynamic || target === glue) visit(target);
+    }
+  };
+  visit(entry);
+  return [...seen];
+}
+
+describe('the packed package', () => {
+  let app;
+  let pkgDir;
+  let manifest;
+  let info;
+
+  beforeAll(() => {
+    info = packed();
+    app = freshApp('package', {}, { type: 'module' });
+    pkgDir = join(app, 'node_modules', 'attention-lab');
+    manifest = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  });
+  afterAll(() => app && rmSync(app, { recursive: true, force: true }));
+
+  it('ships dist/, the README, the CHANGELOG and the LICENSE, and nothing else', () => {
+    const paths = info.files.map((f) => f.path);
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) expect(paths).toContain(f);
+    for (const f of paths) expect(f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+)$/);
+    expect(readFileSync(join(pkgDir, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} attention-lab contributors/);
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/); // semantic version
+    expect(readFileSync(join(pkgDir, 'CHANGELOG.md'), 'utf8')).toContain(`## [${manifest.version}]`);
+  });
+
+  it('every target of the exports map, main, module and types is in the tarball', () => {
+    const targets = [];
+    const walk = (v) => (typeof v === 'string' ? targets.push(v) : v && Object.values(v).forEach(walk));
+    walk(manifest.exports);
+    targets.push(manifest.main, manifest.module, manifest.types);
+    expect(targets.length).toBeGreaterThan(8);
+    for (const t of targets.filter(Boolean)) expect(statSync(join(pkgDir, t)).isFile(), t).toBe(true);
+    // the conditions the issue asks for
+    expect(Object.keys(manifest.exports['.'])).toEqual(expect.arrayContaining(['types', 'node', 'default']));
+    expect(manifest.exports['./attention-lab-simd.wasm']).toBe('./dist/attention-lab-simd.wasm');
+    expect(manifest.exports['./attention-lab-scalar.wasm']).toBe('./dist/attention-lab-scalar.wasm');
+  });
+
+  it('every relative import in the shipped JavaScript resolves to a shipped file', () => {
+    const dist = join(pkgDir, 'dist');
+    const js = readdirSync(dist).filter((f) => /\.(m?js|cjs)$/.test(f));
+    let checked = 0;
+    for (const file of js)
+      for (const { spec } of importsOf(readFileSync(join(dist, file), 'utf8'))) {
+        expect(statSync(join(dist, spec)).isFile(), `${file} imports ${spec}`).toBe(true);
+        checked++;
+      }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  it('has no runtime dependencies: installing it adds exactly one package', () => {
+    for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies'])
+      expect(manifest[field] ?? {}, field).toEqual({});
+    expect(readdirSync(join(app, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual(['attention-lab']);
+  });
+
+  it('engines matches the Node that runs these tests', () => {
+    expect(manifest.engines.node).toBe('>=20');
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(20);
+  });
+
+  it('sideEffects is accurate: a bare import of the library bundles to nothing, the components keep their registration', () => {
+    const esbuild = join(tools(), 'node_modules', 'esbuild', 'bin', 'esbuild');
+    writeFiles(app, { 'bare.js': "import 'attention-lab';\n", 'components.js': "import 'attention-lab/components';\n", 'used.js': "import { init } from 'attention-lab';\ninit().then((lab) => console.log(lab.simd));\n" });
+    const bundle = (entry) => run(esbuild, [entry, '--bundle', '--format=esm', '--platform=browser', '--minify', '--log-level=error'], { cwd: app });
+    expect(bundle('bare.js').trim()).toBe('');
+    expect(bundle('components.js')).toMatch(/customElements\.define/);
+    expect(bundle('used.js')).toMatch(/attention-lab-simd\.wasm/);
+  });
+
+  it('npm publish --dry-run is clean (its only warning is about not being logged in)', () => {
+    const r = spawnSync('npm', ['publish', '--dry-run'], { cwd: root, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /^npm (warn|error|err!)/i.test(l) && !/requires you to be logged in/.test(l));
+    expect(warnings).toEqual([]);
+    expect(`${r.stdout}${r.stderr}`).toMatch(/\+ attention-lab@\d+\.\d+\.\d+/);
+  });
+
+  it('npm audit --omit=dev finds nothing', () => {
+    const r = spawnSync('npm', ['audit', '--omit=dev', '--json'], { cwd: root, encoding: 'utf8' });
+    const report = JSON.parse(r.stdout);
+    expect(report.error, JSON.stringify(report.error)).toBeUndefined();
+    expect(report.metadata.vulnerabilities.total).toBe(0);
+    expect(report.metadata.dependencies.prod).toBeLessThanOrEqual(1); // the package itself
+    expect(r.status).toBe(0);
+  });
+
+  it('stays within the size budget (printed: raw and gzip -9)', () => {
+    const dist = join(pkgDir, 'dist');
+    const size = (files) => {
+      const raw = files.reduce((a, f) => a + statSync(join(dist, f)).size, 0);
+      const gz = files.reduce((a, f) => a + gzip(readFileSync(join(dist, f))), 0);
+      return { raw, gzip: gz };
+    };
+    const rows = {};
+    for (const build of ['simd', 'scalar']) {
+      rows[`attention-lab-${build}.wasm`] = size([`attention-lab-${build}.wasm`]);
+      const graph = initGraph(dist, 'index.js', `attention-lab-${build}.js`);
+      expect(graph).toContain(`attention-lab-${build}.js`);
+      expect(graph).not.toContain(`attention-lab-${build === 'simd' ? 'scalar' : 'simd'}.js`);
+      rows[`JS for init(), ${build} (${graph.length} files)`] = size(graph);
+      rows[`${build}: .wasm + JS for init()`] = size([...graph, `attention-lab-${build}.wasm`]);
+    }
+    const components = info.files.some((f) => f.path === 'dist/components.js');
+    if (components) rows['components.js (self-contained)'] = size(['components.js']);
+    const lines = Object.entries(rows).map(([name, s]) => `  ${name.padEnd(40)} ${(s.raw / KB).toFixed(1).padStart(7)} KB raw ${(s.gzip / KB).toFixed(1).padStart(7)} KB gzip`);
+    lines.push(`  ${'tarball (npm pack)'.padEnd(40)} ${(info.size / KB).toFixed(1).padStart(7)} KB`);
+    const simdTotal = rows['simd: .wasm + JS for init()'].gzip;
+    lines.push(`  aim: SIMD .wasm + JS for init() under ${AIM_SIMD_INIT_GZIP / KB} KB gzip: ${simdTotal <= AIM_SIMD_INIT_GZIP ? 'met' : `not met (${(simdTotal / KB).toFixed(1)} KB)`}`);
+    console.log(`attention-lab sizes:\n${lines.join('\n')}`);
+
+    for (const build of ['simd', 'scalar']) {
+      expect(rows[`attention-lab-${build}.wasm`].raw).toBeLessThanOrEqual(BUDGET.wasmRaw);
+      expect(rows[`attention-lab-${build}.wasm`].gzip).toBeLessThanOrEqual(BUDGET.wasmGzip);
+      const js = Object.entries(rows).find(([k]) => k.startsWith(`JS for init(), ${build}`))[1];
+      expect(js.raw).toBeLessThanOrEqual(BUDGET.initJsRaw);
+      expect(js.gzip).toBeLessThanOrEqual(BUDGET.initJsGzip);
+    }
+    expect(simdTotal).toBeLessThanOrEqual(BUDGET.simdInitTotalGzip);
+    if (components) {
+      expect(rows['components.js (self-contained)'].raw).toBeLessThanOrEqual(BUDGET.componentsRaw);
+      expect(rows['components.js (self-contained)'].gzip).toBeLessThanOrEqual(BUDGET.componentsGzip);
+    }
+    expect(info.size).toBeLessThanOrEqual(BUDGET.tarball);
+  });
+});
