@@ -4,7 +4,7 @@
 // results out. The caller owns every returned object.
 import { AttentionError, fail } from './errors.js';
 import { step } from './steps.js';
-import { MaskKind, checkOptions, expectEqual, shape, toMask, toMatrix, toNumber, toPositiveInteger, toVector } from './validate.js';
+import { MaskKind, checkOptions, toBoolean, expectEqual, shape, toMask, toMatrix, toNumber, toPositiveInteger, toVector } from './validate.js';
 import { checkFiniteResult, checkScoreBound, frobenius, maxRowNorm } from './overflow.js';
 import { Layout, Workspace } from './workspace.js';
 
@@ -151,8 +151,8 @@ export function createApi(module, { simd }) {
     if (!Number.isFinite(scale)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: scale ${o.scale} is outside float32 range`);
     checkDotScores(fn, q, k, scale);
     const mask = toMask(fn, o.mask, n, m);
-    const trace = Boolean(o.trace);
-    if (o.weights === false) {
+    const trace = toBoolean(fn, 'trace', o.trace);
+    if (!toBoolean(fn, 'weights', o.weights ?? true)) {
       if (trace) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: trace: true needs the weights; drop weights: false to trace`);
       return fusedAttention(fn, q, k, v, mask, scale);
     }
@@ -195,7 +195,7 @@ export function createApi(module, { simd }) {
     const wvSum = wv.reduce((sum, x) => sum + Math.abs(x), 0);
     checkScoreBound(fn, wvSum, () => `wv with Σ|wv| = ${wvSum.toExponential(2)} (|w_vᵀ tanh(·)| <= Σ|wv|)`);
     const mask = toMask(fn, o.mask, n, m);
-    const trace = Boolean(o.trace);
+    const trace = toBoolean(fn, 'trace', o.trace);
     const f = new Frame(workspace, fn);
     const [sq, sk, sv, swq, swk, swv, sm] = [q.data, k.data, v.data, wq.data, wk.data, wv, maskData(mask)].map((x) => f.input(x));
     const scratch = f.output((n + m) * h);
@@ -240,7 +240,7 @@ export function createApi(module, { simd }) {
     const [n, dk, dv] = [x.rows, wq.cols, wv.cols];
     checkProjectedScores(fn, x, wq, wk, defaultScale(dk));
     const mask = toMask(fn, o.mask, n, n);
-    const trace = Boolean(o.trace);
+    const trace = toBoolean(fn, 'trace', o.trace);
     const f = new Frame(workspace, fn);
     const [sx, swq, swk, swv, sm] = [x.data, wq.data, wk.data, wv.data, maskData(mask)].map((a) => f.input(a));
     const [pq, pk, pv] = [f.output(n * dk), f.output(n * dk), f.output(n * dv)];
@@ -264,7 +264,7 @@ export function createApi(module, { simd }) {
     const [dk, dv] = [dkAll / heads, dvAll / heads];
     checkProjectedScores(fn, x, wq, wk, defaultScale(dk));
     const mask = toMask(fn, o.mask, n, n);
-    const trace = Boolean(o.trace);
+    const trace = toBoolean(fn, 'trace', o.trace);
     const f = new Frame(workspace, fn);
     const [sx, swq, swk, swv, swo, sm] = [x.data, wq.data, wk.data, wv.data, wo.data, maskData(mask)].map((a) => f.input(a));
     const [pq, pk, pv] = [f.output(n * dkAll), f.output(n * dkAll), f.output(n * dvAll)];
@@ -308,13 +308,8 @@ export function createApi(module, { simd }) {
   function tracedWeights(fn, trace, rows, cols) {
     if (trace && rows * cols > MAX_TRACED_WEIGHTS)
       fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: trace: true returns the ${rows}×${cols} weights, more than ${MAX_TRACED_WEIGHTS} entries; trace smaller inputs`);
-    return Boolean(trace);
+    return toBoolean(fn, 'trace', trace);
   }
-
-  const toBoolean = (fn, name, value) => {
-    if (value !== undefined && typeof value !== 'boolean') fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: ${name} must be true or false, got ${typeof value}`);
-    return Boolean(value);
-  };
 
   function localAttention(Q, K, V, options) {
     const fn = 'localAttention';
@@ -378,8 +373,9 @@ export function createApi(module, { simd }) {
   function createMultiHeadAttention(options) {
     const fn = 'createMultiHeadAttention';
     const o = checkOptions(fn, options, ['heads', 'Wq', 'Wk', 'Wv', 'Wo']);
-    const weights = multiHeadWeights(fn, o, null);
-    const { heads, wq, wk, wv, wo } = weights;
+    // Copies: the layer must not change when the caller later edits its arrays.
+    const { heads, ...given } = multiHeadWeights(fn, o, null);
+    const [wq, wk, wv, wo] = [given.wq, given.wk, given.wv, given.wo].map((w) => ({ ...w, data: w.data.slice() }));
     const dims = [wq.rows, heads, wq.cols / heads, wv.cols / heads, wo.cols];
     const storage = allocate(fn, module._layerFloats(...dims) * 4);
     try {

@@ -243,6 +243,8 @@ export interface AttentionLab {
   matmul(A: MatrixInput, B: MatrixInput): Matrix;
   /** Row-wise softmax over the visible entries of S (masked entries 0, fully masked rows all 0). */
   softmax(S: MatrixInput, options?: { mask?: Mask }): Matrix;
+  /** The fused fast path: output only, no n×m matrix stored (see {@link ScaledDotProductOptions.weights}). */
+  scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: ScaledDotProductOptions & { weights: false; trace?: false }): { output: Matrix };
   /** softmax(QKᵀ·scale)V for Q n×d_k, K m×d_k, V m×d_v (cross-attention when n ≠ m). */
   scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: ScaledDotProductOptions): AttentionResult;
   /** softmax(w_vᵀ tanh(q_i W_q + k_j W_k))V; query and key widths may differ. */

@@ -15,6 +15,10 @@ function describe(value) {
   return typeof value === 'object' ? `an object (${Object.prototype.toString.call(value).slice(8, -1)})` : `${typeof value} ${String(value)}`;
 }
 
+function tooLarge(fn, where, x) {
+  fail(NON_FINITE, `${fn}: ${where} is ${x}, beyond float32's range (±3.4e38)`);
+}
+
 function checkFinite(fn, name, data, cols) {
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
@@ -39,6 +43,7 @@ function fromNested(fn, name, rowsArray) {
       const x = row[j];
       if (typeof x !== 'number') fail(INVALID_MATRIX, `${fn}: ${name}[${i}][${j}] is ${describe(x)}, not a number`);
       data[i * cols + j] = x;
+      if (Number.isFinite(x) && !Number.isFinite(data[i * cols + j])) tooLarge(fn, `${name}[${i}][${j}]`, x);
     }
   }
   return { rows, cols, data };
@@ -64,7 +69,10 @@ export function toMatrix(fn, name, value) {
   if (!(data instanceof Float32Array)) {
     if (!ArrayBuffer.isView(data) && !Array.isArray(data))
       fail(INVALID_MATRIX, `${fn}: ${name}.data must be a Float32Array (or an array of numbers), got ${describe(data)}`);
-    data = Float32Array.from(data);
+    const source = data;
+    data = Float32Array.from(source);
+    for (let i = 0; i < data.length; i++)
+      if (Number.isFinite(source[i]) && !Number.isFinite(data[i])) tooLarge(fn, `${name}.data[${i}]`, source[i]);
   }
   if (data.length !== rows * cols)
     fail(INVALID_MATRIX, `${fn}: ${name} is ${rows}×${cols} but its data has ${data.length} entries (expected ${rows * cols})`);
@@ -79,6 +87,7 @@ export function toVector(fn, name, value) {
   for (let i = 0; i < value.length; i++)
     if (typeof value[i] !== 'number' && typeof value[i] !== 'bigint') fail(INVALID_ARGUMENT, `${fn}: ${name}[${i}] is ${describe(value[i])}, not a number`);
   const data = value instanceof Float32Array ? value : Float32Array.from(value, Number);
+  for (let i = 0; i < data.length; i++) if (Number.isFinite(Number(value[i])) && !Number.isFinite(data[i])) tooLarge(fn, `${name}[${i}]`, value[i]);
   checkFinite(fn, name, data, 0);
   return data;
 }
@@ -103,6 +112,12 @@ export function toPositiveInteger(fn, name, value) {
   return value;
 }
 
+/** true or false (undefined counts as false). */
+export function toBoolean(fn, name, value) {
+  if (value !== undefined && typeof value !== 'boolean') fail(INVALID_ARGUMENT, `${fn}: ${name} must be true or false, got ${describe(value)}`);
+  return Boolean(value);
+}
+
 /** Rejects option names that do not exist (a typo would otherwise be silently ignored). */
 export function checkOptions(fn, options, allowed) {
   if (options === undefined) return {};
@@ -125,6 +140,8 @@ export function toMask(fn, mask, n, m) {
   if (mask === 'causal') return { kind: MaskKind.causal };
   if (typeof mask === 'string') fail(INVALID_MASK, `${fn}: unknown mask "${mask}"; expected 'none', 'causal', { validLens } or a 0/1 matrix`);
   if (typeof mask === 'object' && !Array.isArray(mask) && 'validLens' in mask) return toValidLens(fn, mask.validLens, n, m);
+  if (typeof mask !== 'object')
+    fail(INVALID_MASK, `${fn}: mask must be 'none', 'causal', { validLens } or a 0/1 matrix, got ${describe(mask)}`);
   const bitsMatrix = toMatrix(fn, 'mask', mask);
   if (bitsMatrix.rows !== n || bitsMatrix.cols !== m)
     fail(INVALID_MASK, `${fn}: mask is ${shape(bitsMatrix)} but the scores are ${n}×${m}`);

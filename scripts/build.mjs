@@ -2,7 +2,7 @@
 // Usage: node scripts/build.mjs [--if-missing]
 //   --if-missing  skip the work when dist/ is already newer than every source
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -76,7 +76,10 @@ export function buildWasm() {
     if (!smokeTest(wasmBuild)) throw new Error('attention-lab: the WebAssembly builds do not load; see the build output above');
   }
   mkdirSync(dist, { recursive: true });
-  for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, f));
+  // Copy under temporary names, then rename: a reader never sees a glue file
+  // without its matching .wasm for longer than two renames.
+  for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
+  for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
 }
 

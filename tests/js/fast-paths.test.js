@@ -113,10 +113,20 @@ describe.each(BUILDS)('fast paths ($name build)', ({ simd }) => {
       layer.dispose();
     });
 
-    // Bug (reported, not fixed here): createMultiHeadAttention in bindings/api.js keeps the caller's
-    // Float32Arrays (toMatrix does not copy them) for the traced path, while the untraced path uses
-    // the packed copy; after the caller mutates its Wq/Wv arrays, forward(X) and forward(X, { trace: true }) disagree.
-    it.todo('forward(X, { trace: true }) uses the weights packed at creation after the caller mutates its weight arrays');
+    it('forward(X, { trace: true }) uses the weights given at creation after the caller mutates its weight arrays', () => {
+      const rand = rng(91);
+      const w = weights(rand, 8, 2, 4, 4, 8);
+      const X = randomMatrix(rand, 5, 8);
+      const layer = lab.createMultiHeadAttention(w);
+      const before = layer.forward(X, { trace: true }).output.data.slice();
+      w.Wq.data.fill(0);
+      w.Wv.data.fill(2);
+      const untraced = layer.forward(X).output.data;
+      const traced = layer.forward(X, { trace: true }).output.data;
+      expect(Array.from(traced)).toEqual(Array.from(before));
+      for (let i = 0; i < traced.length; i++) expect(Math.abs(traced[i] - untraced[i])).toBeLessThan(1e-5);
+      layer.dispose();
+    });
 
     it('forward after dispose throws DISPOSED; dispose is idempotent; other layers keep working', () => {
       const rand = rng(77);

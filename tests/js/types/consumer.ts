@@ -72,6 +72,10 @@ export async function main(): Promise<number> {
   const sdpa: AttentionResult = lab.scaledDotProductAttention(nested, identity, nested, sdpaOptions);
   lab.scaledDotProductAttention(nested, identity, nested);
   const fused = lab.scaledDotProductAttention(nested, identity, nested, { weights: false });
+  const fusedOutput: Matrix = fused.output;
+  describeMatrix(fusedOutput);
+  // @ts-expect-error the fused path returns no weights
+  fused.weights;
 
   const additiveOptions: AdditiveOptions = { Wq: identity, Wk: nested, wv: vector, mask: { validLens: [1, 2] }, trace: true };
   const additive: AttentionResult = lab.additiveAttention(nested, nested, nested, additiveOptions);
