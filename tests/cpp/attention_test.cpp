@@ -2,6 +2,8 @@
 // and every traced intermediate against the float64 reference, for every mask
 // kind, at every size in sizes() (cross-attention n ≠ m included); the
 // properties and Dive into Deep Learning's known answers; every Status path.
+#include "attention.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -13,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "attention.h"
 #include "reference.h"
 #include "test_util.h"
 
@@ -23,8 +24,8 @@ using attn::Mask;
 using attn::MaskKind;
 using attn::Status;
 using attn_test::kSentinel;
-using attn_test::Mat;
 using attn_test::MaskCase;
+using attn_test::Mat;
 using attn_test::Rng;
 
 constexpr double kWeightAtol = 2e-6, kWeightRtol = 2e-5;
@@ -58,7 +59,8 @@ void expect_attention_properties(const Mat& weights, const Mat& out, const ref::
       EXPECT_NEAR(sum, 1.0, 1e-5) << "row " << i;
     } else {
       EXPECT_EQ(sum, 0.0) << "row " << i;
-      for (std::size_t j = 0; j < out.cols; ++j) ASSERT_EQ(out.at(i, j), 0.0f) << "fully masked output " << i << "," << j;
+      for (std::size_t j = 0; j < out.cols; ++j)
+        ASSERT_EQ(out.at(i, j), 0.0f) << "fully masked output " << i << "," << j;
     }
   }
 }
@@ -68,8 +70,7 @@ void expect_attention_properties(const Mat& weights, const Mat& out, const ref::
 struct Traced {
   Mat scores, scaled, masked;
   attn::AttentionTrace trace;
-  Traced(std::size_t n, std::size_t m)
-      : scores(n, m, kSentinel), scaled(n, m, kSentinel), masked(n, m, kSentinel) {
+  Traced(std::size_t n, std::size_t m) : scores(n, m, kSentinel), scaled(n, m, kSentinel), masked(n, m, kSentinel) {
     trace = {scores.ptr(), scaled.ptr(), masked.ptr()};
   }
 };
@@ -94,8 +95,7 @@ TEST_P(AttentionSizes, ScaledDotProductMatchesReferenceWithTrace) {
       ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mc.mask(), scale, weights.view(),
                                                    out.view(), &t.trace),
                 Status::ok);
-      const ref::Attention r =
-          ref::dot_product_attention(q.to_double(), k.to_double(), v.to_double(), mc.vis, scale);
+      const ref::Attention r = ref::dot_product_attention(q.to_double(), k.to_double(), v.to_double(), mc.vis, scale);
       const double score_atol = 4e-6 * static_cast<double>(d + 1);
       EXPECT_TRUE(attn_test::all_close(t.scores.cview(), r.scores, score_atol, 1e-5));
       EXPECT_TRUE(attn_test::all_close(t.scaled.cview(), r.scaled, score_atol, 1e-5));
@@ -103,15 +103,16 @@ TEST_P(AttentionSizes, ScaledDotProductMatchesReferenceWithTrace) {
         EXPECT_TRUE(attn_test::untouched(t.masked.data, "masked trace without a mask"));
       else
         EXPECT_TRUE(attn_test::all_close(t.masked.cview(), r.masked, score_atol, 1e-5));
-      EXPECT_TRUE(attn_test::all_close(weights.cview(), r.weights, kWeightAtol * static_cast<double>(d + 1), kWeightRtol));
+      EXPECT_TRUE(
+          attn_test::all_close(weights.cview(), r.weights, kWeightAtol * static_cast<double>(d + 1), kWeightRtol));
       EXPECT_TRUE(attn_test::all_close(out.cview(), r.output, kOutAtol * static_cast<double>(d + 1), kOutRtol));
       EXPECT_TRUE(attn_test::padding_untouched(out));
       expect_attention_properties(weights, out, mc.vis);
 
       // Without a trace the results are the same, bit for bit.
       Mat weights2(n, m, kSentinel), out2(n, d_v, kSentinel, 1);
-      ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mc.mask(), scale,
-                                                   weights2.view(), out2.view()),
+      ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mc.mask(), scale, weights2.view(),
+                                                   out2.view()),
                 Status::ok);
       EXPECT_EQ(weights2.data, weights.data);
       EXPECT_EQ(out2.data, out.data);
@@ -137,9 +138,9 @@ TEST_P(AttentionSizes, AdditiveMatchesReferenceWithTrace) {
       Mat q_hidden(n, h, kSentinel), k_hidden(m, h, kSentinel), weights(n, m, kSentinel), out(n, d_v, kSentinel);
       const attn::AdditiveParams p{w_q.cview(), w_k.cview(), w_v.data(), q_hidden.view(), k_hidden.view()};
       Traced t(n, m);
-      ASSERT_EQ(attn::additive_attention(q.cview(), k.cview(), v.cview(), p, mc.mask(), weights.view(), out.view(),
-                                         &t.trace),
-                Status::ok);
+      ASSERT_EQ(
+          attn::additive_attention(q.cview(), k.cview(), v.cview(), p, mc.mask(), weights.view(), out.view(), &t.trace),
+          Status::ok);
       const ref::Additive r = ref::additive_attention(q.to_double(), k.to_double(), v.to_double(), w_q.to_double(),
                                                       w_k.to_double(), to_double(w_v), mc.vis);
       const double atol = 4e-6 * static_cast<double>(h + d_q + d_k);
@@ -188,7 +189,9 @@ TEST_P(AttentionSizes, SelfAttentionMatchesReferenceWithTrace) {
       EXPECT_TRUE(attn_test::all_close(pv.cview(), r.v, atol, 1e-5));
       EXPECT_TRUE(attn_test::all_close(t.scores.cview(), r.attention.scores, atol, 1e-5));
       EXPECT_TRUE(attn_test::all_close(t.scaled.cview(), r.attention.scaled, atol, 1e-5));
-      if (kind != MaskKind::none) EXPECT_TRUE(attn_test::all_close(t.masked.cview(), r.attention.masked, atol, 1e-5));
+      if (kind != MaskKind::none) {
+        EXPECT_TRUE(attn_test::all_close(t.masked.cview(), r.attention.masked, atol, 1e-5));
+      }
       EXPECT_TRUE(attn_test::all_close(weights.cview(), r.attention.weights, 2.0 * atol, kWeightRtol));
       EXPECT_TRUE(attn_test::all_close(out.cview(), r.attention.output, 4.0 * atol, kOutRtol));
       expect_attention_properties(weights, out, mc.vis);
@@ -258,8 +261,8 @@ TEST(AttentionProperties, ScoresOfPlusMinus1e4StayFinite) {
       for (float scale : {1.0f, 0.5f}) {
         Mat weights(n, m), out(n, d_v);
         Traced t(n, m);
-        ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mc.mask(), scale,
-                                                     weights.view(), out.view(), &t.trace),
+        ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mc.mask(), scale, weights.view(),
+                                                     out.view(), &t.trace),
                   Status::ok);
         for (float x : weights.data) ASSERT_TRUE(std::isfinite(x));
         for (float x : out.data) ASSERT_TRUE(std::isfinite(x));
@@ -284,8 +287,8 @@ TEST(AttentionProperties, CausalCrossAttentionShapes) {
     const Mat q = attn_test::random_mat(n, 4, rng), k = attn_test::random_mat(m, 4, rng);
     const Mat v = attn_test::random_mat(m, 3, rng);
     Mat weights(n, m), out(n, 3);
-    ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), Mask::causal(), 0.5f,
-                                                 weights.view(), out.view()),
+    ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), Mask::causal(), 0.5f, weights.view(),
+                                                 out.view()),
               Status::ok);
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < m; ++j) {
@@ -296,8 +299,8 @@ TEST(AttentionProperties, CausalCrossAttentionShapes) {
       }
     // Row 0 sees only key 0: its output is exactly V's first row.
     for (std::size_t j = 0; j < 3; ++j) EXPECT_EQ(out.at(0, j), v.at(0, j));
-    const ref::Attention r = ref::dot_product_attention(q.to_double(), k.to_double(), v.to_double(),
-                                                        ref::causal(n, m), 0.5);
+    const ref::Attention r =
+        ref::dot_product_attention(q.to_double(), k.to_double(), v.to_double(), ref::causal(n, m), 0.5);
     EXPECT_TRUE(attn_test::all_close(out.cview(), r.output, 1e-6, 1e-5));
   }
 }
@@ -343,7 +346,11 @@ TEST(AttentionProperties, PartialTracesWriteOnlyWhatIsAsked) {
     ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), Mask::causal(), scale, w.view(),
                                                  out.view(), &t),
               Status::ok);
-    EXPECT_TRUE(attn_test::all_close(buf.cview(), which == 0 ? r.scores : which == 1 ? r.scaled : r.masked, 1e-6, 1e-5));
+    EXPECT_TRUE(attn_test::all_close(buf.cview(),
+                                     which == 0   ? r.scores
+                                     : which == 1 ? r.scaled
+                                                  : r.masked,
+                                     1e-6, 1e-5));
     EXPECT_TRUE(attn_test::all_close(out.cview(), r.output, 1e-6, 1e-5));
   }
 }
@@ -423,7 +430,10 @@ struct ErrorBuffers {
   Mat weights, out, scores, scaled, masked;
   attn::AttentionTrace trace;
   ErrorBuffers(std::size_t wr, std::size_t wc, std::size_t orow, std::size_t oc)
-      : weights(wr, wc, kSentinel), out(orow, oc, kSentinel), scores(8, 8, kSentinel), scaled(8, 8, kSentinel),
+      : weights(wr, wc, kSentinel),
+        out(orow, oc, kSentinel),
+        scores(8, 8, kSentinel),
+        scaled(8, 8, kSentinel),
         masked(8, 8, kSentinel) {
     trace = {scores.ptr(), scaled.ptr(), masked.ptr()};
   }
@@ -435,8 +445,8 @@ struct ErrorBuffers {
 };
 
 Status sdpa(const Mat& q, const Mat& k, const Mat& v, const Mask& mask, ErrorBuffers& b) {
-  return attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mask, 0.5f, b.weights.view(),
-                                            b.out.view(), &b.trace);
+  return attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mask, 0.5f, b.weights.view(), b.out.view(),
+                                            &b.trace);
 }
 
 TEST(AttentionStatus, ScaledDotProductShapeMismatches) {
@@ -468,9 +478,9 @@ TEST(AttentionStatus, ScaledDotProductBadMasks) {
   const std::vector<std::uint8_t> bits(15, 1);
   Mask unknown;
   unknown.kind = static_cast<MaskKind>(9);
-  for (const Mask& mask : {Mask::lengths(too_long.data()), Mask::lengths(negative.data()), Mask::lengths(nullptr),
-                           Mask::matrix(bits.data(), 5, 3), Mask::matrix(bits.data(), 3, 4),
-                           Mask::matrix(nullptr, 3, 5), unknown}) {
+  for (const Mask& mask :
+       {Mask::lengths(too_long.data()), Mask::lengths(negative.data()), Mask::lengths(nullptr),
+        Mask::matrix(bits.data(), 5, 3), Mask::matrix(bits.data(), 3, 4), Mask::matrix(nullptr, 3, 5), unknown}) {
     ErrorBuffers b(3, 5, 3, 2);
     EXPECT_EQ(sdpa(q, k, v, mask, b), Status::bad_mask) << "mask kind " << static_cast<int>(mask.kind);
     EXPECT_TRUE(b.untouched());
@@ -503,8 +513,8 @@ TEST(AttentionStatus, AdditiveShapeMismatchesAndBadArguments) {
     Mat qh(c.qh_rows, c.qh_cols, kSentinel), kh(c.kh_rows, c.kh_cols, kSentinel);
     ErrorBuffers b(n, m, n, 2);
     const attn::AdditiveParams p{c.w_q.cview(), c.w_k.cview(), c.w_v, qh.view(), kh.view()};
-    EXPECT_EQ(attn::additive_attention(c.q.cview(), c.k.cview(), c.v.cview(), p, Mask{}, b.weights.view(),
-                                       b.out.view(), &b.trace),
+    EXPECT_EQ(attn::additive_attention(c.q.cview(), c.k.cview(), c.v.cview(), p, Mask{}, b.weights.view(), b.out.view(),
+                                       &b.trace),
               c.expected);
     EXPECT_TRUE(b.untouched());
     EXPECT_TRUE(attn_test::untouched(qh.data, "q_hidden"));
@@ -513,14 +523,15 @@ TEST(AttentionStatus, AdditiveShapeMismatchesAndBadArguments) {
   // Wrong weights/output shapes and a bad mask, with everything else right.
   const std::vector<std::int32_t> too_long = {1, 6, 2};
   for (auto [wr, wc, oc, bad_mask] : {std::tuple<std::size_t, std::size_t, std::size_t, bool>{n, m + 1, 2, false},
-                                      {n, m, 3, false}, {n, m, 2, true}}) {
+                                      {n, m, 3, false},
+                                      {n, m, 2, true}}) {
     Mat qh(n, h, kSentinel), kh(m, h, kSentinel);
     ErrorBuffers b(wr, wc, n, oc);
     const attn::AdditiveParams p{w_q.cview(), w_k.cview(), w_v.data(), qh.view(), kh.view()};
     const Mask mask = bad_mask ? Mask::lengths(too_long.data()) : Mask{};
-    EXPECT_EQ(attn::additive_attention(q.cview(), k.cview(), v.cview(), p, mask, b.weights.view(), b.out.view(),
-                                       &b.trace),
-              bad_mask ? Status::bad_mask : Status::shape_mismatch);
+    EXPECT_EQ(
+        attn::additive_attention(q.cview(), k.cview(), v.cview(), p, mask, b.weights.view(), b.out.view(), &b.trace),
+        bad_mask ? Status::bad_mask : Status::shape_mismatch);
     EXPECT_TRUE(b.untouched());
   }
 }

@@ -19,8 +19,8 @@ using attn::Mask;
 using attn::MaskKind;
 using attn::Status;
 using attn_test::kSentinel;
-using attn_test::Mat;
 using attn_test::MaskCase;
+using attn_test::Mat;
 using attn_test::Rng;
 
 Status fused(const Mat& q, const Mat& k, const Mat& v, const Mask& mask, float scale, Mat& out) {
@@ -46,8 +46,9 @@ void check_case(std::size_t n, std::size_t m, std::size_t d, std::size_t d_v, Ma
   for (std::size_t i = 0; i < n; ++i) {
     bool any = false;
     for (std::size_t j = 0; j < m; ++j) any = any || mc.vis[i][j];
-    if (!any)
+    if (!any) {
       for (std::size_t j = 0; j < d_v; ++j) ASSERT_EQ(out.at(i, j), 0.0f) << "fully masked row " << i;
+    }
   }
 }
 
@@ -58,7 +59,8 @@ TEST_P(FusedAttentionSizes, MatchesReferenceForEveryMaskKind) {
   const auto& s = attn_test::sizes();
   for (std::size_t t = 0; t < s.size(); ++t)
     for (MaskKind kind : attn_test::all_kinds())
-      check_case(n, m, s[t], s[(t + 2) % s.size()], kind, attn_test::seed_for(n, m, s[t], 100 + static_cast<std::size_t>(kind)));
+      check_case(n, m, s[t], s[(t + 2) % s.size()], kind,
+                 attn_test::seed_for(n, m, s[t], 100 + static_cast<std::size_t>(kind)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, FusedAttentionSizes, attn_test::size_pairs(), attn_test::pair_name);
@@ -73,7 +75,8 @@ TEST(FusedAttention, KeyCountsAcrossBlocksAndRowBlocks) {
 
 TEST(FusedAttention, HugeScoresStayFinite) {
   // Scores far above exp's range: the online max must rescale, never overflow.
-  for (MaskKind kind : attn_test::all_kinds()) check_case(17, 200, 4, 3, kind, attn_test::seed_for(kind == MaskKind::none, 0, 0, 111), 100.0f);
+  for (MaskKind kind : attn_test::all_kinds())
+    check_case(17, 200, 4, 3, kind, attn_test::seed_for(kind == MaskKind::none, 0, 0, 111), 100.0f);
 }
 
 TEST(FusedAttention, AgreesWithStepByStepKernel) {

@@ -3,6 +3,8 @@
 // every size in sizes(); properties (rows sum to 1, compact kernels exactly 0
 // outside their window, queries with no neighbour get zero weights and the
 // prediction 0); every Status path.
+#include "kernel_regression.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 #include <limits>
 #include <vector>
 
-#include "kernel_regression.h"
 #include "reference.h"
 #include "test_util.h"
 
@@ -83,7 +84,9 @@ TEST_P(KernelRegressionSizes, MatchesReferenceForEveryKernel) {
         for (std::size_t j = 0; j < m; ++j) {
           const float w = r.weights.at(i, j);
           ASSERT_GE(w, 0.0f);
-          if (e.weights.at(i, j) == 0.0) ASSERT_EQ(w, 0.0f) << "outside the window at " << i << "," << j;
+          if (e.weights.at(i, j) == 0.0) {
+            ASSERT_EQ(w, 0.0f) << "outside the window at " << i << "," << j;
+          }
           any = any || w > 0.0f;
           sum += w;
         }
@@ -206,8 +209,8 @@ TEST(KernelRegressionStatus, WeightsOfTheWrongShape) {
   for (auto [rows, cols] : {std::pair<std::size_t, std::size_t>{2, 2}, {3, 3}, {3, 2}, {1, 3}}) {
     std::vector<float> predictions(2, kSentinel);
     Mat weights(rows, cols, kSentinel);
-    EXPECT_EQ(attn::nadaraya_watson(d.x_train.data(), d.y_train.data(), 3, d.x_query.data(), 2, Kernel::gaussian,
-                                    1.0f, predictions.data(), weights.view()),
+    EXPECT_EQ(attn::nadaraya_watson(d.x_train.data(), d.y_train.data(), 3, d.x_query.data(), 2, Kernel::gaussian, 1.0f,
+                                    predictions.data(), weights.view()),
               Status::shape_mismatch)
         << rows << "x" << cols;
     EXPECT_TRUE(attn_test::untouched(predictions, "predictions"));

@@ -1,11 +1,12 @@
 // matmul (A·B) and matmul_transposed (alpha·A·Bᵀ) against the float64
 // reference at every size in sizes(), with padded and column-slice views.
+#include "matmul.h"
+
 #include <gtest/gtest.h>
 
 #include <cstddef>
 #include <vector>
 
-#include "matmul.h"
 #include "reference.h"
 #include "test_util.h"
 
@@ -64,8 +65,9 @@ TEST_P(MatmulSizes, PackedMatchesReferenceForEveryInnerWidth) {
     EXPECT_EQ(floats, k * ((m + 7) / 8 * 8));
     std::vector<float> packed(floats + 8, attn_test::kSentinel);  // 8 guard floats past the end
     attn::pack_columns(b.cview(), packed.data());
-    EXPECT_TRUE(attn_test::untouched(std::vector<float>(packed.begin() + static_cast<std::ptrdiff_t>(floats), packed.end()),
-                                     "past the packed size"));
+    EXPECT_TRUE(
+        attn_test::untouched(std::vector<float>(packed.begin() + static_cast<std::ptrdiff_t>(floats), packed.end()),
+                             "past the packed size"));
     Mat c(n, m, attn_test::kSentinel, 3);
     attn::matmul_packed(a.cview(), packed.data(), c.view());
     EXPECT_TRUE(attn_test::all_close(c.cview(), ref::matmul(a.to_double(), b.to_double()), product_atol(k), kRtol));
@@ -150,15 +152,19 @@ TEST(Matmul, ColumnSliceViews) {
 
         Mat out_t(n, m + 5, attn_test::kSentinel);
         attn::matmul_transposed(a, bt, 0.5f, attn::column_slice(out_t.view(), 4, m));
-        const ref::MatD expected_t = ref::matmul_bt(ref::columns(wide_a.to_double(), k + 1, k),
-                                                    ref::columns(wide_bt.to_double(), 2, k), 0.5);
+        const ref::MatD expected_t =
+            ref::matmul_bt(ref::columns(wide_a.to_double(), k + 1, k), ref::columns(wide_bt.to_double(), 2, k), 0.5);
         EXPECT_TRUE(attn_test::all_close(attn::column_slice(out_t.cview(), 4, m), expected_t, product_atol(k), kRtol));
 
         for (std::size_t i = 0; i < n; ++i) {
           for (std::size_t j = 0; j < out.cols; ++j)
-            if (j < m + 1 || j >= 2 * m + 1) ASSERT_EQ(out.at(i, j), attn_test::kSentinel) << i << "," << j;
+            if (j < m + 1 || j >= 2 * m + 1) {
+              ASSERT_EQ(out.at(i, j), attn_test::kSentinel) << i << "," << j;
+            }
           for (std::size_t j = 0; j < out_t.cols; ++j)
-            if (j < 4 || j >= m + 4) ASSERT_EQ(out_t.at(i, j), attn_test::kSentinel) << i << "," << j;
+            if (j < 4 || j >= m + 4) {
+              ASSERT_EQ(out_t.at(i, j), attn_test::kSentinel) << i << "," << j;
+            }
         }
       }
     }
@@ -188,10 +194,9 @@ TEST(Matmul, PackedColumnSlices) {
     attn::pack_columns(attn::column_slice(wide_b.cview(), 3, m), packed.data());
     Mat out(17, m + 4, attn_test::kSentinel);
     attn::matmul_packed(attn::column_slice(wide_a.cview(), 6, 5), packed.data(), attn::column_slice(out.view(), 1, m));
-    EXPECT_TRUE(attn_test::all_close(attn::column_slice(out.cview(), 1, m),
-                                     ref::matmul(ref::columns(wide_a.to_double(), 6, 5),
-                                                 ref::columns(wide_b.to_double(), 3, m)),
-                                     1e-5, kRtol))
+    EXPECT_TRUE(attn_test::all_close(
+        attn::column_slice(out.cview(), 1, m),
+        ref::matmul(ref::columns(wide_a.to_double(), 6, 5), ref::columns(wide_b.to_double(), 3, m)), 1e-5, kRtol))
         << "m = " << m;
     for (std::size_t i = 0; i < 17; ++i)
       for (std::size_t j : {std::size_t{0}, m + 1, m + 2, m + 3}) EXPECT_EQ(out.at(i, j), attn_test::kSentinel);

@@ -3,6 +3,8 @@
 // reference, for every mask kind at every size in sizes(); properties
 // (heads attend independently, one head is self-attention, permutation
 // equivariance); every Status path.
+#include "multi_head.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "attention.h"
-#include "multi_head.h"
 #include "reference.h"
 #include "test_util.h"
 
@@ -22,8 +23,8 @@ using attn::Mask;
 using attn::MaskKind;
 using attn::Status;
 using attn_test::kSentinel;
-using attn_test::Mat;
 using attn_test::MaskCase;
+using attn_test::Mat;
 using attn_test::Rng;
 
 // Everything a multi-head call writes, filled with the sentinel.
@@ -32,9 +33,17 @@ struct Buffers {
   Mat q, k, v, concat, out;
   std::vector<float> weights, scores, scaled, masked;  // heads × n × n
   Buffers(std::size_t n_, std::size_t heads_, std::size_t hk, std::size_t hv, std::size_t d_out)
-      : n(n_), heads(heads_), q(n_, hk, kSentinel), k(n_, hk, kSentinel), v(n_, hv, kSentinel),
-        concat(n_, hv, kSentinel), out(n_, d_out, kSentinel), weights(heads_ * n_ * n_, kSentinel),
-        scores(weights), scaled(weights), masked(weights) {}
+      : n(n_),
+        heads(heads_),
+        q(n_, hk, kSentinel),
+        k(n_, hk, kSentinel),
+        v(n_, hv, kSentinel),
+        concat(n_, hv, kSentinel),
+        out(n_, d_out, kSentinel),
+        weights(heads_ * n_ * n_, kSentinel),
+        scores(weights),
+        scaled(weights),
+        masked(weights) {}
   attn::MultiHeadBuffers view(bool traced = true) {
     attn::MultiHeadBuffers b{{q.view(), k.view(), v.view()}, weights.data(), concat.view(), out.view(), {}};
     if (traced) b.trace = {scores.data(), scaled.data(), masked.data()};
@@ -84,16 +93,14 @@ TEST_P(MultiHeadSizes, MatchesReferenceWithEveryIntermediate) {
       const std::size_t heads = 1 + (d_k + static_cast<std::size_t>(kind)) % 4;
       const std::size_t d_v = other_size(d_k, 5), d_out = other_size(d_k, 2);
       SCOPED_TRACE("heads = " + std::to_string(heads) + ", d_k = " + std::to_string(d_k) + ", d_v = " +
-                   std::to_string(d_v) + ", d_out = " + std::to_string(d_out) + ", mask " +
-                   attn_test::kind_name(kind));
+                   std::to_string(d_v) + ", d_out = " + std::to_string(d_out) + ", mask " + attn_test::kind_name(kind));
       Rng rng(attn_test::seed_for(n, d_model, d_k, 70 + static_cast<std::size_t>(kind)));
       const Layer l = random_layer(n, d_model, heads * d_k, heads * d_v, d_out, rng);
       const MaskCase mc = attn_test::make_mask(kind, n, n, rng);
       Buffers b(n, heads, heads * d_k, heads * d_v, d_out);
       ASSERT_EQ(run(l, heads, mc.mask(), b), Status::ok);
-      const ref::MultiHead r = ref::multi_head_attention(l.x.to_double(), heads, l.w_q.to_double(),
-                                                         l.w_k.to_double(), l.w_v.to_double(), l.w_o.to_double(),
-                                                         mc.vis);
+      const ref::MultiHead r = ref::multi_head_attention(l.x.to_double(), heads, l.w_q.to_double(), l.w_k.to_double(),
+                                                         l.w_v.to_double(), l.w_o.to_double(), mc.vis);
       const double atol = 2e-6 * static_cast<double>(d_model + d_k + 1);
       EXPECT_TRUE(attn_test::all_close(b.q.cview(), r.q, atol, 1e-5));
       EXPECT_TRUE(attn_test::all_close(b.k.cview(), r.k, atol, 1e-5));
@@ -103,7 +110,9 @@ TEST_P(MultiHeadSizes, MatchesReferenceWithEveryIntermediate) {
         const ref::Attention& rh = r.heads[h];
         EXPECT_TRUE(attn_test::all_close(b.head(b.scores, h), rh.scores, atol, 1e-5));
         EXPECT_TRUE(attn_test::all_close(b.head(b.scaled, h), rh.scaled, atol, 1e-5));
-        if (kind != MaskKind::none) EXPECT_TRUE(attn_test::all_close(b.head(b.masked, h), rh.masked, atol, 1e-5));
+        if (kind != MaskKind::none) {
+          EXPECT_TRUE(attn_test::all_close(b.head(b.masked, h), rh.masked, atol, 1e-5));
+        }
         EXPECT_TRUE(attn_test::all_close(b.head(b.weights, h), rh.weights, 2.0 * atol, 2e-5));
         // masked weights exactly 0, rows summing to 1 or all zero
         for (std::size_t i = 0; i < n; ++i) {
@@ -111,20 +120,25 @@ TEST_P(MultiHeadSizes, MatchesReferenceWithEveryIntermediate) {
           bool any = false;
           for (std::size_t j = 0; j < n; ++j) {
             const float w = b.head(b.weights, h).at(i, j);
-            if (!mc.vis[i][j]) ASSERT_EQ(w, 0.0f) << i << "," << j;
+            if (!mc.vis[i][j]) {
+              ASSERT_EQ(w, 0.0f) << i << "," << j;
+            }
             any = any || mc.vis[i][j];
             sum += w;
           }
           EXPECT_NEAR(sum, any ? 1.0 : 0.0, 1e-5) << "row " << i;
         }
       }
-      if (kind == MaskKind::none) EXPECT_TRUE(attn_test::untouched(b.masked, "masked trace without a mask"));
+      if (kind == MaskKind::none) {
+        EXPECT_TRUE(attn_test::untouched(b.masked, "masked trace without a mask"));
+      }
       EXPECT_TRUE(attn_test::all_close(b.concat.cview(), r.concat, 4.0 * atol, 1e-4));
       EXPECT_TRUE(attn_test::all_close(b.out.cview(), r.output, 8.0 * atol, 1e-4));
       // A fully masked query (valid length 0, matrix row 1) has an all-zero concat row.
       for (std::size_t i = 0; i < n; ++i)
-        if (std::none_of(mc.vis[i].begin(), mc.vis[i].end(), [](bool s) { return s; }))
+        if (std::none_of(mc.vis[i].begin(), mc.vis[i].end(), [](bool s) { return s; })) {
           for (std::size_t j = 0; j < heads * d_v; ++j) ASSERT_EQ(b.concat.at(i, j), 0.0f) << i << "," << j;
+        }
 
       // Without a trace: the same results, bit for bit.
       Buffers plain(n, heads, heads * d_k, heads * d_v, d_out);
@@ -144,15 +158,14 @@ TEST_P(MultiHeadSizes, PackedLayerMatchesReference) {
       const std::size_t heads = 1 + (d_k + static_cast<std::size_t>(kind) + 1) % 4;
       const std::size_t d_v = other_size(d_k, 3), d_out = other_size(d_k, 6);
       SCOPED_TRACE("heads = " + std::to_string(heads) + ", d_k = " + std::to_string(d_k) + ", d_v = " +
-                   std::to_string(d_v) + ", d_out = " + std::to_string(d_out) + ", mask " +
-                   attn_test::kind_name(kind));
+                   std::to_string(d_v) + ", d_out = " + std::to_string(d_out) + ", mask " + attn_test::kind_name(kind));
       Rng rng(attn_test::seed_for(n, d_model, d_k, 75 + static_cast<std::size_t>(kind)));
       const Layer l = random_layer(n, d_model, heads * d_k, heads * d_v, d_out, rng);
       const MaskCase mc = attn_test::make_mask(kind, n, n, rng);
       std::vector<float> storage(attn::multi_head_layer_floats(d_model, heads, d_k, d_v, d_out));
       attn::MultiHeadLayer layer;
-      ASSERT_EQ(attn::pack_multi_head(l.w_q.cview(), l.w_k.cview(), l.w_v.cview(), l.w_o.cview(), heads,
-                                      storage.data(), layer),
+      ASSERT_EQ(attn::pack_multi_head(l.w_q.cview(), l.w_k.cview(), l.w_v.cview(), l.w_o.cview(), heads, storage.data(),
+                                      layer),
                 Status::ok);
       EXPECT_EQ(layer.d_model, d_model);
       EXPECT_EQ(layer.heads, heads);
@@ -163,17 +176,17 @@ TEST_P(MultiHeadSizes, PackedLayerMatchesReference) {
       Mat concat(n, heads * d_v, kSentinel, 1), out(n, d_out, kSentinel, 2);
       ASSERT_EQ(attn::multi_head_forward(layer, l.x.cview(), mc.mask(), concat.view(), out.view(), scratch.data()),
                 Status::ok);
-      const ref::MultiHead r = ref::multi_head_attention(l.x.to_double(), heads, l.w_q.to_double(),
-                                                         l.w_k.to_double(), l.w_v.to_double(), l.w_o.to_double(),
-                                                         mc.vis);
+      const ref::MultiHead r = ref::multi_head_attention(l.x.to_double(), heads, l.w_q.to_double(), l.w_k.to_double(),
+                                                         l.w_v.to_double(), l.w_o.to_double(), mc.vis);
       const double atol = 2e-6 * static_cast<double>(d_model + d_k + 1);
       EXPECT_TRUE(attn_test::all_close(concat.cview(), r.concat, 4.0 * atol, 1e-4));
       EXPECT_TRUE(attn_test::all_close(out.cview(), r.output, 8.0 * atol, 1e-4));
       EXPECT_TRUE(attn_test::padding_untouched(concat));
       EXPECT_TRUE(attn_test::padding_untouched(out));
       for (std::size_t i = 0; i < n; ++i)
-        if (std::none_of(mc.vis[i].begin(), mc.vis[i].end(), [](bool s) { return s; }))
+        if (std::none_of(mc.vis[i].begin(), mc.vis[i].end(), [](bool s) { return s; })) {
           for (std::size_t j = 0; j < heads * d_v; ++j) ASSERT_EQ(concat.at(i, j), 0.0f) << i << "," << j;
+        }
       // A second forward pass through the same packed weights gives the same result.
       Mat out2(n, d_out, kSentinel, 2), concat2(n, heads * d_v, kSentinel, 1);
       ASSERT_EQ(attn::multi_head_forward(layer, l.x.cview(), mc.mask(), concat2.view(), out2.view(), scratch.data()),
@@ -309,8 +322,8 @@ TEST(MultiHeadStatus, BufferShapeMismatches) {
     attn::MultiHeadBuffers views = b.view();
     attn::MatrixView* target[] = {&views.qkv.q, &views.qkv.k, &views.qkv.v, &views.concat, &views.out};
     *target[which] = attn::dense(wrong.ptr(), which % 2 ? n : n + 1, which % 2 ? 7 : (which == 4 ? d_out : hk));
-    EXPECT_EQ(attn::multi_head_attention(l.x.cview(), heads, l.w_q.cview(), l.w_k.cview(), l.w_v.cview(),
-                                         l.w_o.cview(), Mask{}, views),
+    EXPECT_EQ(attn::multi_head_attention(l.x.cview(), heads, l.w_q.cview(), l.w_k.cview(), l.w_v.cview(), l.w_o.cview(),
+                                         Mask{}, views),
               Status::shape_mismatch);
     EXPECT_TRUE(b.untouched());
     EXPECT_TRUE(attn_test::untouched(wrong.data, "wrong-shaped buffer"));
@@ -359,8 +372,8 @@ TEST(MultiHeadLayerStatus, PackRejectsBadHeadsAndShapes) {
     SCOPED_TRACE(c.what);
     std::vector<float> storage(attn::multi_head_layer_floats(d_model, 2, 2, 3, d_out) + 64, kSentinel);
     attn::MultiHeadLayer layer;
-    EXPECT_EQ(attn::pack_multi_head(c.layer.w_q.cview(), c.layer.w_k.cview(), c.layer.w_v.cview(),
-                                    c.layer.w_o.cview(), c.heads, storage.data(), layer),
+    EXPECT_EQ(attn::pack_multi_head(c.layer.w_q.cview(), c.layer.w_k.cview(), c.layer.w_v.cview(), c.layer.w_o.cview(),
+                                    c.heads, storage.data(), layer),
               c.expected);
     EXPECT_TRUE(attn_test::untouched(storage, "packed storage"));
   }
@@ -372,9 +385,9 @@ TEST(MultiHeadLayerStatus, ForwardRejectsBadShapesAndMasks) {
   const Layer l = random_layer(n, d_model, heads * d_k, heads * d_v, d_out, rng);
   std::vector<float> storage(attn::multi_head_layer_floats(d_model, heads, d_k, d_v, d_out));
   attn::MultiHeadLayer layer;
-  ASSERT_EQ(attn::pack_multi_head(l.w_q.cview(), l.w_k.cview(), l.w_v.cview(), l.w_o.cview(), heads, storage.data(),
-                                  layer),
-            Status::ok);
+  ASSERT_EQ(
+      attn::pack_multi_head(l.w_q.cview(), l.w_k.cview(), l.w_v.cview(), l.w_o.cview(), heads, storage.data(), layer),
+      Status::ok);
   const Mat x_wide(n, d_model + 1, 1.0f);
   const std::vector<std::int32_t> too_long = {1, 5, 2, 0};
   const std::vector<std::uint8_t> bits(n * (n + 1), 1);

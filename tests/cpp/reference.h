@@ -238,10 +238,18 @@ inline Regression nadaraya_watson(const std::vector<float>& x_train, const std::
     double sum = 0.0;
     for (std::size_t j = 0; j < m; ++j) {
       switch (kernel) {
-        case Kernel::gaussian: k[j] = std::exp(-0.5 * (u[j] * u[j] - u2_min)); break;
-        case Kernel::boxcar: k[j] = std::fabs(u[j]) <= 1.0 ? 1.0 : 0.0; break;
-        case Kernel::epanechnikov: k[j] = std::fabs(u[j]) <= 1.0 ? 0.75 * (1.0 - u[j] * u[j]) : 0.0; break;
-        case Kernel::constant: k[j] = 1.0; break;
+        case Kernel::gaussian:
+          k[j] = std::exp(-0.5 * (u[j] * u[j] - u2_min));
+          break;
+        case Kernel::boxcar:
+          k[j] = std::fabs(u[j]) <= 1.0 ? 1.0 : 0.0;
+          break;
+        case Kernel::epanechnikov:
+          k[j] = std::fabs(u[j]) <= 1.0 ? 0.75 * (1.0 - u[j] * u[j]) : 0.0;
+          break;
+        case Kernel::constant:
+          k[j] = 1.0;
+          break;
       }
       sum += k[j];
     }

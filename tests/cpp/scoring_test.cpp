@@ -1,6 +1,8 @@
 // The scoring functions on their own: dot-product scores scale·QKᵀ and
 // additive scores w_vᵀ tanh(W_q q + W_k k), with their hidden projections,
 // against the float64 reference at every size in sizes().
+#include "scoring.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 
 #include "attention.h"
 #include "reference.h"
-#include "scoring.h"
 #include "test_util.h"
 
 namespace {
@@ -52,8 +53,8 @@ TEST_P(ScoringSizes, AdditiveMatchesReferenceForEveryHiddenWidth) {
     std::vector<float> w_v(h);
     for (float& x : w_v) x = rng.uniform();
     Mat q_hidden(n, h, attn_test::kSentinel), k_hidden(m, h, attn_test::kSentinel), s(n, m, attn_test::kSentinel, 2);
-    attn::additive_scores(q.cview(), k.cview(), w_q.cview(), w_k.cview(), w_v.data(), q_hidden.view(),
-                          k_hidden.view(), s.view());
+    attn::additive_scores(q.cview(), k.cview(), w_q.cview(), w_k.cview(), w_v.data(), q_hidden.view(), k_hidden.view(),
+                          s.view());
     const ref::Additive r = ref::additive_attention(q.to_double(), k.to_double(), ref::MatD(m, 1), w_q.to_double(),
                                                     w_k.to_double(), to_double(w_v), ref::all_visible(n, m));
     EXPECT_TRUE(attn_test::all_close(q_hidden.cview(), r.q_hidden, 1e-6 * static_cast<double>(d_q + 1), 1e-5));
@@ -81,10 +82,10 @@ TEST(Scoring, DotProductStridedViews) {
   const auto q = attn::column_slice(wide_q.cview(), 5, 5), k = attn::column_slice(wide_k.cview(), 10, 5);
   Mat out(17, 13, attn_test::kSentinel);
   attn::dot_product_scores(q, k, 0.25f, attn::column_slice(out.view(), 2, 9));
-  EXPECT_TRUE(attn_test::all_close(attn::column_slice(out.cview(), 2, 9),
-                                   ref::matmul_bt(ref::columns(wide_q.to_double(), 5, 5),
-                                                  ref::columns(wide_k.to_double(), 10, 5), 0.25),
-                                   1e-5, 1e-5));
+  EXPECT_TRUE(attn_test::all_close(
+      attn::column_slice(out.cview(), 2, 9),
+      ref::matmul_bt(ref::columns(wide_q.to_double(), 5, 5), ref::columns(wide_k.to_double(), 10, 5), 0.25), 1e-5,
+      1e-5));
   for (std::size_t i = 0; i < 17; ++i)
     for (std::size_t j : {0u, 1u, 11u, 12u}) EXPECT_EQ(out.at(i, j), attn_test::kSentinel) << i << "," << j;
 }

@@ -2,6 +2,8 @@
 // for every mask kind at every size, and the properties a learner relies on
 // (rows sum to 1, masked weights exactly 0, fully masked rows all zero,
 // invariance to a per-row constant, finite results for scores of ±1e4).
+#include "softmax.h"
+
 #include <gtest/gtest.h>
 
 #include <cfloat>
@@ -11,7 +13,6 @@
 
 #include "mask.h"
 #include "reference.h"
-#include "softmax.h"
 #include "test_util.h"
 
 namespace {
@@ -19,8 +20,8 @@ namespace {
 using attn::Mask;
 using attn::MaskKind;
 using attn::Status;
-using attn_test::Mat;
 using attn_test::MaskCase;
+using attn_test::Mat;
 using attn_test::Rng;
 
 constexpr double kAtol = 1e-6, kRtol = 1e-5;

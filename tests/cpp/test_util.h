@@ -186,10 +186,14 @@ struct MaskCase {
 
   attn::Mask mask() const {
     switch (kind) {
-      case attn::MaskKind::none: return attn::Mask{};
-      case attn::MaskKind::causal: return attn::Mask::causal();
-      case attn::MaskKind::valid_lens: return attn::Mask::lengths(lens.data());
-      case attn::MaskKind::matrix: return attn::Mask::matrix(bits.data(), n, m);
+      case attn::MaskKind::none:
+        return attn::Mask{};
+      case attn::MaskKind::causal:
+        return attn::Mask::causal();
+      case attn::MaskKind::valid_lens:
+        return attn::Mask::lengths(lens.data());
+      case attn::MaskKind::matrix:
+        return attn::Mask::matrix(bits.data(), n, m);
     }
     return attn::Mask{};
   }
@@ -197,10 +201,14 @@ struct MaskCase {
 
 inline const char* kind_name(attn::MaskKind kind) {
   switch (kind) {
-    case attn::MaskKind::none: return "none";
-    case attn::MaskKind::causal: return "causal";
-    case attn::MaskKind::valid_lens: return "valid_lens";
-    case attn::MaskKind::matrix: return "matrix";
+    case attn::MaskKind::none:
+      return "none";
+    case attn::MaskKind::causal:
+      return "causal";
+    case attn::MaskKind::valid_lens:
+      return "valid_lens";
+    case attn::MaskKind::matrix:
+      return "matrix";
   }
   return "?";
 }
@@ -220,8 +228,12 @@ inline MaskCase make_mask(attn::MaskKind kind, std::size_t n, std::size_t m, Rng
   c.n = n;
   c.m = m;
   switch (kind) {
-    case attn::MaskKind::none: c.vis = ref::all_visible(n, m); break;
-    case attn::MaskKind::causal: c.vis = ref::causal(n, m); break;
+    case attn::MaskKind::none:
+      c.vis = ref::all_visible(n, m);
+      break;
+    case attn::MaskKind::causal:
+      c.vis = ref::causal(n, m);
+      break;
     case attn::MaskKind::valid_lens:
       c.lens.resize(n);
       for (std::size_t i = 0; i < n; ++i) c.lens[i] = static_cast<std::int32_t>(rng.below(m + 1));
