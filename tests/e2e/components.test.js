@@ -88,4 +88,42 @@ describe('components', () => {
     expect(problems.external).toEqual([]);
     await context.close();
   });
+
+  test('pooling: dragging the query and the keyboard slider move the query; weights come from the library', async () => {
+    const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1000, height: 900 } });
+    await page.goto(`${s.url}/tests/e2e/fixtures/hostile.html`);
+    await allReady(page, 'attention-pooling');
+    const state = () =>
+      page.evaluate(() => {
+        const el = document.getElementById('pool');
+        const row = [...el.shadowRoot.querySelectorAll('figure')].find((f) => f.querySelector('.shape')?.textContent.includes('1×50'));
+        return { query: el.getAttribute('query'), weights: [...row.querySelectorAll('td[data-i]')].map((td) => Number(td.dataset.value)) };
+      });
+    const before = await state();
+    expect(before.query).toBe(null);
+    // Boxcar with bandwidth 0.5: only keys within 0.5 of x = 2.5 get (equal) weight.
+    const nonzero = before.weights.filter((w) => w > 0);
+    expect(nonzero.length).toBeGreaterThan(0);
+    expect(Math.abs(nonzero.reduce((a, w) => a + w, 0) - 1)).toBeLessThan(1e-5);
+    expect(new Set(nonzero.map((w) => w.toFixed(6))).size).toBe(1);
+    const chart = page.locator('#pool').locator('figure.chart svg');
+    await chart.scrollIntoViewIfNeeded();
+    const box = await chart.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await page.mouse.up();
+    await page.waitForFunction(() => {
+      const q = document.getElementById('pool').getAttribute('query');
+      return q !== null && Number(q) > 0.5 && Number(q) < 2;
+    });
+    const dragged = await state();
+    expect(dragged.weights).not.toEqual(before.weights);
+    await page.locator('#pool').locator('#query').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((q) => document.getElementById('pool').getAttribute('query') !== q, dragged.query);
+    expect(Number((await state()).query)).toBeCloseTo(Number(dragged.query) + 0.05, 5);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
 });
