@@ -1,0 +1,94 @@
+// docs/api.md stays in step with the package: every member the declarations
+// (dist/index.d.ts of the packed tarball) name is documented, and every `js`
+// example runs against the installed tarball in Node and prints exactly its
+// "Output" block. Examples marked `<!-- not run: … -->` (browser-only, HTML,
+// build scripts) are skipped. UPDATE_DOCS=1 rewrites the Output blocks
+// from what the examples print (review the diff before committing).
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freshApp, root } from './helpers.js';
+
+const docPath = join(root, 'docs', 'api.md');
+const doc = readFileSync(docPath, 'utf8');
+
+/** The fenced blocks of the doc, with what follows each js block. */
+function examples(text) {
+  const fences = [...text.matchAll(/^```(\w*)\n([\s\S]*?)^```\n/gm)].map((m) => ({ lang: m[1], body: m[2], start: m.index, end: m.index + m[0].length }));
+  const out = [];
+  fences.forEach((f, i) => {
+    if (f.lang !== 'js') return;
+    const before = text.slice(0, f.start).trimEnd().split('\n').at(-1);
+    if (/^<!-- not run/.test(before)) return;
+    const next = fences[i + 1];
+    const between = next ? text.slice(f.end, next.start) : '';
+    const output = next && next.lang === 'text' && /^\s*Output:\s*$/.test(between) ? next : null;
+    const line = text.slice(0, f.start).split('\n').length;
+    out.push({ line, body: f.body, cjs: /save as \S+\.cjs/.test(f.body), output });
+  });
+  return out;
+}
+
+/** Interfaces, their members, and the string-literal unions of a .d.ts. */
+function declared(dts) {
+  const names = new Set();
+  for (const m of dts.matchAll(/export (?:interface|class|type|function) (\w+)/g)) names.add(m[1]);
+  for (const block of dts.matchAll(/export (?:interface|class) \w+[^{]*\{([\s\S]*?)\n\}/g))
+    for (const m of block[1].matchAll(/^ {2}(?:readonly |static readonly |static )?(\w+)\??[(:<]/gm)) if (m[1] !== 'constructor') names.add(m[1]);
+  const union = (name) => [...(dts.match(new RegExp(`export type ${name} =([^;]*);`))?.[1] ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1]);
+  return { names, codes: union('AttentionErrorCode'), steps: union('StepId'), kernels: union('KernelName') };
+}
+
+const list = examples(doc);
+
+describe('docs/api.md', () => {
+  let app;
+  let dts;
+  beforeAll(() => {
+    app = freshApp('docs', {}, { type: 'module' });
+    dts = readFileSync(join(app, 'node_modules', 'attention-lab', 'dist', 'index.d.ts'), 'utf8');
+  });
+  afterAll(() => app && rmSync(app, { recursive: true, force: true }));
+
+  it('names every declared function, interface, member, error code, step id and kernel', () => {
+    const { names, codes, steps, kernels } = declared(dts);
+    expect(names.size).toBeGreaterThan(60);
+    expect(codes).toContain('OVERFLOW');
+    const missing = [...names, ...codes, ...steps, ...kernels].filter((n) => !doc.includes(`\`${n}\``) && !doc.includes(`'${n}'`) && !new RegExp(`\\b${n}\\b`).test(doc));
+    expect(missing).toEqual([]);
+    // every lab function has its own section
+    const lab = dts.match(/export interface AttentionLab \{([\s\S]*?)\n\}/)[1];
+    const functions = [...lab.matchAll(/^ {2}(\w+)\(/gm)].map((m) => m[1]);
+    expect(functions.length).toBeGreaterThanOrEqual(13);
+    for (const f of functions) expect(doc, f).toMatch(new RegExp(`^## \`lab\\.${f}\\(`, 'm'));
+    // every error code has an example in the errors example
+    for (const code of codes.filter((c) => c !== 'INTERNAL')) expect(doc, code).toMatch(new RegExp(`^\\s+${code}: \\(\\) =>`, 'm'));
+  });
+
+  it('has runnable examples, each followed by its output', () => {
+    expect(list.length).toBeGreaterThanOrEqual(20);
+    for (const e of list) expect(e.output, `example at line ${e.line} has no Output block`).not.toBeNull();
+  });
+
+  it('every example prints its Output block', () => {
+    const results = list.map((e, i) => {
+      const file = join(app, `example-${i}.${e.cjs ? 'cjs' : 'mjs'}`);
+      writeFileSync(file, e.body);
+      const r = spawnSync(process.execPath, [file], { cwd: app, encoding: 'utf8' });
+      return { ...e, stdout: r.stdout, stderr: r.stderr, status: r.status };
+    });
+    if (process.env.UPDATE_DOCS) {
+      let text = doc;
+      for (const r of [...results].reverse()) if (r.output) text = text.slice(0, r.output.start) + '```text\n' + r.stdout + '```\n' + text.slice(r.output.end);
+      writeFileSync(docPath, text);
+    }
+    for (const r of results) {
+      expect(`${r.stderr}`, `example at line ${r.line}`).toBe('');
+      expect(r.status, `example at line ${r.line}`).toBe(0);
+      expect(r.stdout, `example at line ${r.line}`).toBe(r.output.body);
+    }
+  });
+});
