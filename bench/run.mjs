@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { randomMatrix, sampleRows } from './lib/data.mjs';
 import { measurePeak } from './lib/peak.mjs';
 import { compare, keyRange, linearRow, multiHead64, project, relRms, rmsDiff, windowRow } from './lib/reference.mjs';
-import { fmt, fmtBytes, fmtMs, machine, table } from './lib/report.mjs';
+import { fmt, fmtBytes, fmtMs, libraryVersion, machine, table } from './lib/report.mjs';
 import { measureInterleaved, warmUp } from './lib/timing.mjs';
 import { createAttentionLab } from './peers/attention-lab.mjs';
 import { createNaive } from './peers/naive.mjs';
@@ -31,6 +31,7 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/
 const quick = 'quick' in args;
 const filter = args.filter ? new RegExp(args.filter, 'i') : null;
 const here = path.dirname(fileURLToPath(import.meta.url));
+const library = libraryVersion(path.join(here, '..')); // read before loading dist/
 const outFile = args.out ?? path.join(here, 'results', 'latest.json');
 
 const D = 64;
@@ -315,7 +316,7 @@ const cols = [
   { title: 'check', get: status, align: 'left' },
 ];
 const info = machine();
-console.log(`\nattention-lab benchmark, ${new Date().toISOString()}: ${info.cpu}, ${info.cores} cores, Node ${info.node} (V8 ${info.v8}), one thread, float32`);
+console.log(`\nattention-lab benchmark (commit ${library.commit}, dist built ${library.built}), ${new Date().toISOString()}: ${info.cpu}, ${info.cores} cores, Node ${info.node} (V8 ${info.v8}), one thread, float32`);
 console.log(`SIMD128 peak probe (12 independent f32x4 mul+add chains), best of ${probes.length} probes: ${fmt(peak.gflops)} GFLOP/s by the wall clock (${probes.map((p) => fmt(p.gflops)).join(', ')}), ${fmt(peak.cpuGflops)} by CPU time (${probes.map((p) => fmt(p.cpuGflops)).join(', ')})`);
 console.log(`Load average (1 min) before / after: ${loadBefore[0].toFixed(2)} / ${loadAfter[0].toFixed(2)} on ${info.cores} cores${Math.max(loadBefore[0], loadAfter[0]) > 1.5 ? ' — the machine was busy: timings are noisy; implementations of a shape are timed in turns so the ratios suffer less' : ''}`);
 console.log(`median ms = wall clock; cpu ms = process CPU time per call (median). "× best peer" = best peer's time / this time (peers: ${[...PEERS].join(', ')}); > 1 is faster than every peer.`);
@@ -376,7 +377,7 @@ if (notes.length) console.log(`\nNotes\n${notes.map((n) => `- ${n}`).join('\n')}
 
 await mkdir(path.dirname(outFile), { recursive: true });
 const command = `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim();
-await writeFile(outFile, JSON.stringify({ date: new Date().toISOString(), command, machine: info, loadAverage: { before: loadBefore, after: loadAfter }, quick, filter: args.filter ?? null, peak, notes, goals, results }, null, 2) + '\n');
+await writeFile(outFile, JSON.stringify({ date: new Date().toISOString(), library, command, machine: info, loadAverage: { before: loadBefore, after: loadAfter }, quick, filter: args.filter ?? null, peak, notes, goals, results }, null, 2) + '\n');
 console.log(`\nWrote ${path.relative(process.cwd(), outFile)}`);
 tfjs?.dispose?.();
 process.exit(0);

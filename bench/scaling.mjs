@@ -15,7 +15,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 
 import { randomMatrix, sampleRows } from './lib/data.mjs';
 import { compare, keyRange, linearRow, windowRow } from './lib/reference.mjs';
-import { fmt, fmtBytes, fmtMs, machine, table } from './lib/report.mjs';
+import { fmt, fmtBytes, fmtMs, libraryVersion, machine, table } from './lib/report.mjs';
 import { measure } from './lib/timing.mjs';
 import { createAttentionLab } from './peers/attention-lab.mjs';
 
@@ -23,6 +23,7 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/
 const quick = 'quick' in args;
 const maxN = Number(args.max ?? (quick ? 4096 : 16384));
 const here = path.dirname(fileURLToPath(import.meta.url));
+const library = libraryVersion(path.join(here, '..')); // read before loading dist/
 const outFile = args.out ?? path.join(here, 'results', 'scaling.json');
 const D = 64, WINDOW = 128;
 const NS = [256, 512, 1024, 2048, 4096, 8192, 16384].filter((n) => n <= maxN);
@@ -96,7 +97,7 @@ for (const s of SERIES) {
 // Table: one row per n; per series the time, the heap, and the growth
 // exponent of the time from the previous n (log2 of the ratio per doubling: 2 for O(n²), 1 for O(n)).
 const info = machine();
-console.log(`\nattention-lab scaling, ${new Date().toISOString()}: ${info.cpu}, ${info.cores} cores, Node ${info.node}, SIMD build, d = ${D}, load average ${os.loadavg()[0].toFixed(2)}`);
+console.log(`\nattention-lab scaling (commit ${library.commit}, dist built ${library.built}), ${new Date().toISOString()}: ${info.cpu}, ${info.cores} cores, Node ${info.node}, SIMD build, d = ${D}, load average ${os.loadavg()[0].toFixed(2)}`);
 console.log('Each cell: median CPU ms per call · WASM heap after the call · exponent of the CPU time since the previous n (2 = quadratic, 1 = linear).');
 console.log('CPU time, not wall time, because this machine is shared; the JSON has both (ms = wall, cpuMs = CPU).');
 const cell = (s, n) => {
@@ -117,5 +118,5 @@ if (causal16k?.heapBytes)
   console.log(`Memory goal: causal n = 16384 ran in a ${fmtBytes(causal16k.heapBytes)} WASM heap (goal ≤ 64 MiB: ${causal16k.heapBytes <= 64 * 2 ** 20 ? 'met' : 'NOT met'}).`);
 
 await mkdir(path.dirname(outFile), { recursive: true });
-await writeFile(outFile, JSON.stringify({ date: new Date().toISOString(), command: `node bench/scaling.mjs ${process.argv.slice(2).join(' ')}`.trim(), machine: info, d: D, window: WINDOW, series }, null, 2) + '\n');
+await writeFile(outFile, JSON.stringify({ date: new Date().toISOString(), library, command: `node bench/scaling.mjs ${process.argv.slice(2).join(' ')}`.trim(), machine: info, d: D, window: WINDOW, series }, null, 2) + '\n');
 console.log(`\nWrote ${path.relative(process.cwd(), outFile)}`);
