@@ -70,11 +70,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // api.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
   const double nx = fuzz::max_row_norm(x, n, d_model);
   if (!fuzz::score_bound_ok(nx * nx * fuzz::frobenius(w_q) * fuzz::frobenius(w_k))) return 0;
-  fuzz::check_all_finite(weights.data(), weights.size(), "weights");
-  for (std::size_t h = 0; h < heads; ++h) fuzz::check_weights(weights.data() + h * n * n, n, n, fm.mask);
-  // A non-finite output or trace entry is reported by the JS layer (OVERFLOW); a finite one must be right.
-  for (const auto* buf : {&pq, &pk, &pv, &concat, &out, &scores, &scaled, &masked})
+  // A non-finite entry in anything the JS layer copies out (weights, concat, output, and
+  // Q, K, V and the steps when traced) is reported there (OVERFLOW); when all of it is
+  // finite, it must be right. (Untraced, JS never sees Q, K, V.)
+  for (const auto* buf : {&weights, &concat, &out, &scores, &scaled, &masked})
     if (!fuzz::all_finite(*buf)) return 0;
+  const bool traced = want_scores || want_scaled || want_masked;
+  if (traced && !(fuzz::all_finite(pq) && fuzz::all_finite(pk) && fuzz::all_finite(pv))) return 0;
+  for (std::size_t h = 0; h < heads; ++h) fuzz::check_weights(weights.data() + h * n * n, n, n, fm.mask);
+  if (!fuzz::all_finite(pv)) return 0;  // the pooled-output check below needs V
   // Each head's block of concat pools that head's block of V with its weights.
   const std::size_t d_v = dv_all / heads;
   for (std::size_t h = 0; h < heads; ++h) {
