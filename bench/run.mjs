@@ -1,5 +1,5 @@
 // attention-lab against its peers, in one Node process, one thread.
-//   npm run bench                      (from the repository root; builds nothing: dist/ must exist)
+//   npm run bench                      (from the repository root; builds dist/ only when it is missing)
 //   node bench/run.mjs --quick         (fewer and shorter repetitions, the largest shapes left out)
 //   node bench/run.mjs --filter=tfjs   (only cases whose label matches, a case-insensitive regex;
 //                                       labels look like "single-head n=1024 causal · onnxruntime-web 1.30.0")
@@ -38,10 +38,12 @@ const D = 64;
 const SINGLE_N = quick ? [64, 256, 1024] : [64, 256, 1024, 2048];
 const MHA = { dModel: 512, heads: 8, n: quick ? [128] : [128, 512] };
 const VARIANT_N = quick ? [1024, 4096] : [1024, 4096, 16384];
-const LOCAL_WINDOW = 128; // a query sees its 128 nearest keys on each side it may look (causal: the last 128)
+const LOCAL_WINDOW = 128; // key j is visible to query i iff |i − j| < 128 (causal: 0 ≤ i − j < 128)
 const LINFORMER_K = 256;
 // Per implementation and shape: warm-up, then `rounds` turns sharing budgetMs (calls over 0.8 s: 3 calls).
 const timing = quick ? { warmupMs: 50, rounds: 3, budgetMs: 300, minReps: 3 } : { warmupMs: 200, rounds: 5, budgetMs: 1500, minReps: 5 };
+
+const log = (...a) => console.error(...a);
 
 // A clean clone has no dist/: build it once (needs Emscripten, see README).
 if (!existsSync(path.join(here, '..', 'dist', 'node.js'))) {
@@ -51,7 +53,6 @@ if (!existsSync(path.join(here, '..', 'dist', 'node.js'))) {
 
 const results = [];
 const notes = [];
-const log = (...a) => console.error(...a);
 
 // ---- implementations --------------------------------------------------------------------------
 
@@ -118,10 +119,10 @@ async function runShape({ group, shape, flops, reference, extra = {} }, candidat
       entry.check = { ok: check.ok, maxAbsError: check.maxAbs, rowsChecked: (prepared.rows ?? ref.rows).length };
       if (!check.ok) throw new Error(`WRONG RESULT (${check.why}; max |error| ${check.maxAbs}): not timed`);
       if (ref.full) {
-      const got = pickRows(out, prepared.rows, ref.full), full = ref.full.values(prepared.rows);
-      entry.approxError = relRms(got, full);
-      entry.rmsError = rmsDiff(got, full);
-    }
+        const got = pickRows(out, prepared.rows, ref.full), full = ref.full.values(prepared.rows);
+        entry.approxError = relRms(got, full);
+        entry.rmsError = rmsDiff(got, full);
+      }
       const slow = firstMs > 800;
       if (!slow) await warmUp(prepared.run, { warmupMs: timing.warmupMs });
       live.push({ entry, prepared, label, run: prepared.run, slow, heapBytes: c.impl.heapBytes });
