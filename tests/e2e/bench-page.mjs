@@ -28,27 +28,8 @@ const total = Object.values(sizes).reduce((a, s) => ({ raw: a.raw + s.raw, gzip:
 // Only the SIMD or the scalar .wasm is fetched; the page downloads one of them.
 console.log('site/ sizes (bytes):', JSON.stringify({ ...sizes, total }, null, 1));
 
-const b = await launch();
-const s = await server(site);
-const { page, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
-const loads = [];
-for (let k = 0; k < 5; k++) {
-  await page.goto(`${s.url}/?step=weights`);
-  await ready(page);
-  loads.push(
-    await page.evaluate(() => ({
-      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
-      ready: performance.now(),
-    })),
-  );
-}
-const median = (xs) => xs.sort((a, c) => a - c)[Math.floor(xs.length / 2)];
-console.log(`first contentful paint: median ${median(loads.map((l) => l.fcp)).toFixed(0)} ms; explorer rendered: median ${median(loads.map((l) => l.ready)).toFixed(0)} ms`);
-
-const sentence = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
-await page.goto(`${s.url}/?s=${sentence}&dm=64&dk=16&h=4&mask=causal&step=weights`);
-await ready(page);
-const timings = await page.evaluate(async () => {
+/** Runs in the page: one change in each panel, timed until its re-render finishes. */
+const measure = async () => {
   const explorer = document.querySelector('attention-explorer');
   const out = {};
   const time = async (panelId, change, runs = 15) => {
@@ -75,9 +56,36 @@ const timings = await page.evaluate(async () => {
   await time('pooling', (p, k) => p.setAttribute('query', String(0.2 * k)));
   await time('scaling', (p, k) => p.setAttribute('lang', k % 2 ? 'en' : 'zh-CN'), 6);
   return out;
-});
-console.log('script time per change at n = 32, d_model = 64, 4 heads (ms):');
-for (const [k, v] of Object.entries(timings)) console.log(`  ${k.padEnd(20)} median ${v.median.toFixed(1)}  max ${v.max.toFixed(1)}`);
+};
+
+const b = await launch();
+const s = await server(site);
+const { page, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
+const loads = [];
+for (let k = 0; k < 5; k++) {
+  await page.goto(`${s.url}/?step=weights`);
+  await ready(page);
+  loads.push(
+    await page.evaluate(() => ({
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      ready: performance.now(),
+    })),
+  );
+}
+const median = (xs) => xs.sort((a, c) => a - c)[Math.floor(xs.length / 2)];
+console.log(`first contentful paint: median ${median(loads.map((l) => l.fcp)).toFixed(0)} ms; explorer rendered: median ${median(loads.map((l) => l.ready)).toFixed(0)} ms`);
+
+const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+for (const [label, query] of [
+  ['default sizes (n = 6, d_model = 8, 1 head)', '?mask=causal&step=weights'],
+  ['largest sizes (n = 32, d_model = 64, 4 heads of d_k 16)', `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights`],
+]) {
+  await page.goto(`${s.url}/${query}`);
+  await ready(page);
+  const timings = await page.evaluate(measure);
+  console.log(`script time per change, ${label} (ms):`);
+  for (const [k, v] of Object.entries(timings)) console.log(`  ${k.padEnd(20)} median ${v.median.toFixed(1)}  max ${v.max.toFixed(1)}`);
+}
 await context.close();
 await b.close();
 await s.close();

@@ -6,6 +6,7 @@ import { download, heatmapPng, heatmapSvg, matrixCsv, matrixJson } from './expor
 import { exact, isMaskedValue, short } from './format.js';
 import { texMatrix } from './tex.js';
 
+let heatmapCount = 0;
 const escapeText = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const el = (tag, props = {}, ...children) => {
@@ -58,7 +59,13 @@ export function createHeatmap(o) {
   // (fast for 32×64 matrices); header texts (user tokens) are set as text below.
   const body = el('tbody');
   const html = [];
-  const colours = new Map();
+  // Colours are quantised to 256 levels and shared through classes (faster than inline styles).
+  const levels = new Map();
+  const level = (v) => {
+    const q = Math.round(((v - scale.min) / (scale.max - scale.min || 1)) * 255);
+    if (!levels.has(q)) levels.set(q, scale.color(scale.min + ((scale.max - scale.min) * q) / 255));
+    return q;
+  };
   for (let i = 0; i < rows; i++) {
     html.push('<tr><th scope="row"></th>');
     for (let j = 0; j < cols; j++) {
@@ -69,22 +76,20 @@ export function createHeatmap(o) {
         const text = o.maskedText ?? '−∞';
         html.push(`<td tabindex="-1" class="masked" data-i="${i}" data-j="${j}" data-value="${value}" aria-label="${text}, ${escapeText(t('heatmap.masked'))}">${text}</td>`);
       } else {
-        const q = Math.round(((v - scale.min) / (scale.max - scale.min || 1)) * 255);
-        let style = colours.get(q);
-        if (!style) {
-          const { bg, fg } = scale.color(scale.min + ((scale.max - scale.min) * q) / 255);
-          style = `background:${bg};color:${fg}`;
-          colours.set(q, style);
-        }
-        html.push(`<td tabindex="-1" data-i="${i}" data-j="${j}" data-value="${value}" style="${style}">${short(v)}</td>`);
+        html.push(`<td tabindex="-1" class="c${level(v)}" data-i="${i}" data-j="${j}" data-value="${value}">${short(v)}</td>`);
       }
     }
     html.push('</tr>');
   }
   body.innerHTML = html.join('');
+  const palette = document.createElement('style');
+  const scope = `hm${++heatmapCount}`;
+  palette.textContent = [...levels].map(([q, { bg, fg }]) => `.${scope} .c${q}{background:${bg};color:${fg}}`).join('');
   body.querySelectorAll('th').forEach((th, i) => (th.textContent = rowLabels[i]));
   const cells = [...body.querySelectorAll('td')];
   table.append(body);
+  table.classList.add(scope);
+  figure.append(palette);
   if (cells[0]) cells[0].tabIndex = 0;
   const scroller = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table);
   figure.append(scroller);

@@ -51,7 +51,14 @@ export class AttentionPooling extends AttentionElement {
     const seed = this.config().seed;
     const { xTrain, yTrain, xTest } = poolingData(seed);
     const options = { kernel: this.kernel, bandwidth: this.bandwidth };
-    const all = lab.nadarayaWatson(xTrain, yTrain, xTest, options);
+    // The 50×50 weights depend on the data, kernel and bandwidth only: dragging the query reuses them.
+    const dataKey = `${seed}|${options.kernel}|${options.bandwidth}|${this.language}`;
+    if (this._allKey !== dataKey) {
+      this._allKey = dataKey;
+      this._all = lab.nadarayaWatson(xTrain, yTrain, xTest, options);
+      this._allHeat = null;
+    }
+    const all = this._all;
     const xq = this.query;
     const one = lab.nadarayaWatson(xTrain, yTrain, [xq], options);
 
@@ -131,7 +138,7 @@ export class AttentionPooling extends AttentionElement {
     const trainLabels = Array.from(xTrain, fmt);
     root.append(
       createHeatmap({ t, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: one.weights, rowLabels: [`x=${fmt(xq)}`], colLabels: trainLabels, compact: true }).el,
-      createHeatmap({ t, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), colLabels: trainLabels, compact: true }).el,
+      (this._allHeat ??= createHeatmap({ t, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), colLabels: trainLabels, compact: true }).el),
     );
   }
 }
