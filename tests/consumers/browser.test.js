@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { COMPUTE, expectKnownAnswer, freshApp, launch, openAndRead, packed, page, serve, writeFiles } from './helpers.js';
 
-const { version, files } = packed();
-const shipsComponents = files.some((f) => f.path === 'dist/components.js');
+const { version } = packed();
 
 // A deterministic larger input (an LCG), the same on the main thread and in the worker.
 const SEEDED = `(n, d, seed) => {
@@ -149,7 +148,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     expect(result.error).toMatch(/Failed to fetch dynamically imported module/);
   });
 
-  it.skipIf(!shipsComponents)('the components: one <script type="module"> from the CDN and an element render and compute', async () => {
+  it('the components: one <script type="module"> from the CDN and an element render and compute', async () => {
     const context = await browser.newContext();
     const tab = await context.newPage();
     const problems = [];

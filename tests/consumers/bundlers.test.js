@@ -17,12 +17,34 @@ const show = (value) => { document.querySelector('#result').textContent = JSON.s
 init(${initArgs}).then((lab) => show(compute(lab)), (e) => show({ error: String(e) }));
 `;
 
+// The Vite and webpack app also starts a module worker that computes with its own lab.
+const APP = `import { init } from 'attention-lab';
+const compute = ${COMPUTE};
+const show = (value) => { document.querySelector('#result').textContent = JSON.stringify(value); };
+const fromWorker = new Promise((resolve, reject) => {
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }) => resolve(data);
+  worker.onerror = (e) => reject(new Error('worker: ' + e.message));
+  worker.postMessage('compute');
+});
+Promise.all([init(), fromWorker]).then(([lab, worker]) => show({ ...compute(lab), worker }), (e) => show({ error: String(e) }));
+`;
+
+const WORKER = `import { init } from 'attention-lab';
+const compute = ${COMPUTE};
+const ready = init();
+self.onmessage = async () => {
+  const lab = await ready;
+  self.postMessage({ ...compute(lab), inWorker: typeof document === 'undefined' });
+};
+`;
+
 const WEBPACK = (toolsDir) => `// webpack 5 through its Node API (no CLI), production mode, default rules.
 const webpack = require(${JSON.stringify(join(toolsDir, 'node_modules', 'webpack'))});
 webpack({
   mode: 'production',
   context: __dirname,
-  entry: './src/main.js',
+  entry: './src/app.js',
   output: { path: __dirname + '/out-webpack', filename: 'main.js', clean: true },
   performance: { hints: false },
 }, (err, stats) => {
@@ -62,7 +84,9 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     app = freshApp(
       'bundlers',
       {
-        'index.html': HTML('/src/main.js'),
+        'index.html': HTML('/src/app.js'),
+        'src/app.js': APP,
+        'src/worker.js': WORKER,
         'src/main.js': main(),
         'src/main-locate.js': main("{ locateFile: (file) => '/static/wasm/' + file }"),
         'build-webpack.cjs': WEBPACK(toolsDir),
@@ -87,9 +111,13 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     return out;
   }
 
-  function expectLoaded(out, simd = true) {
+  function expectLoaded(out, { simd = true, worker = false } = {}) {
     expect(out.result.error).toBeUndefined();
     expectKnownAnswer(expect, out.result, { simd });
+    if (worker) {
+      expectKnownAnswer(expect, out.result.worker, { simd });
+      expect(out.result.worker.inWorker).toBe(true);
+    }
     expect(out.problems).toEqual([]);
     // the .wasm was fetched over HTTP with the type instantiateStreaming needs
     expect(out.wasm.length).toBeGreaterThan(0);
@@ -99,22 +127,36 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     }
   }
 
-  it('Vite 8: vite build, then the built app computes the known answer', async () => {
+  it('Vite 8: vite build, then the built app computes the known answer on the main thread and in a module worker', async () => {
     const log = run(process.execPath, [viteBin, 'build', '--outDir', 'out-vite', '--emptyOutDir', '--logLevel', 'warn'], { cwd: app });
     expect(log).not.toMatch(/warn|error/i);
     const assets = readdirSync(join(app, 'out-vite', 'assets'));
     expect(assets.some((f) => /^attention-lab-simd-.*\.wasm$/.test(f))).toBe(true);
     expect(assets.some((f) => /^attention-lab-scalar-.*\.wasm$/.test(f))).toBe(true);
     const out = await load(join(app, 'out-vite'));
-    expectLoaded(out);
+    expectLoaded(out, { worker: true });
     expect(out.wasm.map((w) => w.url).join()).toMatch(/attention-lab-simd-[^/]*\.wasm/);
   });
 
-  it('webpack 5: production build, then the built app computes the known answer', async () => {
+  it('webpack 5: production build, then the built app computes the known answer on the main thread and in a module worker', async () => {
     const assets = JSON.parse(run(process.execPath, ['build-webpack.cjs'], { cwd: app }));
     expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
     writeFiles(join(app, 'out-webpack'), { 'index.html': page('attention-lab consumer', '', '<script src="main.js"></script>') });
-    expectLoaded(await load(join(app, 'out-webpack')));
+    expectLoaded(await load(join(app, 'out-webpack')), { worker: true });
+  });
+
+  it('Vite 8 dev server: the app and its worker compute the known answer unbundled (dependency pre-bundling on)', async () => {
+    const { createServer } = await import('vite');
+    const server = await createServer({ root: app, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false } });
+    await server.listen();
+    try {
+      const { port } = server.httpServer.address();
+      const out = await openAndRead(browser, `http://127.0.0.1:${port}/index.html`);
+      await out.context.close();
+      expectLoaded(out, { worker: true });
+    } finally {
+      await server.close();
+    }
   });
 
   it('esbuild: bundle plus the copy-the-.wasm step, then the app computes the known answer', async () => {

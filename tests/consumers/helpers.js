@@ -38,12 +38,13 @@ function hashTree(hash, path) {
 }
 
 /**
- * Build dist/ if needed (through the build lock), then `npm pack` it, once per
+ * Build dist/ (library and components) if needed, through the build lock, then `npm pack` it, once per
  * distinct content: later test files of the same run reuse the tarball.
  * @returns {{ tarball: string, files: { path: string, size: number }[], size: number, version: string }}
  */
 export function packed() {
-  run('flock', ['/tmp/build.lock', process.execPath, 'scripts/build.mjs', '--if-missing'], { cwd: root });
+  // the library, then the components bundle (the exports map names dist/components.js)
+  for (const script of ['scripts/build.mjs', 'scripts/build-web.mjs']) run('flock', ['/tmp/build.lock', process.execPath, script, '--if-missing'], { cwd: root });
   const hash = createHash('sha256');
   for (const p of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist']) hashTree(hash, join(root, p));
   const dir = join(cache, `pack-${hash.digest('hex').slice(0, 16)}`);
@@ -58,6 +59,9 @@ export function packed() {
     } catch {
       rmSync(tmp, { recursive: true, force: true }); // another run packed the same content first
     }
+    // tarballs of older contents: drop those unused for two hours
+    for (const old of readdirSync(cache).filter((f) => /^(pack|packing)-/.test(f)))
+      if (Date.now() - statSync(join(cache, old)).mtimeMs > 2 * 3600_000) rmSync(join(cache, old), { recursive: true, force: true });
   }
   const meta = JSON.parse(readFileSync(info, 'utf8'));
   return { ...meta, tarball: join(dir, meta.tarball) };

@@ -68,7 +68,8 @@ describe('the packed package', () => {
 
   it('ships dist/, the README, the CHANGELOG and the LICENSE, and nothing else', () => {
     const paths = info.files.map((f) => f.path);
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) expect(paths).toContain(f);
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/node.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/components.js', 'dist/components.d.ts'])
+      expect(paths).toContain(f);
     for (const f of paths) expect(f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+)$/);
     expect(readFileSync(join(pkgDir, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} attention-lab contributors/);
     expect(manifest.license).toBe('MIT');
@@ -154,8 +155,7 @@ describe('the packed package', () => {
       rows[`JS for init(), ${build} (${graph.length} files)`] = size(graph);
       rows[`${build}: .wasm + JS for init()`] = size([...graph, `attention-lab-${build}.wasm`]);
     }
-    const components = info.files.some((f) => f.path === 'dist/components.js');
-    if (components) rows['components.js (self-contained)'] = size(['components.js']);
+    rows['components.js (self-contained)'] = size(['components.js']);
     const lines = Object.entries(rows).map(([name, s]) => `  ${name.padEnd(40)} ${(s.raw / KB).toFixed(1).padStart(7)} KB raw ${(s.gzip / KB).toFixed(1).padStart(7)} KB gzip`);
     lines.push(`  ${'tarball (npm pack)'.padEnd(40)} ${(info.size / KB).toFixed(1).padStart(7)} KB`);
     const simdTotal = rows['simd: .wasm + JS for init()'].gzip;
@@ -170,10 +170,8 @@ describe('the packed package', () => {
       expect(js.gzip).toBeLessThanOrEqual(BUDGET.initJsGzip);
     }
     expect(simdTotal).toBeLessThanOrEqual(BUDGET.simdInitTotalGzip);
-    if (components) {
-      expect(rows['components.js (self-contained)'].raw).toBeLessThanOrEqual(BUDGET.componentsRaw);
-      expect(rows['components.js (self-contained)'].gzip).toBeLessThanOrEqual(BUDGET.componentsGzip);
-    }
+    expect(rows['components.js (self-contained)'].raw).toBeLessThanOrEqual(BUDGET.componentsRaw);
+    expect(rows['components.js (self-contained)'].gzip).toBeLessThanOrEqual(BUDGET.componentsGzip);
     expect(info.size).toBeLessThanOrEqual(BUDGET.tarball);
   });
 });
