@@ -2,6 +2,7 @@
 // shows the library's numbers, switches language, keeps its state in the URL,
 // works from the keyboard; saves the README screenshots.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
 
@@ -238,6 +239,8 @@ describe('demo page', () => {
         await page.evaluate(() => document.fonts.ready);
         const file = `docs/screenshots/page-${lang === 'en' ? 'en' : 'zh'}-${width}.png`;
         await page.screenshot({ path: join(root, file) });
+        // Keep the committed PNGs small when pngquant is installed (a lossy palette, text stays sharp).
+        spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', join(root, file)]);
         expect(problems.console).toEqual([]);
         // Nothing wider than the viewport at phone size (the heatmaps scroll inside their box).
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

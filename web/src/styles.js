@@ -106,6 +106,12 @@ details { display: block; margin: 0.4rem 0; } summary { display: list-item; curs
 textarea { font-family: var(--_mono); width: 100%; min-height: 5rem; }
 @media (max-width: 480px) {
   .root { padding: 0.5rem; font-size: 14px; }
+  .controls { gap: 0.4rem 0.6rem; }
+  .controls input[type="number"] { width: 4.6rem !important; }
+  .controls select { max-width: 12rem; }
+  [role="tablist"] { flex-wrap: nowrap; overflow-x: auto; padding-bottom: 0.3rem; }
+  [role="tab"] { flex: 0 0 auto; }
+  .field small { display: none; }
   :host { --_cell: var(--attn-cell-size, 2.3rem); }
 }
 `;

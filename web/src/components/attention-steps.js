@@ -139,6 +139,11 @@ export class AttentionSteps extends AttentionElement {
       );
     });
     root.append(tabs);
+    // On narrow screens the tabs scroll sideways: keep the selected one in view.
+    requestAnimationFrame(() => {
+      const selected = tabs.querySelector('[aria-selected="true"]');
+      if (selected && tabs.scrollWidth > tabs.clientWidth) tabs.scrollLeft = selected.offsetLeft - tabs.offsetLeft - 24;
+    });
     if (this._focusTab) {
       this._focusTab = false;
       tabs.querySelector('[aria-selected="true"]').focus();
