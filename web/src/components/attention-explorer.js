@@ -3,7 +3,7 @@
 // anything changes, so a page can keep it in the URL.
 import { AttentionElement, CONFIG_ATTRIBUTES } from '../base.js';
 import { el } from '../heatmap.js';
-import { LIMITS, parseMatrixText, tokenize } from '../model.js';
+import { LIMITS, parseMatrixText } from '../model.js';
 
 const PANELS = [
   ['steps', 'attention-steps'],
@@ -144,7 +144,6 @@ export class AttentionExplorer extends AttentionElement {
     const t = this.t;
     const c = this.config();
     const m = text.trim() ? parseMatrixText(text) : null;
-    const rows = Math.max(1, tokenize(c.sentence).length);
     if (!text.trim()) {
       this.customStatus.textContent = '';
       this.custom = null;
@@ -155,12 +154,16 @@ export class AttentionExplorer extends AttentionElement {
       this.custom = null;
       this.customStatus.textContent = t('input.customXBad', { rows: 1, cols: c.dModel });
     }
-    void rows;
     for (const panel of Object.values(this.panels)) panel.inputs = { ...this.inputs, ...(this.custom ? { X: this.custom } : {}) };
   }
 
   render() {
     if (!this.built) this.build();
+    if (this._passed !== this._inputs) {
+      // Typed data given to the explorer (its `inputs` property) goes to every panel.
+      this._passed = this._inputs;
+      this.applyCustom(this.customArea.value);
+    }
     const t = this.t;
     const lang = this.language;
     this.root.setAttribute('lang', lang);
