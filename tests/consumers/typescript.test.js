@@ -19,6 +19,7 @@ const shipsCjsTypes = packed().files.some((f) => f.path === 'dist/index.d.cts');
 // Used as-is by the nodenext ESM and the bundler consumers.
 const CONSUMER = `import { init, AttentionError, AttentionRangeError } from 'attention-lab';
 import type { AttentionErrorCode, AttentionLab, AttentionResult, Matrix, MultiHeadResult, NadarayaWatsonResult, Step, VariantResult } from 'attention-lab';
+import { defineAll, getLab, type AttentionSteps } from 'attention-lab/components';
 
 export async function main(): Promise<number> {
   const lab: AttentionLab = await init({ simd: false });
@@ -50,6 +51,14 @@ export async function main(): Promise<number> {
     }
   }
 
+  defineAll();
+  const steps$: AttentionSteps = document.createElement('attention-steps');
+  steps$.step = 'weights';
+  steps$.inputs = { X: Q, Wq: Q, Wk: Q, Wv: Q };
+  const shared: AttentionLab = await getLab();
+  // @ts-expect-error components take matrices, not strings
+  steps$.inputs = { X: 'the cat' };
+
   // Wrong calls the declarations must reject:
   // @ts-expect-error unknown init option
   await init({ simdd: true });
@@ -78,7 +87,7 @@ export async function main(): Promise<number> {
   // @ts-expect-error weights: false takes a boolean
   lab.scaledDotProductAttention(Q, K, K, { weights: 'no' });
 
-  return simd ? 1 : 0 + (firstId ? 1 : 0) + w.rows + traced.heads.length + local.output.rows + linear.output.rows + linformer.output.rows + nw.predictions.length + bad.length + fast.output.rows;
+  return simd || shared.simd ? 1 : 0 + (firstId ? 1 : 0) + w.rows + traced.heads.length + local.output.rows + linear.output.rows + linformer.output.rows + nw.predictions.length + bad.length + fast.output.rows;
 }
 `;
 
