@@ -37,6 +37,7 @@ const stages = [
 ];
 
 run('node', ['scripts/build.mjs', '--if-missing']);
+run('node', ['scripts/build-web.mjs', '--if-missing']);
 for (const [name, enabled, stage] of stages) {
   if (only ? !only.includes(name) : !enabled()) continue;
   console.log(`\n=== npm test: ${name}`);
