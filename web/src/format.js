@@ -15,11 +15,10 @@ export function exact(v) {
   return String(v).replace('-', '−');
 }
 
-/** Two decimals, or an exponent when the value is large or tiny. */
+/** Two decimals (tiny values read 0.00 or −0.00; hover shows them exactly), an exponent from 1000 up. */
 export function short(v) {
   if (isMaskedValue(v)) return '−∞';
-  const a = Math.abs(v);
-  const s = a !== 0 && (a >= 1000 || a < 0.005) ? v.toExponential(1) : v.toFixed(2);
+  const s = Math.abs(v) >= 1000 ? v.toExponential(1) : v.toFixed(2);
   return s.replace('-', '−');
 }
 

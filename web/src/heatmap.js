@@ -74,9 +74,9 @@ export function createHeatmap(o) {
       const value = isMaskedValue(v) ? '-Infinity' : String(v);
       if (isMasked(k)) {
         const text = o.maskedText ?? '−∞';
-        html.push(`<td tabindex="-1" class="masked" data-i="${i}" data-j="${j}" data-value="${value}" aria-label="${text}, ${escapeText(t('heatmap.masked'))}">${text}</td>`);
+        html.push(`<td class="masked" data-i="${i}" data-j="${j}" data-value="${value}" aria-label="${text}, ${escapeText(t('heatmap.masked'))}">${text}</td>`);
       } else {
-        html.push(`<td tabindex="-1" class="c${level(v)}" data-i="${i}" data-j="${j}" data-value="${value}">${short(v)}</td>`);
+        html.push(`<td class="c${level(v)}" data-i="${i}" data-j="${j}" data-value="${value}">${short(v)}</td>`);
       }
     }
     html.push('</tr>');
@@ -101,6 +101,7 @@ export function createHeatmap(o) {
     o.onCell?.(i, j);
   };
   let current = 0;
+  // Roving focus: only the current cell is in the tab order; a cell gets tabindex when focused.
   const move = (k) => {
     if (k < 0 || k >= cells.length) return;
     cells[current].tabIndex = -1;
