@@ -76,7 +76,8 @@ thead th { text-align: center; }
 tbody th { text-align: end; }
 td[data-i] { width: var(--_cell); min-width: var(--_cell); height: calc(var(--_cell) * 0.7); text-align: center; padding: 0; border-radius: 2px; cursor: crosshair; }
 .compact td[data-i] { width: 1.05rem; min-width: 1.05rem; height: 1.05rem; font-size: 0; }
-.compact thead th { font-size: 0.6rem; }
+.compact thead th { font-size: 0.6rem; padding: 2px 0; writing-mode: vertical-rl; transform: rotate(180deg); text-align: start; max-width: none; max-height: 4.5rem; vertical-align: bottom; }
+.compact tbody th { font-size: 0.65rem; }
 td.masked { background: repeating-linear-gradient(45deg, #9aa0a8 0 3px, #d9dce0 3px 6px); color: #000; font-weight: 700; }
 td.hl { outline: 3px solid var(--_hl); outline-offset: -2px; }
 td:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; position: relative; z-index: 1; }

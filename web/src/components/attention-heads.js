@@ -26,7 +26,8 @@ export class AttentionHeads extends AttentionElement {
     const grid = el('div', { class: 'grid', part: 'heads' });
     r.heads.forEach((head, k) => {
       const weights = head.steps.find((s) => s.id === 'weights').matrix;
-      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula });
+      const masked = head.steps.find((s) => s.id === 'masked')?.mask;
+      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, mask: masked, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula });
       h.el.dataset.head = String(k);
       grid.append(h.el);
     });
