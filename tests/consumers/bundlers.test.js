@@ -73,7 +73,7 @@ const ESBUILD = (toolsDir) => `// esbuild: one ES module bundle. The .wasm is no
 import { build } from ${JSON.stringify(join(toolsDir, 'node_modules', 'esbuild', 'lib', 'main.js'))};
 import { copyFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 const [entry, outdir, copyTo] = process.argv.slice(2);
 await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', outdir, logLevel: 'warning' });
 if (copyTo) {

@@ -3,7 +3,7 @@
 // installed, the bundlers installed once into a cache, a static server with
 // optional CORS and URL prefix, Debian's Chromium, and the known answer every
 // consumer computes.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -75,7 +75,6 @@ export function packed() {
  */
 export function freshApp(name, files = {}, manifest = {}) {
   const { tarball } = packed();
-  mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(tmpdir(), `attention-lab-${name}-`));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `consumer-${name}`, version: '1.0.0', private: true, ...manifest }, null, 2));
   run('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: dir });
@@ -179,8 +178,8 @@ export async function openAndRead(browser, url, { init, selector = '#result', ti
 }
 
 // The known answer every consumer computes: scaled dot-product attention of
-// these Q, K, V (cross-attention, 3 queries over 4 keys, with a causal-free
-// 0/1 mask on the last row), checked against a float64 reference.
+// these Q, K, V (cross-attention: 3 queries over 4 keys), output and weights
+// checked against a float64 reference, plus one SHAPE_MISMATCH error.
 export const Q = [
   [1, 0, 0.5],
   [0, 1, -1],
