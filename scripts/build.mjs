@@ -10,7 +10,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const wasmBuild = join(root, 'build', 'wasm');
 
-const PACKAGE_FILES = ['index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'errors.js', 'validate.js', 'workspace.js', 'steps.js', 'overflow.js', 'index.d.ts'];
+const PACKAGE_FILES = ['index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'errors.js', 'validate.js', 'workspace.js', 'steps.js', 'overflow.js', 'index.d.ts', 'index.d.cts'];
 const GLUE = ['attention-lab-simd.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.js', 'attention-lab-scalar.wasm'];
 
 function newestSource() {
