@@ -9,15 +9,39 @@ import { dirname, join } from 'node:path';
 const require = createRequire(import.meta.url);
 export const katexDir = dirname(require.resolve('katex/package.json'));
 
+// Asset URLs stay literal in the bundles: `new URL('./file', import.meta.url)` next to
+// components.js (or app.js), so the files are found relative to the bundle and a consumer's
+// bundler (Vite, webpack) sees and copies them. While building, the literals are hidden as
+// __ATTN_ASSET__('file') so this build neither inlines nor moves them; renderChunk restores them.
+const HIDE = /new URL\((['"])(?:\.\/)?([\w./-]+\.(?:wasm|woff2))\1,\s*import\.meta\.url\)/g;
+const RESTORE = /__ATTN_ASSET__\(\s*(["'`])([\w./-]+)\1\s*\)/g;
+
+export function keepAssetUrls() {
+  return {
+    name: 'attention-lab-keep-asset-urls',
+    enforce: 'pre',
+    transform(code, id) {
+      // The library's entry and the Emscripten glue both name the .wasm next to themselves.
+      if (!/dist[\\/](index|attention-lab-simd|attention-lab-scalar)\.js$/.test(id)) return null;
+      return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };
+    },
+    renderChunk(code) {
+      return { code: code.replace(RESTORE, (m, q, file) => `"./${file}"`), map: null };
+    },
+  };
+}
+
 function katexCss() {
   const css = readFileSync(join(katexDir, 'dist/katex.min.css'), 'utf8');
   const faces = css.match(/@font-face\{[^}]*\}/g) ?? [];
   const rules = css.replace(/@font-face\{[^}]*\}/g, '');
-  const woff2 = faces.map((f) => f.replace(/src:[^;}]*/, (src) => {
-    const file = src.match(/url\(fonts\/([^)]+\.woff2)\)/)[1];
-    return `src:url(__KATEX_FONTS__/${file}) format("woff2")`;
-  }));
-  return { rules, fontFaces: woff2.join('\n') };
+  // Each face as code: text before the URL + the woff2 file's URL next to the bundle + text after.
+  const parts = faces.map((face) => {
+    const file = face.match(/url\(fonts\/([^)]+\.woff2)\)/)[1];
+    const [before, after] = face.replace(/src:[^;}]*/, 'src:url(@URL@) format("woff2")').split('@URL@');
+    return `${JSON.stringify(before)} + new URL(__ATTN_ASSET__(${JSON.stringify(`katex-fonts/${file}`)}), import.meta.url).href + ${JSON.stringify(after)}`;
+  });
+  return { rules, fontFaces: `() => [\n${parts.join(',\n')}\n].join('\\n')` };
 }
 
 const VIRTUAL = 'virtual:katex-css';
@@ -29,7 +53,7 @@ export function katexPlugin() {
     load(id) {
       if (id !== `\0${VIRTUAL}`) return null;
       const { rules, fontFaces } = katexCss();
-      return `export const rules = ${JSON.stringify(rules)};\nexport const fontFaces = ${JSON.stringify(fontFaces)};\n`;
+      return `export const rules = ${JSON.stringify(rules)};\n/** The @font-face rules, each src a woff2 file next to the bundle. */\nexport const fontFaces = ${fontFaces};\n`;
     },
   };
 }
@@ -39,7 +63,7 @@ export function bundleConfig({ entry, outDir, fileName }) {
   return {
     configFile: false,
     logLevel: 'warn',
-    plugins: [katexPlugin()],
+    plugins: [katexPlugin(), keepAssetUrls()],
     build: {
       outDir,
       emptyOutDir: false,

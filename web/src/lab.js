@@ -1,14 +1,13 @@
-// One shared library instance per page. The .wasm files are resolved next to
-// the module that was loaded (dist/components.js, or the site's app.js).
-import { load } from '../../dist/load.js';
+// One shared library instance per page, loaded by the library's own init():
+// its `new URL('./attention-lab-simd.wasm', import.meta.url)` stays literal in
+// the bundles (see web/vite.config.mjs), so the .wasm is found next to
+// dist/components.js or the site's app.js, and consumers' bundlers copy it.
+import { init } from '../../dist/index.js';
 
 let pending = null;
 
 /** Load attention-lab once; later calls share the same instance. */
 export function getLab() {
-  if (!pending) {
-    const base = import.meta.url;
-    pending = load({ locateFile: (path) => new URL(path, base).href }, null);
-  }
+  pending ??= init();
   return pending;
 }

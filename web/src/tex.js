@@ -1,7 +1,7 @@
 // Formulas typeset with KaTeX, bundled (no network). @font-face only works at
 // document level, so the font faces are added to the document once, pointing
-// at the woff2 files shipped next to this module; the other KaTeX rules go
-// into each shadow root.
+// at the woff2 files shipped next to the bundle (katex-fonts/); the other
+// KaTeX rules go into each shadow root.
 import katex from 'katex';
 import { fontFaces, rules } from 'virtual:katex-css';
 import { texNumber } from './format.js';
@@ -11,11 +11,9 @@ let fontsAdded = false;
 function addFontFaces() {
   if (fontsAdded || typeof document === 'undefined') return;
   fontsAdded = true;
-  const dir = 'katex-fonts/';
-  const base = new URL(dir, import.meta.url).href;
   const style = document.createElement('style');
   style.dataset.attentionLab = 'katex-fonts';
-  style.textContent = fontFaces.replaceAll('__KATEX_FONTS__/', base);
+  style.textContent = fontFaces();
   document.head.append(style);
 }
 
