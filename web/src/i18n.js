@@ -9,6 +9,7 @@ const en = {
   'app.loading': 'Loading the WebAssembly module…',
   'app.footer': 'Numbers are float32 results of the WASM library; hover or focus a cell for its exact value.',
   'app.skip': 'Skip to the panels',
+  'app.panels': 'Panels',
 
   'input.legend': 'Input',
   'input.sentence': 'Sentence',
@@ -154,6 +155,7 @@ const zh = {
   'app.loading': '正在加载 WebAssembly 模块……',
   'app.footer': '数字为 WASM 库给出的 float32 结果；将鼠标悬停或用键盘聚焦在单元格上可看到精确值。',
   'app.skip': '跳到各个面板',
+  'app.panels': '面板',
 
   'input.legend': '输入',
   'input.sentence': '句子',

@@ -95,7 +95,8 @@ export class AttentionExplorer extends AttentionElement {
     this.customArea = area;
     root.append(custom);
 
-    const tabs = el('div', { role: 'tablist', part: 'panel-tabs', 'aria-label': 'panels' });
+    const tabs = el('div', { role: 'tablist', part: 'panel-tabs', 'aria-label': t('app.panels') });
+    this.panelTabs = tabs;
     this.panels = {};
     this.tabs = {};
     for (const [id, tag] of PANELS) {
@@ -168,6 +169,7 @@ export class AttentionExplorer extends AttentionElement {
     const lang = this.language;
     this.root.setAttribute('lang', lang);
     for (const node of this.root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+    this.panelTabs.setAttribute('aria-label', t('app.panels'));
     const c = this.config();
     const values = { sentence: c.sentence, seed: c.seed, 'd-model': c.dModel, 'd-k': c.dK, heads: c.heads, mask: c.mask, 'valid-len': c.validLen };
     for (const [name, input] of Object.entries(this.inputsEl)) if (this.shadowRoot.activeElement !== input) input.value = String(values[name]);
