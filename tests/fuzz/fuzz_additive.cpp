@@ -34,6 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                     attn::dense(k_hidden.data(), m, kh_cols)};
   const attn::AttentionTrace trace{want_scores ? scores.data() : nullptr, nullptr,
                                    want_masked ? masked.data() : nullptr};
+  if (in.skip_call()) return 0;
   const attn::Status s = attn::additive_attention(
       attn::dense(q.data(), n, dq), attn::dense(k.data(), m, dk), attn::dense(v.data(), v_rows, dv), params, fm.mask,
       attn::dense(weights.data(), n, w_cols), attn::dense(out.data(), n, dv), use_trace ? &trace : nullptr);

@@ -43,10 +43,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (fuzz::dumping())
     std::fprintf(stderr, "calling with n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d\n", n,
                  d_model, heads, dk_all, dv_all, d_out, broken);
-  const attn::Status s = attn::multi_head_attention(
-      attn::dense(x.data(), n, d_model), heads, attn::dense(w_q.data(), d_model, dk_all),
-      attn::dense(w_k.data(), wk_rows, dk_all), attn::dense(w_v.data(), d_model, dv_all),
-      attn::dense(w_o.data(), wo_rows, d_out), fm.mask, buffers);
+  if (in.skip_call()) return 0;
+  const attn::Status s =
+      attn::multi_head_attention(attn::dense(x.data(), n, d_model), heads, attn::dense(w_q.data(), d_model, dk_all),
+                                 attn::dense(w_k.data(), wk_rows, dk_all), attn::dense(w_v.data(), d_model, dv_all),
+                                 attn::dense(w_o.data(), wo_rows, d_out), fm.mask, buffers);
 
   if (fuzz::dumping()) {
     std::fprintf(stderr, "n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d status=%d\n", n,

@@ -20,8 +20,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::vector<float> predictions(n), weights(w_rows * w_cols);
   const auto kernel = static_cast<attn::Kernel>(kernel_code);
-  const attn::Status s = attn::nadaraya_watson(x_train.data(), y_train.data(), m, x_query.data(), n, kernel,
-                                               bandwidth, predictions.data(), attn::dense(weights.data(), w_rows, w_cols));
+  if (in.skip_call()) return 0;
+  const attn::Status s = attn::nadaraya_watson(x_train.data(), y_train.data(), m, x_query.data(), n, kernel, bandwidth,
+                                               predictions.data(), attn::dense(weights.data(), w_rows, w_cols));
   if (fuzz::dumping()) {
     std::fprintf(stderr, "m=%zu n=%zu kernel=%d bandwidth=%.9g broken=%d status=%d\n", m, n, kernel_code,
                  static_cast<double>(bandwidth), broken, static_cast<int>(s));

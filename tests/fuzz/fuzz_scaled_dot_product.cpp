@@ -47,24 +47,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool want_scores = in.flag(), want_scaled = in.flag(), want_masked = in.flag();
 
   std::vector<float> weights(w_rows * w_cols), out(n * o_cols);
-  std::vector<float> scores(want_scores ? n * m : 0), scaled(want_scaled ? n * m : 0),
-      masked(want_masked ? n * m : 0);
+  std::vector<float> scores(want_scores ? n * m : 0), scaled(want_scaled ? n * m : 0), masked(want_masked ? n * m : 0);
   const attn::AttentionTrace trace{want_scores ? scores.data() : nullptr, want_scaled ? scaled.data() : nullptr,
                                    want_masked ? masked.data() : nullptr};
   const bool use_trace = want_scores || want_scaled || want_masked;
 
-  const attn::Status s = attn::scaled_dot_product_attention(
-      attn::dense(q.data(), n, d), attn::dense(k.data(), m, k_cols), attn::dense(v.data(), v_rows, dv), fm.mask,
-      scale, attn::dense(weights.data(), w_rows, w_cols), attn::dense(out.data(), n, o_cols),
-      use_trace ? &trace : nullptr);
-
   if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu m=%zu d=%zu dv=%zu broken=%d scale=%.9g status=%d\n", n, m, d, dv, broken,
-                 static_cast<double>(scale), static_cast<int>(s));
+    std::fprintf(stderr, "n=%zu m=%zu d=%zu dv=%zu broken=%d scale=%.9g trace=%d%d%d\n", n, m, d, dv, broken,
+                 static_cast<double>(scale), want_scores, want_scaled, want_masked);
     fuzz::dump("Q", q.data(), n, d);
     fuzz::dump("K", k.data(), m, k_cols);
     fuzz::dump("V", v.data(), v_rows, dv);
     fuzz::dump_mask(fm, n);
+  }
+  if (in.skip_call()) return 0;
+  const attn::Status s = attn::scaled_dot_product_attention(
+      attn::dense(q.data(), n, d), attn::dense(k.data(), m, k_cols), attn::dense(v.data(), v_rows, dv), fm.mask, scale,
+      attn::dense(weights.data(), w_rows, w_cols), attn::dense(out.data(), n, o_cols), use_trace ? &trace : nullptr);
+
+  if (fuzz::dumping()) {
+    std::fprintf(stderr, "status=%d\n", static_cast<int>(s));
     fuzz::dump("weights", weights.data(), w_rows, w_cols);
     fuzz::dump("output", out.data(), n, o_cols);
   }

@@ -25,16 +25,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::vector<float> pq(pq_rows * dk), pk(n * dk), pv(n * pv_cols);
   std::vector<float> weights(w_rows * n), out(n * dv);
-  std::vector<float> scores(want_scores ? n * n : 0), scaled(want_scaled ? n * n : 0),
-      masked(want_masked ? n * n : 0);
+  std::vector<float> scores(want_scores ? n * n : 0), scaled(want_scaled ? n * n : 0), masked(want_masked ? n * n : 0);
   const attn::Projections qkv{attn::dense(pq.data(), pq_rows, dk), attn::dense(pk.data(), n, dk),
                               attn::dense(pv.data(), n, pv_cols)};
   const attn::AttentionTrace trace{want_scores ? scores.data() : nullptr, want_scaled ? scaled.data() : nullptr,
                                    want_masked ? masked.data() : nullptr};
+  if (in.skip_call()) return 0;
   const attn::Status s = attn::self_attention(
-      attn::dense(x.data(), n, d_model), attn::dense(w_q.data(), wq_rows, dk), attn::dense(w_k.data(), d_model, wk_cols),
-      attn::dense(w_v.data(), wv_rows, dv), fm.mask, qkv, attn::dense(weights.data(), w_rows, n),
-      attn::dense(out.data(), n, dv), use_trace ? &trace : nullptr);
+      attn::dense(x.data(), n, d_model), attn::dense(w_q.data(), wq_rows, dk),
+      attn::dense(w_k.data(), d_model, wk_cols), attn::dense(w_v.data(), wv_rows, dv), fm.mask, qkv,
+      attn::dense(weights.data(), w_rows, n), attn::dense(out.data(), n, dv), use_trace ? &trace : nullptr);
 
   if (fuzz::dumping()) {
     std::fprintf(stderr, "n=%zu d_model=%zu dk=%zu dv=%zu broken=%d status=%d\n", n, d_model, dk, dv, broken,

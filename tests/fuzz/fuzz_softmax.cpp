@@ -13,6 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fuzz::FuzzMask fm = fuzz::decode_mask(in, n, m);
   const bool in_place = in.flag();
 
+  if (in.skip_call()) return 0;
   const attn::Status st = attn::check_mask(fm.mask, n, m);
   if (fuzz::dumping()) {
     std::fprintf(stderr, "n=%zu m=%zu in_place=%d check_mask=%d\n", n, m, in_place, static_cast<int>(st));
