@@ -41,7 +41,7 @@ const VARIANT_N = quick ? [1024, 4096] : [1024, 4096, 16384];
 const LOCAL_WINDOW = 128; // key j is visible to query i iff |i − j| < 128 (causal: 0 ≤ i − j < 128)
 const LINFORMER_K = 256;
 // Per implementation and shape: warm-up, then `rounds` turns sharing budgetMs (calls over 0.8 s: 3 calls).
-const timing = quick ? { warmupMs: 50, rounds: 3, budgetMs: 300, minReps: 3 } : { warmupMs: 200, rounds: 5, budgetMs: 1500, minReps: 5 };
+const timing = quick ? { warmupMs: 50, rounds: 5, budgetMs: 300, minReps: 3 } : { warmupMs: 200, rounds: 15, budgetMs: 1500, minReps: 5 };
 
 const log = (...a) => console.error(...a);
 

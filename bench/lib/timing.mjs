@@ -40,10 +40,10 @@ export async function warmUp(run, { warmupMs = 200, min = 1, maxMs = 3000 } = {}
 }
 
 // entries: [{ run, slow }] (already warmed up). Each gets `rounds` turns of
-// budgetMs / rounds of calls (at least one call per turn; a slow entry, whose
+// budgetMs / rounds and maxReps / rounds of calls (at least one call per turn; a slow entry, whose
 // single call takes long, gets one call in each of its first 3 turns).
 // Sets entry.samples and entry.cpuSamples (ms per call), entry.ms and entry.cpuMs (medians).
-export async function measureInterleaved(entries, { rounds = 5, budgetMs = 1200, minReps = 3, maxReps = 200 } = {}) {
+export async function measureInterleaved(entries, { rounds = 5, budgetMs = 1200, minReps = 3, maxReps = 300 } = {}) {
   for (const e of entries) [e.samples, e.cpuSamples] = [[], []];
   for (let r = 0; r < Math.max(rounds, minReps); r++)
     for (const e of entries) {
@@ -52,9 +52,11 @@ export async function measureInterleaved(entries, { rounds = 5, budgetMs = 1200,
         continue;
       }
       if (r >= rounds && e.samples.length >= minReps) continue;
-      const t0 = performance.now();
+      // an entry whose calls are long stops once it has its samples and has used its budget
+      if (e.samples.length >= minReps && e.samples.reduce((a, b) => a + b, 0) >= budgetMs) continue;
+      const t0 = performance.now(), cap = Math.min(maxReps, e.samples.length + Math.ceil(maxReps / rounds));
       do e.samples.push(await timeOnce(e.run, e.cpuSamples));
-      while (performance.now() - t0 < budgetMs / rounds && e.samples.length < maxReps);
+      while (performance.now() - t0 < budgetMs / rounds && e.samples.length < cap);
     }
   for (const e of entries) [e.ms, e.cpuMs] = [median(e.samples), median(e.cpuSamples)];
 }
