@@ -161,13 +161,8 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     expectLoaded(await load(join(app, 'out-webpack')), { worker: true });
   });
 
-  // KNOWN BUG, kept as an expected failure: dist/components.js finds its .wasm with
-  // locateFile(new URL(file, import.meta.url)) (web/src/lab.js), a URL bundlers cannot see, so
-  // Vite emits no .wasm and the element never renders (404 on /assets/attention-lab-simd.wasm).
-  // When web/src/lab.js uses the library's own init() (dist/index.js, whose literal
-  // new URL('./attention-lab-simd.wasm', import.meta.url) bundlers follow), this test starts
-  // passing: then turn it.fails into it.
-  it.fails('Vite 8: an app importing attention-lab/components renders an element with computed weights', async () => {
+  // dist/components.js keeps literal new URL('./attention-lab-*.wasm', import.meta.url) and font URLs, which bundlers follow.
+  it('Vite 8: an app importing attention-lab/components renders an element with computed weights', async () => {
     run(process.execPath, [viteBin, 'build', 'components', '--outDir', '../out-vite-components', '--emptyOutDir', '--logLevel', 'error'], { cwd: app });
     const server = await serve(join(app, 'out-vite-components'));
     servers.push(server);
