@@ -114,8 +114,10 @@ export function createApi(module, { simd }) {
   }
 
   // Projected queries and keys: ‖x W‖ <= ‖x‖ ‖W‖_F, so the scores of q = xW_Q, k = xW_K are bounded too.
-  function checkProjectedScores(fn, x, wq, wk, scale) {
+  function checkProjectedScores(fn, x, wq, wk, scale, wv) {
     const nx = maxRowNorm(x);
+    for (const [name, w] of [['Wq', wq], ['Wk', wk], ['Wv', wv]])
+      checkScoreBound(fn, nx * frobenius(w), () => `rows of X with norm up to ${nx.toExponential(2)} and ${name} of norm ${frobenius(w).toExponential(2)} (projections)`);
     checkScoreBound(fn, nx * nx * frobenius(wq) * frobenius(wk) * Math.max(1, scale),
       () => `rows of X with norm up to ${nx.toExponential(2)} and Wq, Wk of norms ${frobenius(wq).toExponential(2)}, ${frobenius(wk).toExponential(2)}`);
   }
@@ -238,7 +240,7 @@ export function createApi(module, { simd }) {
     const x = toMatrix(fn, 'X', X);
     const [wq, wk, wv] = projectionWeights(fn, o, x);
     const [n, dk, dv] = [x.rows, wq.cols, wv.cols];
-    checkProjectedScores(fn, x, wq, wk, defaultScale(dk));
+    checkProjectedScores(fn, x, wq, wk, defaultScale(dk), wv);
     const mask = toMask(fn, o.mask, n, n);
     const trace = toBoolean(fn, 'trace', o.trace);
     const f = new Frame(workspace, fn);
@@ -262,7 +264,7 @@ export function createApi(module, { simd }) {
     const { heads, wq, wk, wv, wo } = multiHeadWeights(fn, o, x);
     const [n, dkAll, dvAll, dOut] = [x.rows, wq.cols, wv.cols, wo.cols];
     const [dk, dv] = [dkAll / heads, dvAll / heads];
-    checkProjectedScores(fn, x, wq, wk, defaultScale(dk));
+    checkProjectedScores(fn, x, wq, wk, defaultScale(dk), wv);
     const mask = toMask(fn, o.mask, n, n);
     const trace = toBoolean(fn, 'trace', o.trace);
     const f = new Frame(workspace, fn);
@@ -400,7 +402,7 @@ export function createApi(module, { simd }) {
         expectEqual(x.cols, wq.rows, () => `${fwd}: X is ${shape(x)} but the layer's d_model is ${wq.rows} (X.cols must equal Wq.rows)`);
         if (fo.trace) return multiHeadAttention(x, { heads, Wq: wq, Wk: wk, Wv: wv, Wo: wo, mask: fo.mask, trace: true });
         const n = x.rows;
-        checkProjectedScores(fwd, x, wq, wk, defaultScale(dims[2]));
+        checkProjectedScores(fwd, x, wq, wk, defaultScale(dims[2]), wv);
         const mask = toMask(fwd, fo.mask, n, n);
         const f = new Frame(workspace, fwd);
         const [sx, sm] = [f.input(x.data), f.input(maskData(mask))];

@@ -31,7 +31,7 @@ export function frobenius(m) {
 /** Throws when a bound on the scores exceeds float32's range. */
 export function checkScoreBound(fn, bound, explain) {
   if (!(bound <= FLOAT32_MAX))
-    fail(AttentionError.codes.OVERFLOW, `${fn}: ${explain()} allow scores up to ${bound.toExponential(2)}, beyond float32's 3.4e38; rescale the inputs`);
+    fail(AttentionError.codes.OVERFLOW, `${fn}: ${explain()} allow values up to ${bound.toExponential(2)}, beyond float32's 3.4e38; rescale the inputs`);
 }
 
 /** Throws unless every entry of a freshly computed result is finite. */

@@ -35,6 +35,7 @@ struct RowBlock {
   std::size_t end[kRows];     // visible keys of a prefix mask: [0, end)
   float max[kRows];           // running row max M (-inf before any visible key)
   double sum[kRows];          // running sum L
+  bool finite[kRows];         // false once a visible score was NaN or infinite
   float* s;                   // kRows × kBlock scores, then probabilities
   float* o;                   // kRows × d_v unnormalised output
 };
@@ -69,14 +70,18 @@ void score_tile(ConstMatrixView q, const float* packed, float scale, RowBlock& b
     score_panel<R>(q_rows, packed + j * q.cols, q.cols, scale, b.s + r0 * kBlock + (j - j0));
 }
 
-// 2. Hide what the mask hides (and the padding keys past m) as -infinity.
+// 2. Hide what the mask hides (and the padding keys past m) as -infinity,
+// and note rows with a visible score that is not finite (an overflow upstream).
 void mask_block(const Mask& mask, RowBlock& b, std::size_t j0, std::size_t width) {
   for (std::size_t r = 0; r < b.count; ++r) {
     float* s = b.s + r * kBlock;
     const std::size_t i = b.first + r;
     for (std::size_t c = 0; c < width; ++c) {
       const std::size_t j = j0 + c;
-      if (j >= b.end[r] || (!mask.is_prefix() && !mask.visible(i, j))) s[c] = -INFINITY;
+      if (j >= b.end[r] || (!mask.is_prefix() && !mask.visible(i, j)))
+        s[c] = -INFINITY;
+      else if (!std::isfinite(s[c]))
+        b.finite[r] = false;
     }
   }
 }
@@ -172,6 +177,7 @@ void attend_rows(ConstMatrixView q, const float* packed, ConstMatrixView v, cons
     key_end = b.end[r] > key_end ? b.end[r] : key_end;
     b.max[r] = -INFINITY;
     b.sum[r] = 0.0;
+    b.finite[r] = true;
   }
   std::memset(b.o, 0, b.count * d_v * sizeof(float));
   for (std::size_t j0 = 0; j0 < key_end; j0 += kBlock) {
@@ -182,8 +188,8 @@ void attend_rows(ConstMatrixView q, const float* packed, ConstMatrixView v, cons
     for (std::size_t r = 0; r < b.count; ++r) online_softmax_row(b, r, padded, d_v);  // 3. softmax
     accumulate_rows(b, v, j0, width);                                            // 4. P · V
   }
-  for (std::size_t r = 0; r < b.count; ++r) {  // 5. normalise: O / L, once per row
-    const float inv = b.sum[r] > 0.0 ? static_cast<float>(1.0 / b.sum[r]) : 0.0f;
+  for (std::size_t r = 0; r < b.count; ++r) {  // 5. normalise: O / L, once per row (NaN after an overflow)
+    const float inv = !b.finite[r] ? NAN : b.sum[r] > 0.0 ? static_cast<float>(1.0 / b.sum[r]) : 0.0f;
     float* o = out.row(b.first + r);
     for (std::size_t t = 0; t < d_v; ++t) o[t] = b.o[r * d_v + t] * inv;
   }

@@ -26,7 +26,8 @@ namespace attn {
 std::size_t fused_attention_scratch_floats(std::size_t m, std::size_t d, std::size_t d_v);
 
 // Q: n×d, K: m×d, V: m×d_v, out: n×d_v. scratch: fused_attention_scratch_floats(m, d, d_v)
-// floats. A query row with no visible key gets an all-zero output row.
+// floats. A query row with no visible key gets an all-zero output row; one
+// with a visible NaN or infinite score (an overflow upstream) a NaN row.
 Status fused_attention(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v, const Mask& mask, float scale,
                        MatrixView out, float* scratch);
 

@@ -65,10 +65,14 @@ Status nadaraya_watson(const float* x_train, const float* y_train, std::size_t m
       gaussian_row(x_train, m, x_query[i], bandwidth, w);
     else
       compact_row(x_train, m, x_query[i], kernel, bandwidth, w);
-    // 2. prediction: the weighted average of the targets
-    double sum = 0.0;
-    for (std::size_t j = 0; j < m; ++j) sum += static_cast<double>(w[j]) * y_train[j];
-    predictions[i] = static_cast<float>(sum);
+    // 2. prediction: the weighted average of the targets (divided by the
+    // float weights' own sum, so targets near float32's limit stay finite)
+    double weighted = 0.0, total = 0.0;
+    for (std::size_t j = 0; j < m; ++j) {
+      weighted += static_cast<double>(w[j]) * y_train[j];
+      total += w[j];
+    }
+    predictions[i] = total > 0.0 ? static_cast<float>(weighted / total) : 0.0f;
   }
   return Status::ok;
 }

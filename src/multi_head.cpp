@@ -30,6 +30,7 @@ Status multi_head_attention(ConstMatrixView x, std::size_t heads, ConstMatrixVie
                             const MultiHeadBuffers& b) {
   if (Status s = check_multi_head(x, heads, w_q, w_k, w_v, w_o, b); s != Status::ok) return s;
   if (Status s = check_mask(mask, x.rows, x.rows); s != Status::ok) return s;
+  if (x.rows == 0) return Status::ok;  // no queries: nothing to write (buffers may be null)
   const std::size_t n = x.rows, d_k = w_q.cols / heads, d_v = w_v.cols / heads;
   // 1. project all heads at once
   matmul(x, w_q, b.qkv.q);
@@ -95,6 +96,7 @@ Status multi_head_forward(const MultiHeadLayer& layer, ConstMatrixView x, const 
   if (x.cols != layer.d_model || concat.rows != n || concat.cols != hv || out.rows != n || out.cols != layer.d_out)
     return Status::shape_mismatch;
   if (Status s = check_mask(mask, n, n); s != Status::ok) return s;
+  if (n == 0) return Status::ok;  // no queries: nothing to write (buffers may be null)
   // 1. Q, K, V for every head in one product
   const MatrixView qkv = dense(scratch, n, qkv_width(layer));
   matmul_packed(x, layer.qkv_packed, qkv);

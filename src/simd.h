@@ -146,7 +146,7 @@ inline float hmax(f32x4 a) {
 inline f32x4 exp_nonpositive(f32x4 x) {
   const f32x4 lowest = splat(-87.3f);
   const f32x4 keep = x;
-  x = max(x, lowest);
+  x = min(max(x, lowest), zero());  // in range for the exponent bits, whatever the input
   const f32x4 n = round_nearest(mul(x, splat(1.44269504088896341f)));
   f32x4 r = sub(x, mul(n, splat(0.693359375f)));
   r = sub(r, mul(n, splat(-2.12194440e-4f)));

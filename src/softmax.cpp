@@ -44,14 +44,24 @@ void store_partial(float* p, f32x4 v, std::size_t count) {
 }
 
 // Softmax of one row over the visible entries, written into w:
-// 1. masked entries become -infinity, 2. the row max, 3. exp(s - max) and
+// 1. masked entries become -infinity (a non-finite visible score: all NaN), 2. the row max, 3. exp(s - max) and
 // their sum, 4. normalise. Only [0, end) can be visible (end = m for a
 // matrix mask); entries past it are written as 0.
 void softmax_row(const float* s, const Mask& mask, std::size_t i, std::size_t m, float* w) {
   const std::size_t end = mask.prefix_end(i, m);
-  // 1. mask
-  for (std::size_t j = 0; j < end; ++j) w[j] = mask.is_prefix() || mask.visible(i, j) ? s[j] : -INFINITY;
+  // 1. mask; a visible score that is not finite (an overflow upstream) has no
+  // meaningful softmax: the row becomes NaN so the caller sees the failure
+  bool finite = true;
+  for (std::size_t j = 0; j < end; ++j) {
+    const bool visible = mask.is_prefix() || mask.visible(i, j);
+    finite &= !visible || std::isfinite(s[j]);
+    w[j] = visible ? s[j] : -INFINITY;
+  }
   for (std::size_t j = end; j < m; ++j) w[j] = 0.0f;
+  if (!finite) {
+    for (std::size_t j = 0; j < m; ++j) w[j] = NAN;
+    return;
+  }
   // 2. max
   const std::size_t body = end / 4 * 4;
   f32x4 vmax = load_partial(w + body, end - body);

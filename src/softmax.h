@@ -8,7 +8,8 @@
 namespace attn {
 
 // W[i, :] = softmax over the visible entries of S[i, :]; masked entries of W
-// are exactly 0; a row with no visible entry is all zeros. W may alias S.
+// are exactly 0; a row with no visible entry is all zeros; a row with a
+// visible NaN or infinity (an overflow upstream) is all NaN. W may alias S.
 // Numerically stable: the row max is subtracted before exp (so every
 // exponential is <= 1 and the sum is >= 1); exp is the SIMD layer's.
 void softmax_rows(ConstMatrixView s, const Mask& mask, MatrixView w);
