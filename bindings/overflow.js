@@ -10,8 +10,9 @@ import { AttentionError, fail } from './errors.js';
 
 export const FLOAT32_MAX = 3.4028234663852886e38;
 
-/** The largest Euclidean norm of a row, in double. */
+/** The largest Euclidean norm of a row, in double (already known for a matrix from toMatrix). */
 export function maxRowNorm(m) {
+  if (m.maxRowNorm !== undefined) return m.maxRowNorm;
   let best = 0;
   for (let i = 0; i < m.rows; i++) {
     let sum = 0;

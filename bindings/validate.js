@@ -19,10 +19,24 @@ function tooLarge(fn, where, x) {
   fail(NON_FINITE, `${fn}: ${where} is ${x}, beyond float32's range (±3.4e38)`);
 }
 
-function checkFinite(fn, name, data, cols) {
+// One pass over a matrix: the largest row norm (in double, kept for the
+// overflow guard) and, through it, the finiteness check: a NaN or an infinity
+// makes its row's sum of squares non-finite, and only then is the entry found.
+function scanRows(fn, name, data, rows, cols) {
+  let best = 0;
+  for (let i = 0, k = 0; i < rows; i++) {
+    let sum = 0;
+    for (const end = k + cols; k < end; k++) sum += data[k] * data[k];
+    if (!(sum < Infinity)) checkFinite(fn, name, data.subarray(i * cols, (i + 1) * cols), cols, i);
+    if (sum > best) best = sum;
+  }
+  return Math.sqrt(best);
+}
+
+function checkFinite(fn, name, data, cols, firstRow = 0) {
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) {
-      const where = cols > 0 ? `[${Math.floor(i / cols)}][${i % cols}]` : `[${i}]`;
+      const where = cols > 0 ? `[${firstRow + Math.floor(i / cols)}][${i % cols}]` : `[${i}]`;
       fail(NON_FINITE, `${fn}: ${name}${where} is ${data[i]}; every entry must be a finite number`);
     }
   }
@@ -57,7 +71,7 @@ function fromNested(fn, name, rowsArray) {
 export function toMatrix(fn, name, value) {
   if (Array.isArray(value)) {
     const m = fromNested(fn, name, value);
-    checkFinite(fn, name, m.data, m.cols);
+    m.maxRowNorm = scanRows(fn, name, m.data, m.rows, m.cols);
     return m;
   }
   if (value === null || typeof value !== 'object')
@@ -76,8 +90,7 @@ export function toMatrix(fn, name, value) {
   }
   if (data.length !== rows * cols)
     fail(INVALID_MATRIX, `${fn}: ${name} is ${rows}×${cols} but its data has ${data.length} entries (expected ${rows * cols})`);
-  checkFinite(fn, name, data, cols);
-  return { rows, cols, data };
+  return { rows, cols, data, maxRowNorm: scanRows(fn, name, data, rows, cols) };
 }
 
 /** A checked float32 vector from a Float32Array, a typed array or number[]. */
