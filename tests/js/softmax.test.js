@@ -32,7 +32,7 @@ describe.each(BUILDS)('softmax ($name build)', ({ simd }) => {
     expectClose(lab.softmax([[1, 2, 3]]), [e.map((x) => x / z)], { atol: 1e-7, rtol: 1e-6 });
   });
 
-  it.each(SIZES)('causal, validLens (array and number) and 0/1 masks on %i×%i match the reference', (s) => {
+  it.each(SIZES)('causal, validLens (array and number) and 0/1 masks on an n×n matrix (n = %i) match the reference', (s) => {
     const rand = rng(500 + s);
     const S = randomMatrix(rand, s, s, -3, 3);
     const lens = Array.from({ length: s }, () => Math.floor(rand() * (s + 1)));
