@@ -231,3 +231,57 @@ describe('the checks can fail', () => {
     await context.close();
   });
 });
+
+/** CSP violations seen by the page, plus console errors that mention the policy. */
+const cspProblems = async (page, problems) => [...(await page.evaluate(() => window.__violations)), ...problems.console.filter((m) => /Content Security Policy|Content-Security-Policy/i.test(m))];
+
+describe(`under the header ${STRICT}`, () => {
+  test('the demo page computes, typesets and loads its fonts with no violation', async () => {
+    const { page, problems, context } = await hostilePage();
+    const res = await page.goto(`${strict.url}/site/?s=attention+is+all+we+need&step=weights`);
+    expect(res.headers()['content-security-policy']).toBe(STRICT);
+    await ready(page);
+    await page.evaluate(() => document.fonts.ready);
+    const shown = await page.evaluate(() => {
+      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+      const cell = steps.querySelector('figure[data-role=main] td[data-i]');
+      return { value: cell.dataset.value, text: cell.textContent, katex: steps.querySelectorAll('.formula .katex').length, bg: getComputedStyle(cell).backgroundColor };
+    });
+    expect(Number.isFinite(Number(shown.value))).toBe(true);
+    expect(shown.text).toMatch(/^−?\d\.\d\d$/);
+    expect(shown.katex).toBe(1);
+    // The heatmap colours apply (the palette is not an inline <style> the policy drops).
+    expect(shown.bg).not.toBe('rgba(0, 0, 0, 0)');
+    const fonts = await page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family));
+    expect(fonts.some((f) => f.includes('KaTeX_Main'))).toBe(true);
+    // Every panel renders (charts, tables, formulas) without a violation.
+    for (const id of ['heads', 'compare', 'scaling', 'pooling']) {
+      await page.locator('attention-explorer').locator(`#ptab-${id}`).click();
+      await ready(page);
+    }
+    expect(await cspProblems(page, problems)).toEqual([]);
+    expect(problems.console).toEqual([]);
+    expect(problems.dialogs).toEqual([]);
+    await context.close();
+  });
+
+  test('one component on a plain page computes with no violation', async () => {
+    const { page, problems, context } = await hostilePage();
+    await page.goto(strict.page('one', plainPage('<attention-steps sentence="one two three" step="weights" mask="causal"></attention-steps>')));
+    await page.waitForFunction(() => 'ready' in (document.querySelector('attention-steps')?.dataset ?? {}));
+    const value = await page.evaluate(() => document.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role=main] td[data-i="1"][data-j="0"]').dataset.value);
+    expect(Number(value)).toBeGreaterThan(0);
+    expect(Number(value)).toBeLessThan(1);
+    expect(await cspProblems(page, problems)).toEqual([]);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('an inline script on the same page is refused (the header is in force)', async () => {
+    const { page, problems, context } = await hostilePage();
+    await page.goto(strict.page('inline', plainPage('<script>window.__ran = 1</script><p style="color: red">x</p>')));
+    expect(await page.evaluate(() => window.__ran ?? null)).toBe(null);
+    expect((await cspProblems(page, problems)).length).toBeGreaterThan(0);
+    await context.close();
+  });
+});

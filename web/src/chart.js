@@ -5,7 +5,9 @@ export const PALETTE = { blue: '#0072B2', vermillion: '#D55E00', green: '#009E73
 
 export function svg(tag, attrs = {}, text) {
   const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  // style through the CSSOM: a Content-Security-Policy without 'unsafe-inline' blocks style attributes.
+  for (const [k, v] of Object.entries(attrs)) if (k === 'style') node.style.cssText = String(v);
+  else node.setAttribute(k, String(v));
   if (text !== undefined) node.textContent = text;
   return node;
 }

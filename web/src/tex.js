@@ -11,10 +11,17 @@ let fontsAdded = false;
 function addFontFaces() {
   if (fontsAdded || typeof document === 'undefined') return;
   fontsAdded = true;
-  const style = document.createElement('style');
-  style.dataset.attentionLab = 'katex-fonts';
-  style.textContent = fontFaces();
-  document.head.append(style);
+  // A constructed stylesheet, which style-src 'self' allows (an inline <style> it blocks).
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(fontFaces());
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  } catch {
+    const style = document.createElement('style');
+    style.dataset.attentionLab = 'katex-fonts';
+    style.textContent = fontFaces();
+    document.head.append(style);
+  }
 }
 
 /** KaTeX's element rules, for a shadow root's stylesheet. */
@@ -23,7 +30,9 @@ export const katexRules = rules;
 /** Typeset `tex` into `element` (display style). TeX comes from the library or our own templates. */
 export function renderTex(element, tex, { display = true } = {}) {
   addFontFaces();
-  element.innerHTML = katex.renderToString(tex, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+  // katex.render builds DOM nodes and sets their styles through the CSSOM (renderToString's
+  // style attributes would need style-src 'unsafe-inline').
+  katex.render(tex, element, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
 }
 
 /** A matrix as a TeX bmatrix with its live numbers (masked entries as −∞). */
