@@ -40,7 +40,7 @@ const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').rep
  */
 function cspServer(csp) {
   const pages = new Map();
-  const srv = createServer((req, res) => {
+  const srv = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     const headers = csp ? { 'content-security-policy': csp, 'cache-control': 'no-cache' } : { 'cache-control': 'no-cache' };
     const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (path.startsWith('/__page/') && pages.has(path.slice(8))) {
@@ -282,6 +282,102 @@ describe(`under the header ${STRICT}`, () => {
     await page.goto(strict.page('inline', plainPage('<script>window.__ran = 1</script><p style="color: red">x</p>')));
     expect(await page.evaluate(() => window.__ran ?? null)).toBe(null);
     expect((await cspProblems(page, problems)).length).toBeGreaterThan(0);
+    await context.close();
+  });
+});
+
+const MANY = Array.from({ length: 10_000 }, (_, i) => `w${i}`).join(' ');
+// Each case: the attributes given, the note expected (name: given → used), and where it shows.
+const RANGE_CASES = [
+  { attrs: { 'd-model': '1e9' }, note: 'd-model: 1e9 → 64' },
+  { attrs: { 'd-model': 'Infinity', 'd-k': '1000000000' }, note: 'd-model: Infinity → 8; d-k: 1000000000 → 64' },
+  { attrs: { heads: '-3' }, note: 'heads: -3 → 1' },
+  { attrs: { seed: 'NaN' }, note: 'seed: NaN → 42' },
+  { attrs: { 'valid-len': '-5', mask: 'padding' }, note: 'valid-len: -5 → 0' },
+  { attrs: { mask: 'everything' }, note: 'mask: everything → none' },
+  { attrs: { sentence: MANY }, note: 'sentence: 10000 tokens → the first 32' },
+  { attrs: { sentence: 'x'.repeat(100_000) }, note: 'sentence: 100000 characters → the first 400' },
+  { attrs: { bandwidth: '-1' }, note: 'bandwidth: -1 → 1', only: 'attention-pooling' },
+  { attrs: { bandwidth: '0', query: '1e9', kernel: 'nope' }, note: 'kernel: nope → gaussian; bandwidth: 0 → 1; query: 1e9 → 2.5', only: 'attention-pooling' },
+  { attrs: { 'hidden-size': '1e9' }, note: 'hidden-size: 1e9 → 64', only: 'attention-compare' },
+];
+
+const noteOf = (page, selector) => page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('.root > [data-role="out-of-range"]')?.textContent ?? null, selector);
+
+describe('out-of-range settings are clamped with a visible note; the tab stays responsive', () => {
+  test.each(RANGE_CASES)('attributes → $note', async ({ attrs, note, only }) => {
+    const { page, problems, context } = await hostilePage();
+    const tags = only ? [only] : TAGS;
+    await page.goto(plain.page(`range-${RANGE_CASES.findIndex((c) => c.note === note)}`, plainPage(tags.map((tag) => `<${tag}></${tag}>`).join('\n'))));
+    await page.waitForFunction((list) => list.every((t) => 'ready' in document.querySelector(t).dataset), tags);
+    // Applied to live elements, then timed only by whether a frame still comes.
+    await page.evaluate(([list, a]) => {
+      for (const t of list) {
+        const el = document.querySelector(t);
+        delete el.dataset.ready;
+        for (const [k, v] of Object.entries(a)) el.setAttribute(k, v);
+      }
+    }, [tags, attrs]);
+    await responsive(page);
+    await page.waitForFunction((list) => list.every((t) => 'ready' in document.querySelector(t).dataset), tags);
+    await responsive(page);
+    for (const tag of tags) {
+      const shown = await noteOf(page, tag);
+      expect(shown, tag).toBe(`Out of range, so changed: ${note}.`);
+      expect(await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('[data-role="out-of-range"]').checkVisibility(), tag)).toBe(true);
+    }
+    if (!only) {
+      // The explorer's own fields show the values in use; a nested panel leaves the note to it.
+      const used = await page.evaluate(() => {
+        const ex = document.querySelector('attention-explorer').shadowRoot;
+        const fields = Object.fromEntries([...ex.querySelectorAll('[data-key]')].filter((e) => e.id?.startsWith('in-') && e.value !== undefined).map((e) => [e.dataset.key, e.value]));
+        const steps = ex.querySelector('attention-steps').shadowRoot;
+        return { fields, nestedNote: steps.querySelector('[data-role="out-of-range"]') !== null, tokens: steps.querySelectorAll('figure.heatmap tbody th').length };
+      });
+      expect(used.nestedNote).toBe(false);
+      expect(used.tokens).toBeLessThanOrEqual(32);
+      if ('d-model' in attrs) expect(Number(used.fields['d-model'])).toBeLessThanOrEqual(64);
+      if ('heads' in attrs) expect(used.fields.heads).toBe('1');
+      if ('seed' in attrs) expect(used.fields.seed).toBe('42');
+      if (attrs.sentence === MANY) expect(used.tokens).toBe(32);
+    }
+    expect(problems.console).toEqual([]);
+    expect(problems.dialogs).toEqual([]);
+    await context.close();
+  });
+
+  test('from the URL: d_model 1e9, 10,000 tokens, negative heads, NaN seed, bandwidth -1', async () => {
+    const { page, problems, context } = await hostilePage();
+    const query = new URLSearchParams({ s: MANY, dm: '1e9', dk: '1e9', h: '-3', seed: 'NaN', bw: '-1', kernel: 'boxcar' });
+    await page.goto(`${plain.url}/site/?${query}`);
+    await ready(page);
+    await responsive(page);
+    expect(await noteOf(page, 'attention-explorer')).toBe('Out of range, so changed: seed: NaN → 42; d-model: 1e9 → 64; d-k: 1e9 → 64; heads: -3 → 1; sentence: 10000 tokens → the first 32.');
+    expect(await explorerTokens(page)).toHaveLength(32);
+    await page.locator('attention-explorer').locator('#ptab-pooling').click();
+    await ready(page);
+    await responsive(page);
+    const pooling = await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-pooling').shadowRoot.querySelector('[data-role="out-of-range"]')?.textContent);
+    expect(pooling).toBe('Out of range, so changed: bandwidth: -1 → 1.');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('10,000 tokens typed into the sentence box', async () => {
+    const { page, problems, context } = await hostilePage();
+    await page.goto(`${plain.url}/site/`);
+    await ready(page);
+    await page.locator('attention-explorer').locator('#in-sentence').fill(MANY);
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-role="out-of-range"]') !== null);
+    await ready(page);
+    await responsive(page);
+    // The box itself keeps 400 characters (maxlength); their tokens are cut to the first 32.
+    const kept = tokenize(MANY.slice(0, 400), Infinity).length;
+    expect(kept).toBeGreaterThan(32);
+    expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe(MANY.slice(0, 400));
+    expect(await noteOf(page, 'attention-explorer')).toBe(`Out of range, so changed: sentence: ${kept} tokens → the first 32.`);
+    expect(await explorerTokens(page)).toEqual(MANY.split(' ').slice(0, 32));
+    expect(problems.console).toEqual([]);
     await context.close();
   });
 });

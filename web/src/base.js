@@ -3,7 +3,7 @@
 // batched re-rendering once the WASM library is loaded, and composed events.
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
-import { normalise } from './model.js';
+import { normalise, outOfRange } from './model.js';
 import { adoptStyles } from './styles.js';
 
 export const CONFIG_ATTRIBUTES = ['sentence', 'seed', 'd-model', 'd-k', 'heads', 'mask', 'valid-len'];
@@ -62,8 +62,45 @@ export class AttentionElement extends HTMLElement {
 
   /** The input model's settings from the attributes, defaults filled in. */
   config() {
+    return normalise(this.givenConfig());
+  }
+
+  givenConfig() {
     const a = (name) => this.getAttribute(name) ?? undefined;
-    return normalise({ sentence: a('sentence'), seed: a('seed'), dModel: a('d-model'), dK: a('d-k'), heads: a('heads'), mask: a('mask'), validLen: a('valid-len') });
+    return { sentence: a('sentence'), seed: a('seed'), dModel: a('d-model'), dK: a('d-k'), heads: a('heads'), mask: a('mask'), validLen: a('valid-len') };
+  }
+
+  /**
+   * Attributes used other than as given ({ name, given, used }): the input model's, plus a
+   * subclass's own (override and add to super's). An element inside another attention-lab
+   * element leaves the input model's to its host, which shows them once.
+   */
+  outOfRange() {
+    return this.getRootNode()?.host instanceof AttentionElement ? [] : outOfRange(this.givenConfig());
+  }
+
+  /** Add { name, given, used } to `changed` when attribute `name` is set and `used` differs from it. */
+  noteAttribute(changed, name, used) {
+    const given = this.getAttribute(name);
+    if (given !== null && given !== '' && given !== String(used) && Number(given) !== used) changed.push({ name, given, used: String(used) });
+    return changed;
+  }
+
+  /** A visible note (role=status) at the top listing what was clamped or refused. */
+  showOutOfRange() {
+    this.root.querySelector(':scope > [data-role="out-of-range"]')?.remove();
+    const changed = this.outOfRange();
+    if (!changed.length) return;
+    const t = this.t;
+    const cut = (v) => (v.length > 24 ? `${v.slice(0, 23)}…` : v);
+    const items = changed.map((c) => `${c.name}: ${c.unit ? t(c.unit === 'tokens' ? 'input.outOfRangeTokens' : 'input.outOfRangeCharacters', c) : `${cut(c.given)} → ${c.used}`}`);
+    const p = document.createElement('p');
+    p.className = 'warn';
+    p.dataset.role = 'out-of-range';
+    p.setAttribute('role', 'status');
+    p.setAttribute('part', 'out-of-range');
+    p.textContent = t('input.outOfRange', { list: items.join('; ') });
+    this.root.prepend(p);
   }
 
   requestRender() {
@@ -88,6 +125,7 @@ export class AttentionElement extends HTMLElement {
       } catch (error) {
         this.showError(error);
       }
+      this.showOutOfRange();
       if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
       this.dataset.ready = '';
       this.emit('attention-render', {});

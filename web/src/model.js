@@ -3,6 +3,7 @@
 import { hashString, mulberry32, normals, randomMatrix } from './random.js';
 
 export const LIMITS = { maxTokens: 32, maxDModel: 64, maxDk: 64, maxHeads: 8 };
+const MAX_SENTENCE = 400;
 
 export const DEFAULTS = {
   sentence: 'the cat sat on the mat',
@@ -16,8 +17,8 @@ export const DEFAULTS = {
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
-/** Latin text splits into words, Chinese (and other CJK) text into characters. */
-export function tokenize(sentence) {
+/** Latin text splits into words, Chinese (and other CJK) text into characters; the first `limit` tokens. */
+export function tokenize(sentence, limit = LIMITS.maxTokens) {
   const tokens = [];
   let word = '';
   const flush = () => {
@@ -35,7 +36,7 @@ export function tokenize(sentence) {
     }
   }
   flush();
-  return tokens.slice(0, LIMITS.maxTokens);
+  return tokens.slice(0, limit);
 }
 
 const clampInt = (value, lo, hi, fallback) => {
@@ -47,7 +48,7 @@ const clampInt = (value, lo, hi, fallback) => {
 export function normalise(config = {}) {
   const c = { ...DEFAULTS, ...Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined && v !== null && v !== '')) };
   return {
-    sentence: String(c.sentence).slice(0, 400),
+    sentence: String(c.sentence).slice(0, MAX_SENTENCE),
     seed: clampInt(c.seed, 0, 2 ** 31 - 1, DEFAULTS.seed),
     dModel: clampInt(c.dModel, 1, LIMITS.maxDModel, DEFAULTS.dModel),
     dK: clampInt(c.dK, 1, LIMITS.maxDk, DEFAULTS.dK),
@@ -55,6 +56,28 @@ export function normalise(config = {}) {
     mask: ['none', 'causal', 'padding'].includes(c.mask) ? c.mask : 'none',
     validLen: clampInt(c.validLen, 0, LIMITS.maxTokens, DEFAULTS.validLen),
   };
+}
+
+const ATTRIBUTE_OF = { seed: 'seed', dModel: 'd-model', dK: 'd-k', heads: 'heads', mask: 'mask', validLen: 'valid-len' };
+/**
+ * The settings `normalise` had to change, as { name (the attribute), given, used }:
+ * numbers out of range or not numbers, an unknown mask, a sentence cut to the
+ * first 400 characters or the first 32 tokens. Empty when everything was used as given.
+ */
+export function outOfRange(config = {}) {
+  const c = normalise(config);
+  const changed = [];
+  for (const [field, name] of Object.entries(ATTRIBUTE_OF)) {
+    const given = config[field];
+    if (given === undefined || given === null || given === '') continue;
+    const same = field === 'mask' ? given === c.mask : Number(given) === c[field];
+    if (!same) changed.push({ name, given: String(given), used: String(c[field]) });
+  }
+  const sentence = String(config.sentence ?? '');
+  const count = tokenize(sentence, Infinity).length;
+  if (count > LIMITS.maxTokens) changed.push({ name: 'sentence', given: `${count}`, used: `${LIMITS.maxTokens}`, unit: 'tokens' });
+  else if (sentence.length > MAX_SENTENCE) changed.push({ name: 'sentence', given: `${sentence.length}`, used: `${MAX_SENTENCE}`, unit: 'characters' });
+  return changed;
 }
 
 /** A token's embedding: the same word gets the same row for a given seed. */

@@ -49,6 +49,10 @@ export class AttentionCompare extends AttentionElement {
     return Math.min(64, Math.max(1, Number(this.getAttribute('hidden-size')) || 8));
   }
 
+  outOfRange() {
+    return this.noteAttribute(super.outOfRange(), 'hidden-size', this.hiddenSize);
+  }
+
   render(lab) {
     const t = this.t;
     const model = buildModel(this.config(), this.inputs);

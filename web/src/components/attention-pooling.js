@@ -42,6 +42,12 @@ export class AttentionPooling extends AttentionElement {
     return this.hasAttribute('query') && q >= 0 && q <= 5 ? q : 2.5;
   }
 
+  outOfRange() {
+    const changed = super.outOfRange();
+    for (const name of ['kernel', 'bandwidth', 'query']) this.noteAttribute(changed, name, this[name]);
+    return changed;
+  }
+
   changed() {
     this.emit('attention-pooling', { kernel: this.kernel, bandwidth: this.bandwidth, query: this.query });
   }
