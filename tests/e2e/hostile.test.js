@@ -213,6 +213,42 @@ describe('payloads are data', () => {
   });
 });
 
+describe('exports keep payloads as text', () => {
+  test('the SVG and CSV of a heatmap whose tokens are payloads', async () => {
+    const { page, problems, context } = await hostilePage();
+    const sentence = PAYLOADS.slice(0, 4).join(' ');
+    await page.goto(`${plain.url}/site/?${new URLSearchParams({ s: sentence, step: 'weights' })}`);
+    await ready(page);
+    const bar = page.locator('attention-explorer').locator('attention-steps figure[data-role="main"] .export');
+    const read = async (fmt) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: new RegExp(fmt) }).click()]);
+      const chunks = [];
+      for await (const c of await download.createReadStream()) chunks.push(c);
+      return Buffer.concat(chunks).toString('utf8');
+    };
+    const svgText = await read('SVG');
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const all = [...doc.querySelectorAll('*')];
+      return {
+        error: doc.querySelector('parsererror') !== null,
+        scripts: all.filter((e) => ['script', 'foreignObject', 'img', 'iframe'].includes(e.localName)).length,
+        handlers: all.flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name)),
+        texts: all.filter((e) => e.localName === 'text').map((e) => e.textContent),
+      };
+    }, svgText);
+    expect(parsed.error).toBe(false);
+    expect(parsed.scripts).toBe(0);
+    expect(parsed.handlers).toEqual([]);
+    for (const token of tokenize(sentence)) expect(parsed.texts).toContain(token);
+    const csv = await read('CSV');
+    expect(csv.split('\n')[0]).toBe(['', ...tokenize(sentence)].map((t) => `"${t.replaceAll('"', '""')}"`).join(','));
+    expect(problems.dialogs).toEqual([]);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('the checks can fail', () => {
   test('a handler planted in a nested shadow root, and a dialog, are both caught', async () => {
     const { page, problems, context } = await hostilePage();
@@ -254,6 +290,12 @@ describe(`under the header ${STRICT}`, () => {
     expect(shown.bg).not.toBe('rgba(0, 0, 0, 0)');
     const fonts = await page.evaluate(() => [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family));
     expect(fonts.some((f) => f.includes('KaTeX_Main'))).toBe(true);
+    // The downloads (PNG through a canvas, SVG, CSV: blob: links) work under the policy.
+    const exportBar = page.locator('attention-explorer').locator('attention-steps figure[data-role="main"] .export');
+    for (const fmt of ['PNG', 'SVG', 'CSV']) {
+      const [download] = await Promise.all([page.waitForEvent('download'), exportBar.getByRole('button', { name: new RegExp(fmt) }).click()]);
+      expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${fmt.toLowerCase()}$`));
+    }
     // Every panel renders (charts, tables, formulas) without a violation.
     for (const id of ['heads', 'compare', 'scaling', 'pooling']) {
       await page.locator('attention-explorer').locator(`#ptab-${id}`).click();
