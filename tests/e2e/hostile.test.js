@@ -319,6 +319,18 @@ describe(`under the header ${STRICT}`, () => {
     await context.close();
   });
 
+  test("without 'wasm-unsafe-eval' the element says the module could not load (no endless spinner)", async () => {
+    const noWasm = await cspServer("default-src 'self'; script-src 'self'; style-src 'self'");
+    const { page, problems, context } = await hostilePage();
+    await page.goto(noWasm.page('nowasm', plainPage('<attention-steps sentence="one two three"></attention-steps>')));
+    await page.waitForFunction(() => document.querySelector('attention-steps').shadowRoot.querySelector('[role="alert"]') !== null);
+    const text = await page.evaluate(() => document.querySelector('attention-steps').shadowRoot.querySelector('[role="alert"]').textContent);
+    expect(text).toMatch(/WebAssembly|wasm/i);
+    expect((await cspProblems(page, problems)).length).toBeGreaterThan(0);
+    await context.close();
+    await noWasm.close();
+  });
+
   test('an inline script on the same page is refused (the header is in force)', async () => {
     const { page, problems, context } = await hostilePage();
     await page.goto(strict.page('inline', plainPage('<script>window.__ran = 1</script><p style="color: red">x</p>')));

@@ -114,7 +114,14 @@ export class AttentionElement extends HTMLElement {
           p.textContent = this.t('app.loading');
           this.root.append(p);
         }
-        this.lab = await getLab();
+        try {
+          this.lab = await getLab();
+        } catch (error) {
+          // E.g. a Content-Security-Policy without 'wasm-unsafe-eval': say so instead of "Loading…" forever.
+          this._queued = false;
+          this.showError(error, 'error.load');
+          return;
+        }
       }
       this._queued = false;
       // A hidden element (an explorer panel not shown) renders when it is shown.
@@ -132,11 +139,11 @@ export class AttentionElement extends HTMLElement {
     });
   }
 
-  showError(error) {
+  showError(error, key = 'error.generic') {
     const p = document.createElement('p');
     p.className = 'error';
     p.setAttribute('role', 'alert');
-    p.textContent = this.t('error.generic', { msg: error?.message ?? String(error) });
+    p.textContent = this.t(key, { msg: error?.message ?? String(error) });
     this.root.replaceChildren(p);
   }
 

@@ -147,6 +147,7 @@ const en = {
   'kernel.constant': 'Constant (average pooling)',
 
   'error.generic': 'The library refused this input: {msg}',
+  'error.load': 'The WebAssembly module could not be loaded (under a Content-Security-Policy, script-src needs \'wasm-unsafe-eval\'): {msg}',
 };
 
 const zh = {
@@ -296,6 +297,7 @@ const zh = {
   'kernel.constant': '常数核（平均汇聚）',
 
   'error.generic': '库拒绝了这个输入：{msg}',
+  'error.load': '无法加载 WebAssembly 模块（若页面有内容安全策略，script-src 需包含 \'wasm-unsafe-eval\'）：{msg}',
 };
 
 export const LANGS = { en, 'zh-CN': zh };
