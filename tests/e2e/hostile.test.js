@@ -213,6 +213,25 @@ describe('payloads are data', () => {
   });
 });
 
+describe('the custom X box', () => {
+  test.each(PAYLOADS.slice(0, 4))('a payload typed as a matrix is refused with the note, and stays text: %s', async (payload) => {
+    const { page, problems, context } = await hostilePage();
+    await page.goto(`${plain.url}/site/`);
+    await ready(page);
+    const explorer = page.locator('attention-explorer');
+    await explorer.locator('summary').click();
+    await explorer.locator('#in-x').fill(payload);
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('#in-x-status').textContent !== '');
+    expect(await explorer.locator('#in-x-status').textContent()).toBe('Not used: expected 1 or more rows of 8 numbers.');
+    expect(await explorer.locator('#in-x').inputValue()).toBe(payload);
+    await responsive(page);
+    expectInert(await scan(page));
+    expect(problems.dialogs).toEqual([]);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('exports keep payloads as text', () => {
   test('the SVG and CSV of a heatmap whose tokens are payloads', async () => {
     const { page, problems, context } = await hostilePage();
@@ -354,6 +373,8 @@ const RANGE_CASES = [
   { attrs: { bandwidth: '-1' }, note: 'bandwidth: -1 → 1', only: 'attention-pooling' },
   { attrs: { bandwidth: '0', query: '1e9', kernel: 'nope' }, note: 'kernel: nope → gaussian; bandwidth: 0 → 1; query: 1e9 → 2.5', only: 'attention-pooling' },
   { attrs: { 'hidden-size': '1e9' }, note: 'hidden-size: 1e9 → 64', only: 'attention-compare' },
+  // Everything at once: every element computes at the largest sizes it allows (32 tokens, d_model 64, 8 heads of 64).
+  { attrs: { sentence: MANY, 'd-model': '1e9', 'd-k': '1e9', heads: '1e9', step: 'concat' }, note: 'd-model: 1e9 → 64; d-k: 1e9 → 64; heads: 1e9 → 8; sentence: 10000 tokens → the first 32' },
 ];
 
 const noteOf = (page, selector) => page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('.root > [data-role="out-of-range"]')?.textContent ?? null, selector);
@@ -386,12 +407,12 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
         const ex = document.querySelector('attention-explorer').shadowRoot;
         const fields = Object.fromEntries([...ex.querySelectorAll('[data-key]')].filter((e) => e.id?.startsWith('in-') && e.value !== undefined).map((e) => [e.dataset.key, e.value]));
         const steps = ex.querySelector('attention-steps').shadowRoot;
-        return { fields, nestedNote: steps.querySelector('[data-role="out-of-range"]') !== null, tokens: steps.querySelectorAll('figure.heatmap tbody th').length };
+        return { fields, nestedNote: steps.querySelector('[data-role="out-of-range"]') !== null, tokens: steps.querySelector('figure.heatmap tbody').querySelectorAll('th').length };
       });
       expect(used.nestedNote).toBe(false);
       expect(used.tokens).toBeLessThanOrEqual(32);
       if ('d-model' in attrs) expect(Number(used.fields['d-model'])).toBeLessThanOrEqual(64);
-      if ('heads' in attrs) expect(used.fields.heads).toBe('1');
+      if ('heads' in attrs) expect(used.fields.heads).toBe(Number(attrs.heads) > 0 ? '8' : '1');
       if ('seed' in attrs) expect(used.fields.seed).toBe('42');
       if (attrs.sentence === MANY) expect(used.tokens).toBe(32);
     }
