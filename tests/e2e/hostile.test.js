@@ -7,7 +7,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { TYPES } from '../../scripts/serve.mjs';
-import { tokenize } from '../../web/src/model.js';
+import { outOfRange, tokenize } from '../../web/src/model.js';
 import { ensureBuilt, launch, ready, root, watchedPage } from './browser.js';
 
 const PAYLOADS = [
@@ -210,6 +210,49 @@ describe('payloads are data', () => {
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
     await context.close();
+  });
+});
+
+describe('typed matrices through the inputs property', () => {
+  test('payload strings, non-finite numbers and wrong shapes give a visible error, never a frozen tab', async () => {
+    const { page, problems, context } = await hostilePage();
+    await page.goto(plain.page('inputs', plainPage('<attention-steps sentence="one two three" step="weights"></attention-steps>')));
+    await page.waitForFunction(() => 'ready' in document.querySelector('attention-steps').dataset);
+    const cases = [
+      { X: [PAYLOADS.slice(0, 8)] },
+      { X: [[1, 2, 3, 4, 5, 6, 7, Infinity]] },
+      { Wq: [[1, 2], [3, 4]] },
+      { Wq: { rows: 8, cols: 1e6, data: { length: 8e6 } } },
+    ];
+    const shown = [];
+    for (const inputs of cases) {
+      await page.evaluate((value) => {
+        const el = document.querySelector('attention-steps');
+        delete el.dataset.ready;
+        el.inputs = value;
+      }, inputs);
+      await responsive(page);
+      await page.waitForFunction(() => 'ready' in document.querySelector('attention-steps').dataset);
+      shown.push(await page.evaluate(() => document.querySelector('attention-steps').shadowRoot.querySelector('[role="alert"]')?.textContent ?? 'no error shown'));
+    }
+    // Strings become NaN and Infinity stays non-finite: the library refuses both by name.
+    expect(shown[0]).toMatch(/^The library refused this input: .*(finite|NaN)/i);
+    expect(shown[1]).toMatch(/^The library refused this input: .*(finite|Infinity)/i);
+    expect(shown[2]).toMatch(/^The library refused this input: /);
+    expectInert(await scan(page));
+    expect(problems.dialogs).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('outOfRange (the note\'s source)', () => {
+  test('lists exactly the settings used other than as given', () => {
+    expect(outOfRange({ sentence: 'a b c', seed: '7', dModel: '8', dK: '4', heads: '2', mask: 'causal', validLen: '3' })).toEqual([]);
+    expect(outOfRange({ dModel: '64', dK: '1', heads: '8', validLen: '0', seed: '0' })).toEqual([]);
+    expect(outOfRange({ dModel: '65', dK: '0', heads: '9', validLen: '33', seed: '-1' }).map((c) => `${c.name} ${c.given}→${c.used}`)).toEqual(['seed -1→0', 'd-model 65→64', 'd-k 0→1', 'heads 9→8', 'valid-len 33→32']);
+    expect(outOfRange({ dModel: '2.5' })).toEqual([{ name: 'd-model', given: '2.5', used: '3' }]);
+    expect(outOfRange({ sentence: Array.from({ length: 33 }, (_, i) => `w${i}`).join(' ') })).toEqual([{ name: 'sentence', given: '33', used: '32', unit: 'tokens' }]);
+    expect(outOfRange({ sentence: Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ') })).toEqual([]);
   });
 });
 
