@@ -12,12 +12,8 @@
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
-#define ATTN_SIMD_BACKEND "wasm-simd128"
 #elif (defined(__SSE2__) || defined(__x86_64__)) && !defined(ATTN_FORCE_SCALAR)
 #include <immintrin.h>
-#define ATTN_SIMD_BACKEND "sse"
-#else
-#define ATTN_SIMD_BACKEND "scalar"
 #endif
 
 namespace attn::simd {
@@ -159,8 +155,5 @@ inline f32x4 exp_nonpositive(f32x4 x) {
   const f32x4 y = add(madd(r, mul(p, r), r), splat(1.0f));
   return keep_where_greater(keep, lowest, mul(y, exp2_integral(n)));
 }
-
-// The name of the back end compiled in, for tests and the JS `simd` flag.
-constexpr const char* backend() { return ATTN_SIMD_BACKEND; }
 
 }  // namespace attn::simd
