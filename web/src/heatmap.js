@@ -35,6 +35,9 @@ export { el };
  * @param {string} [o.tex] formula to export as TeX with the numbers
  * @param {string} [o.file] base file name for downloads
  * @param {(i:number|null, j:number|null) => void} [o.onCell]
+ * @param {Map<string, object>} [o.pool]  kept between renders by the caller: bodies to reuse
+ * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
+ * @param {boolean} [o.defer] update a kept body that is off screen in a later task
  */
 export function createHeatmap(o) {
   const { t, matrix, name } = o;
@@ -46,7 +49,7 @@ export function createHeatmap(o) {
   const colLabels = o.colLabels ?? Array.from({ length: cols }, (_, j) => String(j));
   const file = (o.file ?? name).replace(/[^\w.-]+/g, '_');
 
-  const figure = el('figure', { class: `heatmap${compact ? ' compact' : ''}`, part: 'heatmap' });
+  const figure = el('figure', { class: `heatmap ${scale.kind === 'sequential' ? 'seq' : 'div'}${compact ? ' compact' : ''}`, part: 'heatmap' });
   const caption = el('figcaption', { part: 'heatmap-caption' });
   caption.append(el('span', { class: 'name', text: name }), el('span', { class: 'shape', text: ` ${rows}×${cols}` }));
   figure.append(caption);
@@ -56,43 +59,98 @@ export function createHeatmap(o) {
   const head = el('tr', {}, el('td', { class: 'corner' }));
   colLabels.forEach((label) => head.append(el('th', { scope: 'col', text: label })));
   table.append(el('thead', {}, head));
-  // The cells hold only numbers we format, so they are built as one HTML string
-  // (fast for 32×64 matrices); header texts (user tokens) are set as text below.
-  const body = el('tbody');
-  const html = [];
-  // Colours are quantised to 256 levels (one colour computation per level, shared by its cells).
-  const levels = new Map();
-  const level = (v) => {
-    const q = Math.round(((v - scale.min) / (scale.max - scale.min || 1)) * 255);
-    if (!levels.has(q)) levels.set(q, scale.color(scale.min + ((scale.max - scale.min) * q) / 255));
-    return q;
-  };
-  for (let i = 0; i < rows; i++) {
-    html.push('<tr><th scope="row"></th>');
-    for (let j = 0; j < cols; j++) {
-      const k = i * cols + j;
+  // The cells are the costly part (32×64 of them): with a `pool` (a Map the caller keeps between
+  // renders) and a `slot` name, a body of the same shape and row labels is kept and only the cells
+  // whose text, value or colour changed are rewritten; otherwise it is built as one HTML string
+  // (the cells hold only numbers we format; header texts, user tokens, are set as text).
+  const maskedText = o.maskedText ?? '−∞';
+  const maskedLabel = `${maskedText}, ${t('heatmap.masked')}`;
+  // Colours are quantised to 256 levels, each a class whose colours the shared stylesheet
+  // holds (see levelRules in colors.js): no per-cell style writes, nothing inline.
+  const span = scale.max - scale.min || 1;
+  const level = (v) => Math.min(255, Math.max(0, Math.round(((v - scale.min) / span) * 255)));
+  const shapeKey = `${rows}×${cols}\u0000${rowLabels.join('\u0000')}`;
+  let kept = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
+  if (kept && kept.shapeKey !== shapeKey) kept = undefined;
+  const n = rows * cols;
+  let anyMasked = false;
+  for (let k = 0; k < n && !anyMasked; k++) anyMasked = isMasked(k);
+  const cls = kept?.cls ?? new Array(n);
+  const val = kept?.val ?? new Array(n);
+  const txt = kept?.txt ?? new Array(n);
+  const aria = kept?.aria ?? new Array(n);
+  // Brings the strings (and a kept body's cells) up to this matrix.
+  const fill = (cellsToWrite) => {
+    for (let k = 0; k < n; k++) {
       const v = data[k];
       const value = isMaskedValue(v) ? '-Infinity' : String(v);
-      if (isMasked(k)) {
-        const text = o.maskedText ?? '−∞';
-        html.push(`<td class="masked" data-i="${i}" data-j="${j}" data-value="${value}" aria-label="${text}, ${escapeText(t('heatmap.masked'))}">${text}</td>`);
-      } else {
-        html.push(`<td class="c${level(v)}" data-i="${i}" data-j="${j}" data-value="${value}">${short(v)}</td>`);
+      const masked = isMasked(k);
+      const c = masked ? 'masked' : `c${level(v)}`;
+      const text = masked ? maskedText : val[k] === value && cls[k] === c ? txt[k] : short(v);
+      const label = masked ? maskedLabel : '';
+      if (cellsToWrite) {
+        const td = cellsToWrite[k];
+        if (cls[k] !== c) td.className = c;
+        if (val[k] !== value) td.setAttribute('data-value', value);
+        if (txt[k] !== text) td.firstChild.data = text;
+        if (aria[k] !== label) label ? td.setAttribute('aria-label', label) : td.removeAttribute('aria-label');
+      }
+      cls[k] = c;
+      val[k] = value;
+      txt[k] = text;
+      aria[k] = label;
+    }
+  };
+  if (kept) {
+    // With `defer`, a kept body that is off screen is brought up to date in a task of its own
+    // (soon after, or when it scrolls into view), so a change redraws what is seen within a frame.
+    const entry = kept;
+    entry.pending = () => {
+      entry.pending = null;
+      fill(entry.cells);
+    };
+    if (o.defer && entry.visible === false) {
+      const run = () => entry.pending?.();
+      clearTimeout(entry.timer);
+      entry.timer = setTimeout(run, 0);
+    } else entry.pending();
+  } else fill(null);
+  let body;
+  let cells;
+  if (kept) {
+    ({ body, cells } = kept);
+    for (const td of kept.lit) td.classList.remove('hl');
+    kept.lit.clear();
+    cells[kept.current].tabIndex = -1;
+    kept.current = 0;
+  } else {
+    body = el('tbody');
+    const html = [];
+    const ariaAttr = escapeText(maskedLabel);
+    for (let i = 0; i < rows; i++) {
+      html.push('<tr><th scope="row"></th>');
+      for (let j = 0; j < cols; j++) {
+        const k = i * cols + j;
+        html.push(`<td class="${cls[k]}" data-i="${i}" data-j="${j}" data-value="${val[k]}"${aria[k] ? ` aria-label="${ariaAttr}"` : ''}>${txt[k]}</td>`);
+      }
+      html.push('</tr>');
+    }
+    body.innerHTML = html.join('');
+    body.querySelectorAll('th').forEach((th, i) => (th.textContent = rowLabels[i]));
+    cells = [...body.querySelectorAll('td')];
+    kept = { shapeKey, body, cells, cls, val, txt, aria, lit: new Set(), current: 0, pending: null, visible: undefined };
+    if (o.pool && o.slot) {
+      o.pool.set(o.slot, kept);
+      if (o.defer && typeof IntersectionObserver === 'function') {
+        const entry = kept;
+        new IntersectionObserver((seen) => {
+          entry.visible = seen[seen.length - 1].isIntersecting;
+          if (entry.visible) entry.pending?.();
+        }, { rootMargin: '200px' }).observe(body);
       }
     }
-    html.push('</tr>');
   }
-  body.innerHTML = html.join('');
-  body.querySelectorAll('th').forEach((th, i) => (th.textContent = rowLabels[i]));
-  const cells = [...body.querySelectorAll('td')];
-  // Colours through the CSSOM (no <style> element, so a strict style-src 'self' policy allows them).
-  for (const td of cells) {
-    const q = td.className[0] === 'c' ? Number(td.className.slice(1)) : -1;
-    if (q < 0) continue;
-    const { bg, fg } = levels.get(q);
-    td.style.background = bg;
-    td.style.color = fg;
-  }
+  const state = kept;
   table.append(body);
   if (cells[0]) cells[0].tabIndex = 0;
   const scroller = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table);
@@ -104,12 +162,11 @@ export function createHeatmap(o) {
     readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v: isMasked(k) ? `${exact(data[k])} (${t('heatmap.masked')})` : exact(data[k]) });
     o.onCell?.(i, j);
   };
-  let current = 0;
   // Roving focus: only the current cell is in the tab order; a cell gets tabindex when focused.
   const move = (k) => {
     if (k < 0 || k >= cells.length) return;
-    cells[current].tabIndex = -1;
-    current = k;
+    cells[state.current].tabIndex = -1;
+    state.current = k;
     cells[k].tabIndex = 0;
     cells[k].focus();
   };
@@ -121,17 +178,17 @@ export function createHeatmap(o) {
   table.addEventListener('focusin', (e) => {
     const td = e.target.closest?.('td[data-i]');
     if (!td) return;
-    current = cells.indexOf(td);
+    state.current = cells.indexOf(td);
     show(Number(td.dataset.i), Number(td.dataset.j));
   });
   table.addEventListener('keydown', (e) => {
-    const i = Math.floor(current / cols);
-    const j = current % cols;
+    const i = Math.floor(state.current / cols);
+    const j = state.current % cols;
     const moves = { ArrowRight: j < cols - 1 ? 1 : 0, ArrowLeft: j > 0 ? -1 : 0, ArrowDown: i < rows - 1 ? cols : 0, ArrowUp: i > 0 ? -cols : 0, Home: -j, End: cols - 1 - j };
     if (e.key in moves) {
       e.preventDefault();
       e.stopPropagation();
-      move(current + moves[e.key]);
+      move(state.current + moves[e.key]);
     }
   });
 
@@ -142,7 +199,7 @@ export function createHeatmap(o) {
     el('span', { text: short(scale.max) }),
   );
   legend.setAttribute('aria-label', `${t('heatmap.legend')}: ${short(scale.min)} … ${short(scale.max)}`);
-  if (cells.some((c) => c.classList.contains('masked'))) legend.append(el('span', { class: 'masked-key', 'aria-hidden': 'true' }), el('span', { text: t('heatmap.masked') }));
+  if (anyMasked) legend.append(el('span', { class: 'masked-key', 'aria-hidden': 'true' }), el('span', { text: t('heatmap.masked') }));
   figure.append(legend, readout);
 
   if (o.exportable !== false) {
@@ -160,12 +217,14 @@ export function createHeatmap(o) {
 
   /** Mark rows, columns or single cells (e.g. the q_i and k_j behind score[i][j]). */
   function highlight({ rows: hr = [], cols: hc = [], cells: hcells = [] } = {}) {
-    for (const td of cells) {
-      const i = Number(td.dataset.i);
-      const j = Number(td.dataset.j);
-      const on = hr.includes(i) || hc.includes(j) || hcells.some(([a, b]) => a === i && b === j);
-      td.classList.toggle('hl', on);
-    }
+    const on = new Set();
+    for (const i of hr) if (i >= 0 && i < rows) for (let j = 0; j < cols; j++) on.add(cells[i * cols + j]);
+    for (const j of hc) if (j >= 0 && j < cols) for (let i = 0; i < rows; i++) on.add(cells[i * cols + j]);
+    for (const [i, j] of hcells) if (i >= 0 && i < rows && j >= 0 && j < cols) on.add(cells[i * cols + j]);
+    // Only the cells whose state changes are touched.
+    for (const td of state.lit) if (!on.has(td)) td.classList.remove('hl');
+    for (const td of on) if (!state.lit.has(td)) td.classList.add('hl');
+    state.lit = on;
   }
   return { el: figure, highlight, cells };
 }

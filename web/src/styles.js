@@ -1,5 +1,6 @@
 // The components' shadow-root stylesheet. Public knobs are --attn-* custom
 // properties (with fallbacks); deeper styling goes through ::part().
+import { levelRules } from './colors.js';
 import { katexRules } from './tex.js';
 
 const css = `
@@ -121,7 +122,7 @@ let sheet = null;
 
 /** Attach the shared stylesheet (and KaTeX's rules) to a shadow root. */
 export function adoptStyles(shadow) {
-  const text = `${katexRules}\n${css}`;
+  const text = `${katexRules}\n${css}\n${levelRules()}`;
   try {
     sheet ??= new CSSStyleSheet();
     if (!sheet.cssRules.length) sheet.replaceSync(text);

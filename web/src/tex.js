@@ -35,6 +35,18 @@ export function renderTex(element, tex, { display = true } = {}) {
   katex.render(tex, element, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
 }
 
+/**
+ * renderTex, reusing the nodes drawn for the same formula before when they are no longer shown
+ * (a re-render that keeps its formula skips KaTeX). `cache` is a Map the caller keeps.
+ */
+export function renderTexCached(element, cache, tex) {
+  const nodes = cache.get(tex);
+  if (nodes?.length && !nodes[0].isConnected) return element.replaceChildren(...nodes);
+  renderTex(element, tex);
+  if (cache.size > 64) cache.clear();
+  cache.set(tex, [...element.childNodes]);
+}
+
 /** A matrix as a TeX bmatrix with its live numbers (masked entries as −∞). */
 export function texMatrix(matrix) {
   const lines = [];

@@ -5,7 +5,7 @@ import { AttentionElement } from '../base.js';
 import { el, createHeatmap } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { randomMatrix } from '../random.js';
-import { renderTex } from '../tex.js';
+import { renderTexCached } from '../tex.js';
 
 /** Shannon entropy (nats) of each row of a weight matrix. */
 export function rowEntropy(weights) {
@@ -76,11 +76,12 @@ export class AttentionCompare extends AttentionElement {
     const [dot, tDot] = timed(() => lab.scaledDotProductAttention(Q, K, V, { mask, scale: 1 }));
 
     const root = this.root;
+    const pool = (this._pool ??= new Map());
     root.replaceChildren();
     root.setAttribute('lang', this.language);
     root.append(el('h2', { text: t('compare.heading') }), el('p', { class: 'intro', text: t('compare.intro') }));
     const formula = el('div', { class: 'formula', part: 'formula' });
-    renderTex(formula, `a(\\mathbf q,\\mathbf k) = \\mathbf w_v^{\\top}\\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k\\mathbf k) \\quad\\text{vs}\\quad \\frac{\\mathbf q^{\\top}\\mathbf k}{\\sqrt{d_k}} \\quad\\text{vs}\\quad \\mathbf q^{\\top}\\mathbf k`);
+    renderTexCached(formula, (this._texCache ??= new Map()), `a(\\mathbf q,\\mathbf k) = \\mathbf w_v^{\\top}\\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k\\mathbf k) \\quad\\text{vs}\\quad \\frac{\\mathbf q^{\\top}\\mathbf k}{\\sqrt{d_k}} \\quad\\text{vs}\\quad \\mathbf q^{\\top}\\mathbf k`);
     root.append(formula);
 
     const slider = el('input', { type: 'range', min: '1', max: '64', step: '1', value: String(h), id: 'hidden', 'data-key': 'hidden' });
@@ -95,7 +96,7 @@ export class AttentionCompare extends AttentionElement {
     ];
     const grid = el('div', { class: 'grid' });
     for (const [key, result] of methods) {
-      const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: result.weights, rowLabels: tokens, colLabels: tokens, compact });
+      const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: result.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: key, defer: true });
       heat.el.dataset.method = key;
       grid.append(heat.el);
     }
@@ -131,7 +132,7 @@ export class AttentionCompare extends AttentionElement {
     root.append(el('p', { text: t('compare.dotFails') }), el('p', { class: 'error', 'data-role': 'dot-error', text: failure || '—' }));
     const wide = lab.additiveAttention(Qwide, K, V, { Wq: WqWide, Wk, wv, mask });
     root.append(el('p', { text: t('compare.additiveWorks', { n, m: n }) }));
-    root.append(createHeatmap({ t, name: `${t('compare.additive')} (d_q = ${dq}, d_k = ${config.dK})`, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact }).el);
+    root.append(createHeatmap({ t, name: `${t('compare.additive')} (d_q = ${dq}, d_k = ${config.dK})`, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: 'wide', defer: true }).el);
   }
 }
 

@@ -3,7 +3,7 @@
 import { AttentionElement } from '../base.js';
 import { el, createHeatmap } from '../heatmap.js';
 import { buildModel } from '../model.js';
-import { renderTex } from '../tex.js';
+import { renderTexCached } from '../tex.js';
 
 const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
 
@@ -16,18 +16,19 @@ export class AttentionHeads extends AttentionElement {
     const { X, Wq, Wk, Wv, Wo, mask, tokens, config } = model;
     const r = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
     const root = this.root;
+    const pool = (this._pool ??= new Map());
     root.replaceChildren();
     root.setAttribute('lang', this.language);
     root.append(el('h2', { text: t('heads.heading') }), el('p', { class: 'intro', text: t('heads.intro') }));
     const formula = el('div', { class: 'formula', part: 'formula' });
-    renderTex(formula, `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${config.heads}})\\,W_O`);
+    renderTexCached(formula, (this._texCache ??= new Map()), `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${config.heads}})\\,W_O`);
     root.append(formula);
     if (config.heads === 1) root.append(el('p', { class: 'note', text: t('heads.single') }));
     const grid = el('div', { class: 'grid', part: 'heads' });
     r.heads.forEach((head, k) => {
       const weights = head.steps.find((s) => s.id === 'weights').matrix;
       const masked = head.steps.find((s) => s.id === 'masked')?.mask;
-      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, mask: masked, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula });
+      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, mask: masked, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula, pool, slot: `head-${k}`, defer: true });
       h.el.dataset.head = String(k);
       grid.append(h.el);
     });
@@ -36,8 +37,8 @@ export class AttentionHeads extends AttentionElement {
     const output = r.steps.find((s) => s.id === 'output');
     const row = el('div', { class: 'grid' });
     row.append(
-      createHeatmap({ t, name: t('heads.concat'), file: 'concat', matrix: concat.matrix, rowLabels: tokens, colLabels: dims(concat.matrix.cols), tex: concat.formula }).el,
-      createHeatmap({ t, name: t('heads.output'), file: 'output', matrix: output.matrix, rowLabels: tokens, colLabels: dims(output.matrix.cols), tex: output.formula }).el,
+      createHeatmap({ t, name: t('heads.concat'), file: 'concat', matrix: concat.matrix, rowLabels: tokens, colLabels: dims(concat.matrix.cols), tex: concat.formula, pool, slot: 'concat', defer: true }).el,
+      createHeatmap({ t, name: t('heads.output'), file: 'output', matrix: output.matrix, rowLabels: tokens, colLabels: dims(output.matrix.cols), tex: output.formula, pool, slot: 'output', defer: true }).el,
     );
     root.append(row);
   }

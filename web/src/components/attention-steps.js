@@ -4,7 +4,7 @@
 import { AttentionElement } from '../base.js';
 import { el, createHeatmap } from '../heatmap.js';
 import { buildModel } from '../model.js';
-import { renderTex } from '../tex.js';
+import { renderTexCached } from '../tex.js';
 
 const maskOf = (steps) => steps.find((s) => s.key === 'masked')?.mask;
 const dims = (n, prefix = 'd') => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
@@ -158,7 +158,7 @@ export class AttentionSteps extends AttentionElement {
     const sizes = { n, d_k: dK, d_v: dK, d_model: model.config.dModel, h: heads };
     const live = step.shape.replace(/h d_(k|v)/, `${heads}\\cdot ${dK}`).replace(/d_\{\\text\{model\}\}/, String(sizes.d_model)).replace(/d_(k|v)/, String(dK)).replace(/\bn\b/g, String(n));
     const formula = el('div', { class: 'formula', part: 'formula', 'data-tex': step.formula });
-    renderTex(formula, `${step.formula} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
+    renderTexCached(formula, (this._texCache ??= new Map()), `${step.formula} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
     panel.append(formula);
 
     const tokens = model.tokens;
@@ -173,6 +173,8 @@ export class AttentionSteps extends AttentionElement {
       mask: step.mask ?? (['weights'].includes(step.key) ? maskOf(steps) : undefined),
       maskedText: step.key === 'weights' ? '0' : undefined,
       tex: step.formula,
+      pool: (this._pool ??= new Map()),
+      slot: 'main',
       onCell: (i, j) => this.highlightOperands(i, j),
     });
     heat.el.dataset.role = 'main';
@@ -199,9 +201,11 @@ export class AttentionSteps extends AttentionElement {
   operandsFor(step, steps, model, result, headIndex, t) {
     const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
     const tokens = model.tokens;
+    const pool = (this._pool ??= new Map());
+    let slot = 0;
     const mk = (name, matrix, rowLabels, colLabels, map, mask) => ({
       map,
-      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false }),
+      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand-${slot++}` }),
     });
     const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
     switch (step.key) {
