@@ -9,9 +9,22 @@
 namespace attn {
 namespace {
 
-// φ(x) = elu(x) + 1: positive everywhere, x + 1 above 0, eˣ below.
-void feature_row(const float* x, std::size_t d, float* phi) {
-  for (std::size_t a = 0; a < d; ++a) phi[a] = x[a] > 0.0f ? x[a] + 1.0f : std::exp(x[a]);
+// φ(x) = elu(x) + 1: positive everywhere, x + 1 above 0, eˣ below. Every
+// feature of a query row, or of all the keys, may be divided by one common
+// positive factor: it cancels between numerator and denominator. When all the
+// inputs are <= 0 the factor is e^shift with shift = their max, so features
+// are e^(x − shift) <= 1 and the largest is 1: tiny features (e^-100) do not
+// underflow to 0 together. With any input > 0, shift = 0 and φ is unchanged.
+void feature_row(const float* x, std::size_t d, float shift, float* phi) {
+  for (std::size_t a = 0; a < d; ++a) phi[a] = x[a] > 0.0f ? x[a] + 1.0f : std::exp(x[a] - shift);
+}
+
+// min(0, the largest entry of m): the shift for feature_row.
+float feature_shift(ConstMatrixView m) {
+  float best = -INFINITY;
+  for (std::size_t j = 0; j < m.rows; ++j)
+    for (std::size_t a = 0; a < m.cols; ++a) best = std::max(best, m.at(j, a));
+  return best < 0.0f ? best : 0.0f;
 }
 
 // Σ a[t]·b[t], accumulated in double (d terms: cheap).
@@ -24,6 +37,7 @@ double dot(const float* a, const float* b, std::size_t len) {
 // The running state of the recurrence, laid out in the caller's scratch.
 struct State {
   std::size_t d, d_v;
+  float key_shift;  // feature_shift of all the keys: one factor common to every key
   float* s;      // d×d_v: Σ φ(k_j) v_jᵀ
   float* z;      // d:     Σ φ(k_j)
   float* phi_q;  // d
@@ -32,19 +46,19 @@ struct State {
 
 // S += φ(k_j) v_jᵀ (one row of S per feature), z += φ(k_j)
 void add_key(const State& st, const float* k_row, const float* v_row) {
-  feature_row(k_row, st.d, st.phi_k);
+  feature_row(k_row, st.d, st.key_shift, st.phi_k);
   for (std::size_t a = 0; a < st.d; ++a) add_scaled(st.s + a * st.d_v, st.phi_k[a], v_row, st.d_v);
   for (std::size_t a = 0; a < st.d; ++a) st.z[a] += st.phi_k[a];
 }
 
 // out_i = φ(q_i)ᵀ S / φ(q_i)ᵀ z; a zero denominator gives a zero row.
 void read_query(const State& st, const float* q_row, float* out_row) {
-  feature_row(q_row, st.d, st.phi_q);
+  feature_row(q_row, st.d, feature_shift(dense(q_row, 1, st.d)), st.phi_q);
   const double den = dot(st.phi_q, st.z, st.d);
   std::fill(out_row, out_row + st.d_v, 0.0f);
   for (std::size_t a = 0; a < st.d; ++a) add_scaled(out_row, st.phi_q[a], st.s + a * st.d_v, st.d_v);
-  const float inv = den > 0.0 ? static_cast<float>(1.0 / den) : 0.0f;
-  for (std::size_t t = 0; t < st.d_v; ++t) out_row[t] *= inv;
+  // divide in double: 1/den alone can exceed float32's range when features are tiny
+  for (std::size_t t = 0; t < st.d_v; ++t) out_row[t] = den > 0.0 ? static_cast<float>(out_row[t] / den) : 0.0f;
 }
 
 // The trace: a_ij = φ(q_i)·φ(k_j) / Σ_j' φ(q_i)·φ(k_j'), formed explicitly
@@ -54,16 +68,19 @@ void linear_weights(ConstMatrixView q, ConstMatrixView k, bool causal, const Sta
   for (std::size_t i = 0; i < q.rows; ++i) {
     float* row = weights + i * m;
     const std::size_t end = causal ? i + 1 : m;
-    feature_row(q.row(i), st.d, st.phi_q);
+    feature_row(q.row(i), st.d, feature_shift(dense(q.row(i), 1, st.d)), st.phi_q);
+    // two passes in double: the sum first, then each ratio (a float copy of a
+    // tiny product could underflow to 0 before the division)
     double sum = 0.0;
     for (std::size_t j = 0; j < end; ++j) {
-      feature_row(k.row(j), st.d, st.phi_k);
-      const double a = dot(st.phi_q, st.phi_k, st.d);
-      row[j] = static_cast<float>(a);
-      sum += a;
+      feature_row(k.row(j), st.d, st.key_shift, st.phi_k);
+      sum += dot(st.phi_q, st.phi_k, st.d);
     }
     const double inv = sum > 0.0 ? 1.0 / sum : 0.0;
-    for (std::size_t j = 0; j < end; ++j) row[j] = static_cast<float>(row[j] * inv);
+    for (std::size_t j = 0; j < end; ++j) {
+      feature_row(k.row(j), st.d, st.key_shift, st.phi_k);
+      row[j] = static_cast<float>(dot(st.phi_q, st.phi_k, st.d) * inv);
+    }
     std::fill(row + end, row + m, 0.0f);
   }
 }
@@ -76,7 +93,8 @@ Status linear_attention(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
   if (k.cols != d || k.rows != v.rows || out.rows != n || out.cols != d_v) return Status::shape_mismatch;
   if (causal && k.rows != n) return Status::shape_mismatch;
   if (scratch == nullptr && linear_attention_scratch_size(d, d_v) > 0) return Status::bad_argument;
-  const State st{d, d_v, scratch, scratch + d * d_v, scratch + d * (d_v + 1), scratch + d * (d_v + 2)};
+  const State st{d, d_v, feature_shift(k), scratch, scratch + d * d_v, scratch + d * (d_v + 1),
+                 scratch + d * (d_v + 2)};
   std::fill(st.s, st.s + d * (d_v + 1), 0.0f);  // S and z
   // 1. non-causal: every key enters the state before any query reads it
   if (!causal)

@@ -157,13 +157,12 @@ void fuzz_linear(fuzz::Decoder& in) {
   }
   FUZZ_CHECK(consistent && s == attn::Status::ok, "consistent arguments were refused");
   if (!in.check_values()) return;
-  // KNOWN BUG, reported, open (regressions/variants/linear-tiny-denominator-nan-output):
-  // when every feature is tiny (e.g. Q = K = [[-60]], V = [[5]]: φ = e⁻⁶⁰), the
-  // double denominator φ(q_i)ᵀz is positive but below 1/FLT_MAX, so
-  // src/linear_attention.cpp read_query's float(1/den) is +∞ and the float
-  // numerator (underflowed to 0, or a tiny non-zero) times it gives NaN or ±∞
-  // (true output: 5); the traced weights underflow to an all-zero row (true: 1).
-  // Until it is fixed, the value checks skip inputs with such a denominator.
+  // KNOWN LIMIT (regressions/variants/linear-tiny-denominator-nan-output): when
+  // the features meeting in φ(q_i)ᵀz are all tiny (e.g. Q = K = [[-60]]), the
+  // float numerator loses precision in denormals. The core now takes features
+  // relative to the largest input and divides in double, so the minimal case
+  // gives 5 and weight 1, and outputs stay finite; mixed extreme rows can still
+  // be inaccurate, so the value checks skip inputs with such a denominator.
   for (std::size_t i = 0; i < n; ++i) {
     std::vector<double> phi_q(d);
     for (std::size_t a = 0; a < d; ++a) phi_q[a] = q[i * d + a] > 0.0f ? q[i * d + a] + 1.0 : std::exp(static_cast<double>(q[i * d + a]));
