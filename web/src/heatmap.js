@@ -49,20 +49,23 @@ export function createHeatmap(o) {
   const colLabels = o.colLabels ?? Array.from({ length: cols }, (_, j) => String(j));
   const file = (o.file ?? name).replace(/[^\w.-]+/g, '_');
 
-  const figure = el('figure', { class: `heatmap ${scale.kind === 'sequential' ? 'seq' : 'div'}${compact ? ' compact' : ''}`, part: 'heatmap' });
+  const figureClass = `heatmap ${scale.kind === 'sequential' ? 'seq' : 'div'}${compact ? ' compact' : ''}`;
   const caption = el('figcaption', { part: 'heatmap-caption' });
   caption.append(el('span', { class: 'name', text: name }), el('span', { class: 'shape', text: ` ${rows}×${cols}` }));
-  figure.append(caption);
+  const tableLabel = t('heatmap.table', { name, rows, cols });
+  const colKey = colLabels.join('\u0000');
+  const makeHead = () => {
+    const head = el('tr', {}, el('td', { class: 'corner' }));
+    colLabels.forEach((label) => head.append(el('th', { scope: 'col', text: label })));
+    return el('thead', {}, head);
+  };
 
-  const table = el('table', { role: 'grid', 'aria-label': t('heatmap.table', { name, rows, cols }), part: 'heatmap-table' });
-  table.append(el('caption', { class: 'sr-only', text: t('heatmap.table', { name, rows, cols }) }));
-  const head = el('tr', {}, el('td', { class: 'corner' }));
-  colLabels.forEach((label) => head.append(el('th', { scope: 'col', text: label })));
-  table.append(el('thead', {}, head));
-  // The cells are the costly part (32×64 of them): with a `pool` (a Map the caller keeps between
-  // renders) and a `slot` name, a body of the same shape and row labels is kept and only the cells
-  // whose text, value or colour changed are rewritten; otherwise it is built as one HTML string
-  // (the cells hold only numbers we format; header texts, user tokens, are set as text).
+  // The cells are the costly part (32×64 of them, and every insertion or removal of a subtree
+  // visits all its nodes). With a `pool` (a Map the caller keeps between renders) and a `slot`
+  // name, a figure of the same shape and row labels is kept where it is: its light parts are
+  // replaced and only the cells whose text, value or colour changed are rewritten. Otherwise the
+  // body is built as one HTML string (the cells hold only numbers we format; header texts, user
+  // tokens, are set as text).
   const maskedText = o.maskedText ?? '−∞';
   const maskedLabel = `${maskedText}, ${t('heatmap.masked')}`;
   // Colours are quantised to 256 levels, each a class whose colours the shared stylesheet
@@ -101,6 +104,40 @@ export function createHeatmap(o) {
       aria[k] = label;
     }
   };
+
+  const readout = el('p', { class: 'readout', 'aria-live': 'polite', text: t('heatmap.readoutIdle') });
+  // What the (kept) table's listeners read: this render's data, labels and callbacks.
+  const view = {
+    show(i, j) {
+      const k = i * cols + j;
+      readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v: isMasked(k) ? `${exact(data[k])} (${t('heatmap.masked')})` : exact(data[k]) });
+      o.onCell?.(i, j);
+    },
+    leave: () => o.onCell?.(null, null),
+  };
+
+  const legend = el('div', { class: 'legend', part: 'legend', 'aria-label': t('heatmap.legend'), role: 'img' });
+  legend.append(
+    el('span', { text: short(scale.min) }),
+    el('span', { class: 'bar', style: `background: ${scale.gradient}` }),
+    el('span', { text: short(scale.max) }),
+  );
+  legend.setAttribute('aria-label', `${t('heatmap.legend')}: ${short(scale.min)} … ${short(scale.max)}`);
+  if (anyMasked) legend.append(el('span', { class: 'masked-key', 'aria-hidden': 'true' }), el('span', { text: t('heatmap.masked') }));
+
+  let bar = null;
+  if (o.exportable !== false) {
+    bar = el('div', { class: 'export', role: 'group', 'aria-label': `${t('heatmap.export')}: ${name}`, part: 'export' });
+    const button = (fmt, action) =>
+      bar.append(el('button', { type: 'button', part: 'button export-button', 'aria-label': t('export.label', { name, fmt: fmt.toUpperCase() }), text: t(`export.${fmt}`), onclick: action }));
+    bar.append(el('span', { class: 'export-label', 'aria-hidden': 'true', text: `${t('heatmap.export')}:` }));
+    button('png', async () => download(`${file}.png`, await heatmapPng(matrix, rowLabels, colLabels, isMasked)));
+    button('svg', () => download(`${file}.svg`, new Blob([heatmapSvg(matrix, rowLabels, colLabels, isMasked)], { type: 'image/svg+xml' })));
+    button('csv', () => download(`${file}.csv`, new Blob([matrixCsv(matrix, rowLabels, colLabels)], { type: 'text/csv' })));
+    button('json', () => download(`${file}.json`, new Blob([matrixJson(matrix, rowLabels, colLabels)], { type: 'application/json' })));
+    if (o.tex) button('tex', () => download(`${file}.tex`, new Blob([`${o.tex} = ${texMatrix(matrix)}\n`], { type: 'application/x-tex' })));
+  }
+
   if (kept) {
     // With `defer`, a kept body that is off screen is brought up to date in a task of its own
     // (soon after, or when it scrolls into view), so a change redraws what is seen within a frame.
@@ -110,21 +147,31 @@ export function createHeatmap(o) {
       fill(entry.cells);
     };
     if (o.defer && entry.visible === false) {
-      const run = () => entry.pending?.();
       clearTimeout(entry.timer);
-      entry.timer = setTimeout(run, 0);
+      entry.timer = setTimeout(() => entry.pending?.(), 0);
     } else entry.pending();
-  } else fill(null);
-  let body;
-  let cells;
-  if (kept) {
-    ({ body, cells } = kept);
-    for (const td of kept.lit) td.classList.remove('hl');
-    kept.lit.clear();
-    cells[kept.current].tabIndex = -1;
-    kept.current = 0;
+    // The roving tab stop (and focus) stay on the same cell.
+    for (const td of entry.lit) td.classList.remove('hl');
+    entry.lit.clear();
+    // Only the light parts are swapped; the table's body stays where it is.
+    const f = entry.figure;
+    if (f.className !== figureClass) f.className = figureClass;
+    entry.caption.replaceWith(caption);
+    entry.table.setAttribute('aria-label', tableLabel);
+    entry.tableCaption.textContent = tableLabel;
+    if (entry.colKey !== colKey) entry.thead.replaceWith((entry.thead = makeHead()));
+    entry.legend.replaceWith(legend);
+    entry.readout.replaceWith(readout);
+    if (entry.bar) entry.bar.remove();
+    if (bar) f.append(bar);
+    Object.assign(entry, { caption, colKey, legend, readout, bar, view });
   } else {
-    body = el('tbody');
+    fill(null);
+    const figure = el('figure', { class: figureClass, part: 'heatmap' });
+    const tableCaption = el('caption', { class: 'sr-only', text: tableLabel });
+    const thead = makeHead();
+    const table = el('table', { role: 'grid', 'aria-label': tableLabel, part: 'heatmap-table' }, tableCaption, thead);
+    const body = el('tbody');
     const html = [];
     const ariaAttr = escapeText(maskedLabel);
     for (let i = 0; i < rows; i++) {
@@ -137,8 +184,13 @@ export function createHeatmap(o) {
     }
     body.innerHTML = html.join('');
     body.querySelectorAll('th').forEach((th, i) => (th.textContent = rowLabels[i]));
-    cells = [...body.querySelectorAll('td')];
-    kept = { shapeKey, body, cells, cls, val, txt, aria, lit: new Set(), current: 0, pending: null, visible: undefined };
+    const cells = [...body.querySelectorAll('td')];
+    table.append(body);
+    if (cells[0]) cells[0].tabIndex = 0;
+    figure.append(caption, el('div', { class: 'scroll', part: 'heatmap-scroll' }, table), legend, readout);
+    if (bar) figure.append(bar);
+    kept = { shapeKey, colKey, figure, table, tableCaption, body, cells, cls, val, txt, aria, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0, pending: null, visible: undefined };
+    listen(kept, rows, cols);
     if (o.pool && o.slot) {
       o.pool.set(o.slot, kept);
       if (o.defer && typeof IntersectionObserver === 'function') {
@@ -151,69 +203,7 @@ export function createHeatmap(o) {
     }
   }
   const state = kept;
-  table.append(body);
-  if (cells[0]) cells[0].tabIndex = 0;
-  const scroller = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table);
-  figure.append(scroller);
-
-  const readout = el('p', { class: 'readout', 'aria-live': 'polite', text: t('heatmap.readoutIdle') });
-  const show = (i, j) => {
-    const k = i * cols + j;
-    readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v: isMasked(k) ? `${exact(data[k])} (${t('heatmap.masked')})` : exact(data[k]) });
-    o.onCell?.(i, j);
-  };
-  // Roving focus: only the current cell is in the tab order; a cell gets tabindex when focused.
-  const move = (k) => {
-    if (k < 0 || k >= cells.length) return;
-    cells[state.current].tabIndex = -1;
-    state.current = k;
-    cells[k].tabIndex = 0;
-    cells[k].focus();
-  };
-  table.addEventListener('pointerover', (e) => {
-    const td = e.target.closest?.('td[data-i]');
-    if (td) show(Number(td.dataset.i), Number(td.dataset.j));
-  });
-  table.addEventListener('pointerleave', () => o.onCell?.(null, null));
-  table.addEventListener('focusin', (e) => {
-    const td = e.target.closest?.('td[data-i]');
-    if (!td) return;
-    state.current = cells.indexOf(td);
-    show(Number(td.dataset.i), Number(td.dataset.j));
-  });
-  table.addEventListener('keydown', (e) => {
-    const i = Math.floor(state.current / cols);
-    const j = state.current % cols;
-    const moves = { ArrowRight: j < cols - 1 ? 1 : 0, ArrowLeft: j > 0 ? -1 : 0, ArrowDown: i < rows - 1 ? cols : 0, ArrowUp: i > 0 ? -cols : 0, Home: -j, End: cols - 1 - j };
-    if (e.key in moves) {
-      e.preventDefault();
-      e.stopPropagation();
-      move(state.current + moves[e.key]);
-    }
-  });
-
-  const legend = el('div', { class: 'legend', part: 'legend', 'aria-label': t('heatmap.legend'), role: 'img' });
-  legend.append(
-    el('span', { text: short(scale.min) }),
-    el('span', { class: 'bar', style: `background: ${scale.gradient}` }),
-    el('span', { text: short(scale.max) }),
-  );
-  legend.setAttribute('aria-label', `${t('heatmap.legend')}: ${short(scale.min)} … ${short(scale.max)}`);
-  if (anyMasked) legend.append(el('span', { class: 'masked-key', 'aria-hidden': 'true' }), el('span', { text: t('heatmap.masked') }));
-  figure.append(legend, readout);
-
-  if (o.exportable !== false) {
-    const bar = el('div', { class: 'export', role: 'group', 'aria-label': `${t('heatmap.export')}: ${name}`, part: 'export' });
-    const button = (fmt, action) =>
-      bar.append(el('button', { type: 'button', part: 'button export-button', 'aria-label': t('export.label', { name, fmt: fmt.toUpperCase() }), text: t(`export.${fmt}`), onclick: action }));
-    bar.append(el('span', { class: 'export-label', 'aria-hidden': 'true', text: `${t('heatmap.export')}:` }));
-    button('png', async () => download(`${file}.png`, await heatmapPng(matrix, rowLabels, colLabels, isMasked)));
-    button('svg', () => download(`${file}.svg`, new Blob([heatmapSvg(matrix, rowLabels, colLabels, isMasked)], { type: 'image/svg+xml' })));
-    button('csv', () => download(`${file}.csv`, new Blob([matrixCsv(matrix, rowLabels, colLabels)], { type: 'text/csv' })));
-    button('json', () => download(`${file}.json`, new Blob([matrixJson(matrix, rowLabels, colLabels)], { type: 'application/json' })));
-    if (o.tex) button('tex', () => download(`${file}.tex`, new Blob([`${o.tex} = ${texMatrix(matrix)}\n`], { type: 'application/x-tex' })));
-    figure.append(bar);
-  }
+  const { cells } = state;
 
   /** Mark rows, columns or single cells (e.g. the q_i and k_j behind score[i][j]). */
   function highlight({ rows: hr = [], cols: hc = [], cells: hcells = [] } = {}) {
@@ -226,5 +216,53 @@ export function createHeatmap(o) {
     for (const td of on) if (!state.lit.has(td)) td.classList.add('hl');
     state.lit = on;
   }
-  return { el: figure, highlight, cells };
+  return { el: state.figure, highlight, cells };
+}
+
+/** The table's listeners, installed once per kept figure; they read `state.view` of the latest render. */
+function listen(state, rows, cols) {
+  const { table, cells } = state;
+  // Roving focus: only the current cell is in the tab order; a cell gets tabindex when focused.
+  const move = (k) => {
+    if (k < 0 || k >= cells.length) return;
+    cells[state.current].tabIndex = -1;
+    state.current = k;
+    cells[k].tabIndex = 0;
+    cells[k].focus();
+  };
+  table.addEventListener('pointerover', (e) => {
+    const td = e.target.closest?.('td[data-i]');
+    if (td) state.view.show(Number(td.dataset.i), Number(td.dataset.j));
+  });
+  table.addEventListener('pointerleave', () => state.view.leave());
+  table.addEventListener('focusin', (e) => {
+    const td = e.target.closest?.('td[data-i]');
+    if (!td) return;
+    state.current = cells.indexOf(td);
+    state.view.show(Number(td.dataset.i), Number(td.dataset.j));
+  });
+  table.addEventListener('keydown', (e) => {
+    const i = Math.floor(state.current / cols);
+    const j = state.current % cols;
+    const moves = { ArrowRight: j < cols - 1 ? 1 : 0, ArrowLeft: j > 0 ? -1 : 0, ArrowDown: i < rows - 1 ? cols : 0, ArrowUp: i > 0 ? -cols : 0, Home: -j, End: cols - 1 - j };
+    if (e.key in moves) {
+      e.preventDefault();
+      e.stopPropagation();
+      move(state.current + moves[e.key]);
+    }
+  });
+}
+
+/**
+ * Make `children` the children of `parent`, in order, leaving in place those already there (a
+ * kept heatmap is neither removed nor re-inserted, which would visit each of its cells).
+ */
+export function place(parent, children) {
+  const wanted = new Set(children);
+  for (const node of [...parent.childNodes]) if (!wanted.has(node)) node.remove();
+  let at = parent.firstChild;
+  for (const node of children) {
+    if (node === at) at = at.nextSibling;
+    else parent.insertBefore(node, at);
+  }
 }

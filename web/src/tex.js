@@ -35,11 +35,16 @@ export function renderTex(element, tex, { display = true } = {}) {
   katex.render(tex, element, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
 }
 
+const shown = new WeakMap();
+
 /**
- * renderTex, reusing the nodes drawn for the same formula before when they are no longer shown
- * (a re-render that keeps its formula skips KaTeX). `cache` is a Map the caller keeps.
+ * renderTex for an element kept between renders: nothing to do when it already shows `tex`, and
+ * the nodes drawn for a formula before are reused once no longer shown (`cache`: a Map the caller
+ * keeps), so a re-render that keeps its formula skips KaTeX.
  */
 export function renderTexCached(element, cache, tex) {
+  if (shown.get(element) === tex) return;
+  shown.set(element, tex);
   const nodes = cache.get(tex);
   if (nodes?.length && !nodes[0].isConnected) return element.replaceChildren(...nodes);
   renderTex(element, tex);

@@ -2,7 +2,7 @@
 // on the same Q, K, V and mask; entropy per row, parameters, FLOPs and the
 // time each WASM call took; and queries whose width differs from the keys'.
 import { AttentionElement } from '../base.js';
-import { el, createHeatmap } from '../heatmap.js';
+import { el, createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { randomMatrix } from '../random.js';
 import { renderTexCached } from '../tex.js';
@@ -77,16 +77,16 @@ export class AttentionCompare extends AttentionElement {
 
     const root = this.root;
     const pool = (this._pool ??= new Map());
-    root.replaceChildren();
-    root.setAttribute('lang', this.language);
-    root.append(el('h2', { text: t('compare.heading') }), el('p', { class: 'intro', text: t('compare.intro') }));
-    const formula = el('div', { class: 'formula', part: 'formula' });
+    if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
+    // Built as a list and placed at the end, so kept heatmaps stay where they are.
+    const out = [el('h2', { text: t('compare.heading') }), el('p', { class: 'intro', text: t('compare.intro') })];
+    const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
     renderTexCached(formula, (this._texCache ??= new Map()), `a(\\mathbf q,\\mathbf k) = \\mathbf w_v^{\\top}\\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k\\mathbf k) \\quad\\text{vs}\\quad \\frac{\\mathbf q^{\\top}\\mathbf k}{\\sqrt{d_k}} \\quad\\text{vs}\\quad \\mathbf q^{\\top}\\mathbf k`);
-    root.append(formula);
+    out.push(formula);
 
     const slider = el('input', { type: 'range', min: '1', max: '64', step: '1', value: String(h), id: 'hidden', 'data-key': 'hidden' });
     slider.addEventListener('input', () => this.setAttribute('hidden-size', slider.value));
-    root.append(el('div', { class: 'controls' }, el('div', { class: 'field' }, el('label', { for: 'hidden', text: `${t('compare.hidden')}: ${h}` }), slider)));
+    out.push(el('div', { class: 'controls' }, el('div', { class: 'field' }, el('label', { for: 'hidden', text: `${t('compare.hidden')}: ${h}` }), slider)));
 
     const compact = n > 8;
     const methods = [
@@ -94,13 +94,15 @@ export class AttentionCompare extends AttentionElement {
       ['scaled', scaled, tScaled],
       ['dot', dot, tDot],
     ];
-    const grid = el('div', { class: 'grid' });
+    const grid = (this._grid ??= el('div', { class: 'grid' }));
+    const figures = [];
     for (const [key, result] of methods) {
       const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: result.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: key, defer: true });
       heat.el.dataset.method = key;
-      grid.append(heat.el);
+      figures.push(heat.el);
     }
-    root.append(grid);
+    place(grid, figures);
+    out.push(grid);
 
     const cost = costs({ n, m: n, dq: config.dK, dk: config.dK, dv: config.dK, h });
     const entropies = methods.map(([, r]) => rowEntropy(r.weights));
@@ -116,23 +118,24 @@ export class AttentionCompare extends AttentionElement {
     row(t('compare.time'), methods.map(([, , ms]) => `${(ms * 1000).toFixed(0)} µs`));
     tokens.forEach((tok, i) => row(`${t('compare.entropy')} · ${tok}`, entropies.map((e) => e[i].toFixed(3))));
     table.append(body);
-    root.append(el('div', { class: 'scroll' }, table));
+    out.push(el('div', { class: 'scroll' }, table));
 
     // Queries of another width: the dot product cannot apply, additive can.
     const dq = config.dK + 3;
     const Qwide = randomMatrix(n, dq, seed * 7 + 17, 1);
     const WqWide = randomMatrix(dq, h, seed * 7 + 18, 1 / Math.sqrt(dq));
-    root.append(el('h3', { text: t('compare.mismatch') }), el('p', { class: 'muted', text: t('compare.mismatchIntro', { dq, dk: config.dK }) }));
+    out.push(el('h3', { text: t('compare.mismatch') }), el('p', { class: 'muted', text: t('compare.mismatchIntro', { dq, dk: config.dK }) }));
     let failure = '';
     try {
       lab.scaledDotProductAttention(Qwide, K, V);
     } catch (error) {
       failure = error.message;
     }
-    root.append(el('p', { text: t('compare.dotFails') }), el('p', { class: 'error', 'data-role': 'dot-error', text: failure || '—' }));
+    out.push(el('p', { text: t('compare.dotFails') }), el('p', { class: 'error', 'data-role': 'dot-error', text: failure || '—' }));
     const wide = lab.additiveAttention(Qwide, K, V, { Wq: WqWide, Wk, wv, mask });
-    root.append(el('p', { text: t('compare.additiveWorks', { n, m: n }) }));
-    root.append(createHeatmap({ t, name: `${t('compare.additive')} (d_q = ${dq}, d_k = ${config.dK})`, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: 'wide', defer: true }).el);
+    out.push(el('p', { text: t('compare.additiveWorks', { n, m: n }) }));
+    out.push(createHeatmap({ t, name: `${t('compare.additive')} (d_q = ${dq}, d_k = ${config.dK})`, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: 'wide', defer: true }).el);
+    place(root, out);
   }
 }
 

@@ -1,7 +1,7 @@
 // <attention-heads>: every head's attention weights side by side, then the
 // concatenated head outputs and the output after W_O, from one traced call.
 import { AttentionElement } from '../base.js';
-import { el, createHeatmap } from '../heatmap.js';
+import { el, createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { renderTexCached } from '../tex.js';
 
@@ -17,29 +17,32 @@ export class AttentionHeads extends AttentionElement {
     const r = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
     const root = this.root;
     const pool = (this._pool ??= new Map());
-    root.replaceChildren();
-    root.setAttribute('lang', this.language);
-    root.append(el('h2', { text: t('heads.heading') }), el('p', { class: 'intro', text: t('heads.intro') }));
-    const formula = el('div', { class: 'formula', part: 'formula' });
+    if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
+    // Built as a list and placed at the end, so kept heatmaps stay where they are.
+    const out = [el('h2', { text: t('heads.heading') }), el('p', { class: 'intro', text: t('heads.intro') })];
+    const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
     renderTexCached(formula, (this._texCache ??= new Map()), `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${config.heads}})\\,W_O`);
-    root.append(formula);
-    if (config.heads === 1) root.append(el('p', { class: 'note', text: t('heads.single') }));
-    const grid = el('div', { class: 'grid', part: 'heads' });
+    out.push(formula);
+    if (config.heads === 1) out.push(el('p', { class: 'note', text: t('heads.single') }));
+    const grid = (this._grid ??= el('div', { class: 'grid', part: 'heads' }));
+    const figures = [];
     r.heads.forEach((head, k) => {
       const weights = head.steps.find((s) => s.id === 'weights').matrix;
       const masked = head.steps.find((s) => s.id === 'masked')?.mask;
       const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, mask: masked, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula, pool, slot: `head-${k}`, defer: true });
       h.el.dataset.head = String(k);
-      grid.append(h.el);
+      figures.push(h.el);
     });
-    root.append(grid);
+    place(grid, figures);
+    out.push(grid);
     const concat = r.steps.find((s) => s.id === 'concat');
     const output = r.steps.find((s) => s.id === 'output');
-    const row = el('div', { class: 'grid' });
-    row.append(
+    const row = (this._row ??= el('div', { class: 'grid' }));
+    place(row, [
       createHeatmap({ t, name: t('heads.concat'), file: 'concat', matrix: concat.matrix, rowLabels: tokens, colLabels: dims(concat.matrix.cols), tex: concat.formula, pool, slot: 'concat', defer: true }).el,
       createHeatmap({ t, name: t('heads.output'), file: 'output', matrix: output.matrix, rowLabels: tokens, colLabels: dims(output.matrix.cols), tex: output.formula, pool, slot: 'output', defer: true }).el,
-    );
-    root.append(row);
+    ]);
+    out.push(row);
+    place(root, out);
   }
 }

@@ -2,7 +2,7 @@
 // softmax → weights·V (→ per head, concat, W_O). Every matrix is a step of
 // the library's trace; hovering a cell highlights the operands it came from.
 import { AttentionElement } from '../base.js';
-import { el, createHeatmap } from '../heatmap.js';
+import { el, createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { renderTexCached } from '../tex.js';
 
@@ -74,20 +74,25 @@ export class AttentionSteps extends AttentionElement {
 
   render(lab) {
     const t = this.t;
-    const model = buildModel(this.config(), this.inputs);
+    // A change of step (or language) keeps the model and its trace: only what is drawn changes.
+    const config = this.config();
+    const key = `${JSON.stringify(config)}|${this.headIndex}`;
+    if (this._traced?.key !== key || this._traced.inputs !== this.inputs || this._traced.lab !== lab) {
+      const model = buildModel(config, this.inputs);
+      const headIndex = Math.min(this.headIndex, model.config.heads - 1);
+      this._traced = { key, inputs: this.inputs, lab, model, headIndex, ...traceSteps(lab, model, headIndex) };
+    }
+    const { model, headIndex, steps, result } = this._traced;
     const heads = model.config.heads;
-    const headIndex = Math.min(this.headIndex, heads - 1);
-    const { steps, result } = traceSteps(lab, model, headIndex);
     this._keys = steps.map((s) => s.key);
     let index = this._keys.indexOf(this.step);
     if (index < 0) index = this._keys.indexOf(this.step === 'final' ? 'output' : this.step === 'output' ? 'final' : this.step === 'head-output' ? 'final' : 'X');
     index = Math.max(0, index);
     const step = steps[index];
     const root = this.root;
-    root.replaceChildren();
-    root.setAttribute('lang', this.language);
-
-    root.append(el('h2', { text: t('steps.heading') }), el('p', { class: 'intro', text: t('steps.intro') }));
+    if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
+    // Built as a list and placed at the end, so kept heatmaps stay where they are.
+    const out = [el('h2', { text: t('steps.heading') }), el('p', { class: 'intro', text: t('steps.intro') })];
 
     // Stepper: previous / play / next, a position, and the list of steps as tabs.
     const go = (k) => this.go(this._keys[Math.max(0, Math.min(this._keys.length - 1, k))]);
@@ -117,7 +122,7 @@ export class AttentionSteps extends AttentionElement {
       });
       nav.append(el('label', { class: 'row' }, el('span', { text: t('steps.head') }), select));
     }
-    root.append(nav);
+    out.push(nav);
 
     const tabs = el('div', { role: 'tablist', 'aria-label': t('steps.list'), part: 'tabs' });
     tabs.addEventListener('keydown', arrows);
@@ -138,28 +143,22 @@ export class AttentionSteps extends AttentionElement {
         }),
       );
     });
-    root.append(tabs);
-    // On narrow screens the tabs scroll sideways: keep the selected one in view.
-    requestAnimationFrame(() => {
-      const selected = tabs.querySelector('[aria-selected="true"]');
-      if (selected && tabs.scrollWidth > tabs.clientWidth) tabs.scrollLeft = selected.offsetLeft - tabs.offsetLeft - 24;
-    });
-    if (this._focusTab) {
-      this._focusTab = false;
-      tabs.querySelector('[aria-selected="true"]').focus();
-    }
+    out.push(tabs);
 
     // The step itself: title, explanation, formula with live shape, heatmap, operands.
-    const panel = el('section', { id: 'step-panel', role: 'tabpanel', 'aria-labelledby': `tab-${step.key}`, part: 'step', 'data-step': step.key });
+    const panel = (this._panel ??= el('section', { id: 'step-panel', role: 'tabpanel', part: 'step' }));
+    panel.setAttribute('aria-labelledby', `tab-${step.key}`);
+    panel.dataset.step = step.key;
     const title = step.head && heads > 1 ? `${t(`step.${step.key}`)} · ${t('heads.head', { h: headIndex + 1 })}` : t(`step.${step.key}`);
-    panel.append(el('h3', { class: 'step-title', text: title }), el('p', { class: 'muted', text: t(`explain.${step.key}`) }));
+    const inPanel = [el('h3', { class: 'step-title', text: title }), el('p', { class: 'muted', text: t(`explain.${step.key}`) })];
     const { n } = model;
     const dK = model.config.dK;
     const sizes = { n, d_k: dK, d_v: dK, d_model: model.config.dModel, h: heads };
     const live = step.shape.replace(/h d_(k|v)/, `${heads}\\cdot ${dK}`).replace(/d_\{\\text\{model\}\}/, String(sizes.d_model)).replace(/d_(k|v)/, String(dK)).replace(/\bn\b/g, String(n));
-    const formula = el('div', { class: 'formula', part: 'formula', 'data-tex': step.formula });
+    const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
+    formula.dataset.tex = step.formula;
     renderTexCached(formula, (this._texCache ??= new Map()), `${step.formula} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
-    panel.append(formula);
+    inPanel.push(formula);
 
     const tokens = model.tokens;
     const colsFor = (key, m) => (['scores', 'scaled', 'masked', 'weights'].includes(key) ? tokens : dims(m.cols));
@@ -178,23 +177,33 @@ export class AttentionSteps extends AttentionElement {
       onCell: (i, j) => this.highlightOperands(i, j),
     });
     heat.el.dataset.role = 'main';
-    panel.append(heat.el);
+    inPanel.push(heat.el);
 
     const fully = [];
     const maskBits = steps.find((s) => s.key === 'masked')?.mask;
     if (maskBits && ['masked', 'weights', 'output', 'head-output'].includes(step.key))
       for (let i = 0; i < n; i++) if (maskBits.subarray(i * n, (i + 1) * n).every((b) => b === 0)) fully.push(tokens[i]);
-    if (step.key === 'masked') panel.append(el('p', { class: 'note', text: t('steps.maskNote') }));
-    if (fully.length) panel.append(el('p', { class: 'warn', role: 'note', text: t('steps.fullyMasked', { rows: fully.join(', ') }) }));
+    if (step.key === 'masked') inPanel.push(el('p', { class: 'note', text: t('steps.maskNote') }));
+    if (fully.length) inPanel.push(el('p', { class: 'warn', role: 'note', text: t('steps.fullyMasked', { rows: fully.join(', ') }) }));
 
     this._operands = this.operandsFor(step, steps, model, result, headIndex, t);
     if (this._operands.length) {
-      const box = el('div', { class: 'operands', part: 'operands' });
-      box.append(el('p', { class: 'note wide', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }));
-      for (const op of this._operands) box.append(op.heat.el);
-      panel.append(box);
+      const box = (this._box ??= el('div', { class: 'operands', part: 'operands' }));
+      place(box, [el('p', { class: 'note wide', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }), ...this._operands.map((op) => op.heat.el)]);
+      inPanel.push(box);
     }
-    root.append(panel);
+    place(panel, inPanel);
+    out.push(panel);
+    place(root, out);
+    // On narrow screens the tabs scroll sideways: keep the selected one in view.
+    requestAnimationFrame(() => {
+      const selected = tabs.querySelector('[aria-selected="true"]');
+      if (selected && tabs.scrollWidth > tabs.clientWidth) tabs.scrollLeft = selected.offsetLeft - tabs.offsetLeft - 24;
+    });
+    if (this._focusTab) {
+      this._focusTab = false;
+      tabs.querySelector('[aria-selected="true"]').focus();
+    }
   }
 
   /** Small heatmaps of what the current step was computed from, with how a cell maps onto them. */
@@ -205,7 +214,7 @@ export class AttentionSteps extends AttentionElement {
     let slot = 0;
     const mk = (name, matrix, rowLabels, colLabels, map, mask) => ({
       map,
-      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand-${slot++}` }),
+      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand-${slot++}`, defer: true }),
     });
     const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
     switch (step.key) {
