@@ -96,10 +96,10 @@ async function hostilePage() {
   return w;
 }
 
-/** Resolves with a rAF timestamp, or fails if the page does not paint a frame within 5 s. */
+/** Resolves with a rAF timestamp, or fails if the page does not paint a frame within 15 s (generous: a frozen tab never paints; a busy 2-core CI machine can be slow). */
 async function responsive(page) {
   const frame = page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(performance.now()))));
-  const frozen = new Promise((_, fail) => setTimeout(() => fail(new Error('no animation frame within 5 s: the tab is frozen')), 5000));
+  const frozen = new Promise((_, fail) => setTimeout(() => fail(new Error('no animation frame within 15 s: the tab is frozen')), 15000));
   return Promise.race([frame, frozen]);
 }
 
