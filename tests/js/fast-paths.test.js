@@ -2,23 +2,12 @@
 // attention with weights: false (fused, online softmax, no n×m matrix) and the
 // packed multi-head layer (createMultiHeadAttention), against the float64
 // reference and against the plain paths, at tile edges and with fully masked rows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { AttentionError, init } from '../../dist/node.js';
-import { BUILDS, SIZES, expectClose, randomBits, randomMatrix, ref, rng, thrown } from './helpers.js';
+import { AttentionError } from '../../dist/node.js';
+import { BUILDS, SIZES, expectClose, randomBits, randomMatrix, ref, rng, thrown, initWithMemory } from './helpers.js';
 import * as R from './reference.js';
 
-const instantiate = WebAssembly.instantiate;
-let lastMemory = null;
-WebAssembly.instantiate = async function (...args) {
-  const result = await instantiate.apply(this, args);
-  const instance = result.instance ?? result;
-  lastMemory = Object.values(instance.exports).find((x) => x instanceof WebAssembly.Memory) ?? lastMemory;
-  return result;
-};
-afterAll(() => {
-  WebAssembly.instantiate = instantiate;
-});
 
 const masksFor = (rand, n, m) => [undefined, 'causal', { validLens: Array.from({ length: n }, (_, i) => (i * 5) % (m + 1)) }, randomBits(rand, n, m, 0.3)];
 
@@ -26,9 +15,7 @@ describe.each(BUILDS)('fast paths ($name build)', ({ simd }) => {
   let lab;
   let memory;
   beforeAll(async () => {
-    lastMemory = null;
-    lab = await init({ simd });
-    memory = lastMemory;
+    ({ lab, memory } = await initWithMemory(simd));
   });
 
   describe('scaledDotProductAttention with weights: false', () => {

@@ -24,6 +24,27 @@ export function loadLab(simd) {
   return labs.get(simd);
 }
 
+/**
+ * A fresh instance of the library and its WebAssembly.Memory, caught as the
+ * module is instantiated (WebAssembly.instantiate is patched for that call only).
+ */
+export async function initWithMemory(simd) {
+  const instantiate = WebAssembly.instantiate;
+  let memory = null;
+  WebAssembly.instantiate = async function (...args) {
+    const result = await instantiate.apply(this, args);
+    const instance = result.instance ?? result;
+    memory = Object.values(instance.exports).find((x) => x instanceof WebAssembly.Memory) ?? memory;
+    return result;
+  };
+  try {
+    const lab = await init({ simd });
+    return { lab, memory };
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+}
+
 /** mulberry32: a small deterministic PRNG returning floats in [0, 1). */
 export function rng(seed) {
   let a = seed >>> 0;

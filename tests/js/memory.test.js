@@ -5,26 +5,15 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { AttentionError, AttentionRangeError, init } from '../../dist/node.js';
-import { BUILDS, expectIdentical, randomMatrix, randomVector, rng } from './helpers.js';
+import { AttentionError, AttentionRangeError } from '../../dist/node.js';
+import { BUILDS, expectIdentical, randomMatrix, randomVector, rng, initWithMemory } from './helpers.js';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 v8.setFlagsFromString('--no-expose-gc');
 
-const instantiate = WebAssembly.instantiate;
-let lastMemory = null;
-WebAssembly.instantiate = async function (...args) {
-  const result = await instantiate.apply(this, args);
-  const instance = result.instance ?? result;
-  lastMemory = Object.values(instance.exports).find((x) => x instanceof WebAssembly.Memory) ?? lastMemory;
-  return result;
-};
-afterAll(() => {
-  WebAssembly.instantiate = instantiate;
-});
 
 const MiB = 1024 * 1024;
 const ITERATIONS = 1000;
@@ -40,9 +29,7 @@ describe.each(BUILDS)('memory ($name build)', ({ simd }) => {
   let lab;
   let memory;
   beforeAll(async () => {
-    lastMemory = null;
-    lab = await init({ simd });
-    memory = lastMemory;
+    ({ lab, memory } = await initWithMemory(simd));
     expect(memory).toBeInstanceOf(WebAssembly.Memory);
   });
 

@@ -1,24 +1,11 @@
 // Results are fresh objects the caller owns: never views of the WASM heap,
 // never aliases of the inputs, unchanged by later calls or by mutating other
 // results; inputs are never modified.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-import { init } from '../../dist/node.js';
-import { BUILDS, expectClose, expectIdentical, randomMatrix, randomVector, ref, rng } from './helpers.js';
+import { BUILDS, expectClose, expectIdentical, randomMatrix, randomVector, ref, rng, initWithMemory } from './helpers.js';
 import * as R from './reference.js';
 
-// Capture each instance's WebAssembly.Memory as the module is instantiated.
-const instantiate = WebAssembly.instantiate;
-let lastMemory = null;
-WebAssembly.instantiate = async function (...args) {
-  const result = await instantiate.apply(this, args);
-  const instance = result.instance ?? result;
-  lastMemory = Object.values(instance.exports).find((x) => x instanceof WebAssembly.Memory) ?? lastMemory;
-  return result;
-};
-afterAll(() => {
-  WebAssembly.instantiate = instantiate;
-});
 
 /** Every Float32Array / Uint8Array a result holds, with a path for messages. */
 function arraysOf(value, path = 'result', out = []) {
@@ -32,9 +19,7 @@ describe.each(BUILDS)('results are fresh copies ($name build)', ({ simd }) => {
   let lab;
   let memory;
   beforeAll(async () => {
-    lastMemory = null;
-    lab = await init({ simd });
-    memory = lastMemory;
+    ({ lab, memory } = await initWithMemory(simd));
     expect(memory).toBeInstanceOf(WebAssembly.Memory);
   });
 
