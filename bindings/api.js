@@ -4,7 +4,7 @@
 // results out. The caller owns every returned object.
 import { AttentionError, fail } from './errors.js';
 import { step } from './steps.js';
-import { MaskKind, checkOptions, toBoolean, expectEqual, shape, toMask, toMatrix, toNumber, toPositiveInteger, toVector } from './validate.js';
+import { MaskKind, checkOptions, toBoolean, toCount, expectEqual, shape, toMask, toMatrix, toNumber, toPositiveInteger, toVector } from './validate.js';
 import { checkFiniteResult, checkScoreBound, frobenius, maxRowNorm } from './overflow.js';
 import { Layout, Workspace } from './workspace.js';
 
@@ -443,6 +443,36 @@ export function createApi(module, { simd }) {
     return { predictions: f.matrix(predictions, 1, n).data, weights: f.matrix(weights, n, m) };
   }
 
+  // base^(2j/d) must be a positive finite frequency scale.
+  function positionalBase(fn, options) {
+    const o = checkOptions(fn, options, ['base']);
+    const base = toNumber(fn, 'base', o.base, 10000);
+    if (!(base > 0)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: base must be a positive number, got ${base}`);
+    return base;
+  }
+
+  function positionalEncoding(n, d, options) {
+    const fn = 'positionalEncoding';
+    const [rows, cols] = [toCount(fn, 'n', n), toCount(fn, 'd', d)];
+    const base = positionalBase(fn, options);
+    const f = new Frame(workspace, fn);
+    const p = f.output(rows * cols);
+    f.run();
+    f.check(module._positionalEncoding(rows, cols, base, f.addr(p)));
+    return f.matrix(p, rows, cols);
+  }
+
+  function addPositionalEncoding(X, options) {
+    const fn = 'addPositionalEncoding';
+    const base = positionalBase(fn, options);
+    const x = toMatrix(fn, 'X', X);
+    const f = new Frame(workspace, fn);
+    const [sx, out] = [f.input(x.data), f.output(x.rows * x.cols)];
+    f.run();
+    f.check(module._addPositionalEncoding(f.addr(sx), x.rows, x.cols, base, f.addr(out)));
+    return f.matrix(out, x.rows, x.cols);
+  }
+
   return {
     simd,
     memoryLimit: MEMORY_LIMIT,
@@ -457,6 +487,8 @@ export function createApi(module, { simd }) {
     selfAttention,
     multiHeadAttention,
     nadarayaWatson,
+    positionalEncoding,
+    addPositionalEncoding,
     createMultiHeadAttention,
     localAttention,
     linearAttention,

@@ -15,6 +15,7 @@
 #include "local_attention.h"
 #include "matmul.h"
 #include "multi_head.h"
+#include "positional_encoding.h"
 #include "simd.h"
 #include "softmax.h"
 
@@ -169,6 +170,14 @@ int nadaraya_watson(addr x_train, addr y_train, u32 m, addr x_query, u32 n, int 
                                       bandwidth, f32(predictions), out(weights, n, m)));
 }
 
+int positional_encoding(u32 n, u32 d, double base, addr p) {
+  return status(attn::positional_encoding(base, out(p, n, d)));
+}
+
+int add_positional_encoding(addr x, u32 n, u32 d, double base, addr o) {
+  return status(attn::add_positional_encoding(in(x, n, d), base, out(o, n, d)));
+}
+
 bool simd_enabled() {
 #if defined(__wasm_simd128__)
   return true;
@@ -198,5 +207,7 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("_linformer", &linformer);
   emscripten::function("_linformerScratchFloats", &linformer_scratch_floats);
   emscripten::function("_nadarayaWatson", &nadaraya_watson);
+  emscripten::function("_positionalEncoding", &positional_encoding);
+  emscripten::function("_addPositionalEncoding", &add_positional_encoding);
   emscripten::function("_simdEnabled", &simd_enabled);
 }

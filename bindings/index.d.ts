@@ -231,6 +231,12 @@ export interface NadarayaWatsonResult {
   weights: Matrix;
 }
 
+/** Options of {@link AttentionLab.positionalEncoding} and {@link AttentionLab.addPositionalEncoding}. */
+export interface PositionalEncodingOptions {
+  /** The wavelength scale: column pair j has frequency base^(−2j/d). A positive number; default 10000. */
+  base?: number;
+}
+
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
 export interface AttentionLab {
   /** True when the SIMD128 build is in use. */
@@ -263,6 +269,13 @@ export interface AttentionLab {
   linformerAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: LinformerAttentionOptions): VariantResult;
   /** Nadaraya-Watson kernel regression: predictions are attention-weighted averages of yTrain. */
   nadarayaWatson(xTrain: VectorInput, yTrain: VectorInput, xQuery: VectorInput, options?: NadarayaWatsonOptions): NadarayaWatsonResult;
+  /**
+   * Sinusoidal positional encoding, n×d: P[i][2j] = sin(i / base^(2j/d)), P[i][2j+1] = cos(i / base^(2j/d)).
+   * Row i depends only on the position i; P_i·P_j depends only on i − j. n = 0 or d = 0 gives an empty matrix.
+   */
+  positionalEncoding(n: number, d: number, options?: PositionalEncodingOptions): Matrix;
+  /** X + P: each row of X (n×d) plus the positional encoding of its position. */
+  addPositionalEncoding(X: MatrixInput, options?: PositionalEncodingOptions): Matrix;
   /** Frees the module's reusable workspace (the library stays usable). */
   releaseMemory(): void;
 }

@@ -125,6 +125,13 @@ export function toPositiveInteger(fn, name, value) {
   return value;
 }
 
+/** A non-negative integer below 2³¹, e.g. a number of positions (0 is allowed). */
+export function toCount(fn, name, value) {
+  if (!Number.isInteger(value) || value < 0 || value > 0x7fffffff)
+    fail(INVALID_ARGUMENT, `${fn}: ${name} must be an integer from 0 to 2147483647, got ${describe(value)}`);
+  return value;
+}
+
 /** true or false (undefined counts as false). */
 export function toBoolean(fn, name, value) {
   if (value !== undefined && typeof value !== 'boolean') fail(INVALID_ARGUMENT, `${fn}: ${name} must be true or false, got ${describe(value)}`);

@@ -94,6 +94,12 @@ const CASES = [
   // finite inputs whose result would overflow float32
   ['scores beyond float32 (bound checked before the call)', (lab) => sdpa(lab, [[1e20, 0]], [[1e20, 0]], [[1]]), 'OVERFLOW', 'scaledDotProductAttention', ['1.00e+20', '1.00e+40']],
   ['a product beyond float32', (lab) => lab.matmul([[3e38, 3e38]], [[1], [1]]), 'OVERFLOW', 'matmul', ['Infinity']],
+  ['positionalEncoding with a negative n', (lab) => lab.positionalEncoding(-1, 4), INVALID_ARGUMENT, 'positionalEncoding', ['n', '-1']],
+  ['positionalEncoding with a fractional d', (lab) => lab.positionalEncoding(4, 2.5), INVALID_ARGUMENT, 'positionalEncoding', ['d', '2.5']],
+  ['positionalEncoding with base 0', (lab) => lab.positionalEncoding(4, 4, { base: 0 }), INVALID_ARGUMENT, 'positionalEncoding', ['base', '0']],
+  ['positionalEncoding with a NaN base', (lab) => lab.positionalEncoding(4, 4, { base: NaN }), NON_FINITE, 'positionalEncoding', ['base', 'NaN']],
+  ['unknown option (positionalEncoding)', (lab) => lab.positionalEncoding(4, 4, { period: 10 }), INVALID_ARGUMENT, 'positionalEncoding', ['"period"']],
+  ['addPositionalEncoding of a NaN entry', (lab) => lab.addPositionalEncoding([[0, 1], [NaN, 0]]), NON_FINITE, 'addPositionalEncoding', ['X[1][0]', 'NaN']],
   ['NaN scale', (lab) => sdpa(lab, M(2, 2), M(2, 2), M(2, 2), { scale: NaN }), NON_FINITE, 'scaledDotProductAttention', ['scale', 'NaN']],
   ['scale outside float32 range', (lab) => sdpa(lab, M(2, 2), M(2, 2), M(2, 2), { scale: 1e39 }), INVALID_ARGUMENT, 'scaledDotProductAttention', ['scale', '1e+39']],
 ];

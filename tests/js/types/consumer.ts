@@ -109,6 +109,9 @@ export async function main(): Promise<number> {
   const nw: NadarayaWatsonResult = lab.nadarayaWatson(new Float32Array([0, 1]), [1, 2], [0.5], nwOptions);
   lab.nadarayaWatson([0, 1], [1, 2], [0.5]);
   const predictions: Float32Array = nw.predictions;
+  const positions: Matrix = lab.positionalEncoding(4, 8, { base: 100 });
+  const shifted: Matrix = lab.addPositionalEncoding(positions);
+  console.log(shifted.rows);
   lab.releaseMemory();
 
   try {
@@ -146,6 +149,8 @@ export async function main(): Promise<number> {
   lab.softmax(nested, { mask: 'diagonal' });
   // @ts-expect-error unknown kernel name
   lab.nadarayaWatson([0], [1], [0], { kernel: 'triangle' });
+  // @ts-expect-error positionalEncoding takes sizes, not a matrix
+  lab.positionalEncoding(nested);
   // @ts-expect-error heads must be a number
   lab.multiHeadAttention(nested, { ...multiOptions, heads: '2' });
   // @ts-expect-error a matrix's data is numbers, not strings
