@@ -1,0 +1,232 @@
+// <attention-cross> in Chromium: alone on a plain page and inside the explorer;
+// the weights are n×m (target × source) and equal the library's result for the
+// same seeded input; 2-D valid lengths; Bahdanau scoring; hostile and oversized
+// `source`; keyboard; Chinese labels; no console error, nothing from the network.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildModel } from '../../web/src/model.js';
+import { randomMatrix } from '../../web/src/random.js';
+import { ensureBuilt, launch, server, watchedPage } from './browser.js';
+
+let b;
+let s;
+let lab;
+
+beforeAll(async () => {
+  ensureBuilt();
+  b = await launch();
+  s = await server();
+  lab = await (await import('../../dist/node.js')).init();
+});
+afterAll(async () => {
+  await b?.close();
+  await s?.close();
+});
+
+/** A plain page (no CSS of ours) holding `body`, with the components module. */
+async function open(body, { lang = 'en', selector = 'attention-cross' } = {}) {
+  const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  w.dialogs = [];
+  w.page.on('dialog', (d) => {
+    w.dialogs.push(d.message());
+    d.dismiss();
+  });
+  const dev = process.env.ATTN_DEV_COMPONENTS;
+  if (dev) await w.page.route('**/dist/components.js', (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(dev, 'utf8') }));
+  await w.page.route('**/__cross.html', (route) =>
+    route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>cross</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
+  );
+  await w.page.goto(`${s.url}/__cross.html`);
+  await w.page.waitForFunction((sel) => {
+    const all = [...document.querySelectorAll(sel)];
+    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
+  }, selector);
+  return w;
+}
+
+/** What one element shows: every heatmap's caption, headers and cell values; notes by role. */
+const shown = (page, selector = 'attention-cross') =>
+  page.evaluate((sel) => {
+    const root = document.querySelector(sel).shadowRoot;
+    const figures = {};
+    for (const f of root.querySelectorAll('figure[data-matrix]')) {
+      const rows = [...f.querySelectorAll('tbody th')].map((th) => th.textContent);
+      figures[f.dataset.matrix] = {
+        caption: f.querySelector('figcaption').textContent,
+        shape: f.querySelector('figcaption .shape').textContent.trim(),
+        rows,
+        cols: [...f.querySelectorAll('thead th')].map((th) => th.textContent),
+        values: [...f.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value)),
+        masked: [...f.querySelectorAll('tbody td')].map((td) => td.classList.contains('masked')),
+      };
+    }
+    const roles = {};
+    for (const p of root.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
+    return { figures, roles, heading: root.querySelector('h2')?.textContent, lang: root.querySelector('.root')?.getAttribute('lang'), images: root.querySelectorAll('img').length };
+  }, selector);
+
+const firstColumns = (W, keep) => {
+  const data = new Float32Array(W.rows * keep);
+  for (let i = 0; i < W.rows; i++) data.set(W.data.subarray(i * W.cols, i * W.cols + keep), i * keep);
+  return { rows: W.rows, cols: keep, data };
+};
+
+/** The library's cross-attention for the same seeded input, computed here in Node. */
+function expected({ sentence, source, seed = 42, dModel = 8, dK = 4 }, mask) {
+  const tgt = buildModel({ sentence, seed, dModel, dK });
+  const src = buildModel({ sentence: source, seed, dModel, dK });
+  const Q = lab.matmul(tgt.X, firstColumns(tgt.Wq, dK));
+  const K = lab.matmul(src.X, firstColumns(tgt.Wk, dK));
+  const V = lab.matmul(src.X, firstColumns(tgt.Wv, dK));
+  return { tgt, src, Q, K, V, result: lab.scaledDotProductAttention(Q, K, V, { mask }) };
+}
+
+describe('attention-cross', () => {
+  test('alone on a plain page: n×m weights, labelled target × source, equal to the library', async () => {
+    const { page, problems, context } = await open('<attention-cross sentence="the cat sat on" source="小猫坐在垫子上" seed="7"></attention-cross>');
+    const v = await shown(page);
+    const e = expected({ sentence: 'the cat sat on', source: '小猫坐在垫子上', seed: 7 });
+    expect(v.heading).toBe('Cross-attention: the target attends to the source');
+    expect(v.lang).toBe('en');
+    expect(v.figures.weights.shape).toBe('4×7');
+    expect(v.figures.weights.rows).toEqual(['the', 'cat', 'sat', 'on']);
+    expect(v.figures.weights.cols).toEqual([...'小猫坐在垫子上']);
+    expect(v.figures.self.shape).toBe('4×4');
+    expect(v.figures.Q.shape).toBe('4×4');
+    expect(v.figures.K.shape).toBe('7×4');
+    expect(v.figures.V.shape).toBe('7×4');
+    expect(v.figures.output.shape).toBe('4×4');
+    expect(v.figures.K.rows).toEqual([...'小猫坐在垫子上']);
+    expect(v.roles.shapes).toContain('n × m = 4 × 7');
+    // The numbers are the library's, to the last bit, for the same seeded input.
+    expect(v.figures.weights.values).toEqual(Array.from(e.result.weights.data));
+    expect(v.figures.output.values).toEqual(Array.from(e.result.output.data));
+    expect(v.figures.K.values).toEqual(Array.from(e.K.data));
+    // Rows sum to 1 over the source tokens.
+    for (let i = 0; i < 4; i++) expect(v.figures.weights.values.slice(i * 7, i * 7 + 7).reduce((a, x) => a + x, 0)).toBeCloseTo(1, 5);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('per-row (2-D) valid lengths: masked weights exactly 0, a fully masked row explained', async () => {
+    const { page, problems, context } = await open('<attention-cross sentence="a b c d" source="one two three four five" valid-lens="1 0 5 3"></attention-cross>');
+    const v = await shown(page);
+    const e = expected({ sentence: 'a b c d', source: 'one two three four five' }, { validLens: [1, 0, 5, 3] });
+    const w = v.figures.weights;
+    expect(w.shape).toBe('4×5');
+    expect(w.values).toEqual(Array.from(e.result.weights.data));
+    const lens = [1, 0, 5, 3];
+    for (let i = 0; i < 4; i++)
+      for (let j = 0; j < 5; j++) {
+        expect(w.masked[i * 5 + j]).toBe(j >= lens[i]);
+        if (j >= lens[i]) expect(w.values[i * 5 + j]).toBe(0);
+      }
+    expect(w.values[0]).toBe(1);
+    expect(v.roles.mask).toContain('2-D');
+    expect(v.roles['fully-masked']).toContain('b');
+    expect(v.roles['out-of-range']).toBeUndefined();
+    // Too many / out-of-range entries are clamped and listed in the note.
+    await page.evaluate(() => document.querySelector('attention-cross').setAttribute('valid-lens', '9 2'));
+    await page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('[data-role="out-of-range"]'));
+    const after = await shown(page);
+    expect(after.roles['out-of-range']).toContain('valid-lens: 9 2 → 5 2 5 5');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('Bahdanau scoring: decoder states query encoder states (keys = values), equal to lab.additiveAttention', async () => {
+    const { page, problems, context } = await open('<attention-cross sentence="the cat sat" source="猫坐着" scoring="additive" seed="5"></attention-cross>');
+    const v = await shown(page);
+    const tgt = buildModel({ sentence: 'the cat sat', seed: 5 });
+    const src = buildModel({ sentence: '猫坐着', seed: 5 });
+    const d = 8;
+    const r = lab.additiveAttention(tgt.X, src.X, src.X, {
+      Wq: randomMatrix(d, 8, 5 * 7 + 21, 1 / Math.sqrt(d)),
+      Wk: randomMatrix(d, 8, 5 * 7 + 22, 1 / Math.sqrt(d)),
+      wv: randomMatrix(1, 8, 5 * 7 + 23, 1).data,
+    });
+    expect(v.figures.weights.shape).toBe('3×3');
+    expect(v.figures.weights.values).toEqual(Array.from(r.weights.data));
+    expect(v.figures.output.shape).toBe('3×8');
+    expect(v.figures.output.values).toEqual(Array.from(r.output.data));
+    expect(v.figures.Xsrc.rows).toEqual(['猫', '坐', '着']);
+    expect(v.figures.Q).toBeUndefined();
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('hostile and oversized source stays text; clamped to 32 tokens with the visible note', async () => {
+    const hostile = '<img src=x onerror=alert(1)>';
+    const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const { page, problems, context, dialogs } = await open('<attention-cross id="x"></attention-cross>');
+    await page.evaluate(([h, m]) => document.getElementById('x').setAttribute('source', `${h} ${m}`), [hostile, many]);
+    await page.waitForFunction(() => document.getElementById('x').shadowRoot.querySelector('[data-role="out-of-range"]'));
+    const v = await shown(page);
+    expect(v.images).toBe(0);
+    expect(v.figures.weights.cols.slice(0, 3)).toEqual(['<img', 'src=x', 'onerror=alert']);
+    expect(v.figures.weights.shape).toBe('6×32');
+    expect(v.roles['out-of-range']).toContain('source: 45 tokens → the first 32');
+    expect(await page.evaluate(() => document.getElementById('x').shadowRoot.querySelector('#source').value)).toContain(hostile);
+    expect(dialogs).toEqual([]);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('keyboard: Tab reaches the source box, scoring and valid lengths; typing changes the columns', async () => {
+    const { page, problems, context } = await open('<attention-cross sentence="a b"></attention-cross>');
+    const reached = [];
+    for (let k = 0; k < 12; k++) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => document.querySelector('attention-cross').shadowRoot.activeElement?.dataset.key ?? document.querySelector('attention-cross').shadowRoot.activeElement?.tagName ?? null));
+    }
+    expect(reached).toEqual(expect.arrayContaining(['source', 'scoring', 'valid-lens', 'TD']));
+    // Back to the source box, replace its text from the keyboard.
+    await page.evaluate(() => document.querySelector('attention-cross').shadowRoot.querySelector('#source').focus());
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('我 爱 你');
+    await page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('figure[data-matrix="weights"] .shape').textContent.trim() === '2×3');
+    const v = await shown(page);
+    expect(v.figures.weights.cols).toEqual(['我', '爱', '你']);
+    expect(await page.evaluate(() => document.querySelector('attention-cross').getAttribute('source'))).toBe('我 爱 你');
+    // The scoring select from the keyboard.
+    await page.evaluate(() => document.querySelector('attention-cross').shadowRoot.querySelector('#scoring').focus());
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('attention-cross').getAttribute('scoring') === 'additive');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('Chinese labels, and the panel inside the explorer', async () => {
+    const { page, problems, context } = await open('<attention-cross lang="zh-CN" sentence="the cat"></attention-cross>');
+    const v = await shown(page);
+    expect(v.lang).toBe('zh-CN');
+    expect(v.heading).toContain('交叉注意力（编码器-解码器注意力）');
+    expect(v.figures.weights.caption).toContain('交叉注意力权重');
+    expect(v.figures.Q.caption).toContain('查询');
+    expect(v.roles.mask).toContain('掩蔽');
+    await context.close();
+
+    const w = await open('<attention-explorer panel="cross" sentence="the cat sat" mask="causal"></attention-explorer>', { selector: 'attention-explorer' });
+    await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cross')?.dataset ?? {}));
+    const inner = await w.page.evaluate(() => {
+      const ex = document.querySelector('attention-explorer').shadowRoot;
+      const cross = ex.querySelector('attention-cross');
+      return {
+        tab: ex.querySelector('[role="tab"][aria-selected="true"]').textContent,
+        hidden: cross.hidden,
+        shape: cross.shadowRoot.querySelector('figure[data-matrix="weights"] .shape').textContent.trim(),
+        mask: cross.shadowRoot.querySelector('[data-role="mask"]').textContent,
+      };
+    });
+    expect(inner.tab).toBe('Cross-attention');
+    expect(inner.hidden).toBe(false);
+    expect(inner.shape).toBe('3×7');
+    expect(inner.mask).toContain('causal mask belongs to the decoder');
+    expect(w.problems.console).toEqual([]);
+    expect(w.problems.external).toEqual([]);
+    await w.context.close();
+    expect(problems.console).toEqual([]);
+  });
+});
