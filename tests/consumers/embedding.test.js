@@ -1,0 +1,218 @@
+// docs/embedding.md, tried: each snippet is read from the doc (so the doc and
+// this test cannot drift), put into a small site of its tool, built with that
+// tool, served on 127.0.0.1 and opened in Debian's Chromium. Each element must
+// render (data-ready, heatmap cells or charts, no error shown) with no console
+// error and no request leaving 127.0.0.1. The component files come from the
+// packed tarball, as listed in the doc's "What to copy".
+//
+// Tools, at exact versions, installed into each site's temp folder (from the
+// npm cache when it has them) and removed afterwards:
+//   Hexo (npm), Docusaurus (npm), Hugo (Debian's `hugo`, on PATH: CI installs it),
+//   mystmd (npm; Jupyter Book 2's engine: it parses the MyST snippet; its HTML
+//   site build needs a theme from the network, so the page is assembled here).
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { freshApp, launch, root, run, serve, writeFiles } from './helpers.js';
+
+/** Exact versions of the tools a site installs. */
+export const VERSIONS = {
+  hexo: { hexo: '8.1.2', 'hexo-renderer-marked': '7.0.1' },
+  docusaurus: { '@docusaurus/core': '3.10.2', '@docusaurus/preset-classic': '3.10.2', '@mdx-js/react': '3.1.1', react: '19.2.0', 'react-dom': '19.2.0' },
+  mystmd: { mystmd: '1.8.3' },
+};
+
+const doc = readFileSync(join(root, 'docs', 'embedding.md'), 'utf8');
+
+/** The fenced code blocks under the `## heading` of the doc, in order: { lang, body }. */
+export function blocks(heading) {
+  const section = doc.split(/^## /m).find((s) => s.startsWith(`${heading}\n`) || s.startsWith(`${heading} (`));
+  if (!section) throw new Error(`docs/embedding.md has no section "## ${heading}"`);
+  // ```` fences may hold ``` fences (the MyST example)
+  return [...section.matchAll(/^(`{3,})([\w-]*)\n([\s\S]*?)^\1\s*$/gm)].map((m) => ({ lang: m[2], body: m[3] }));
+}
+
+/** The one block of `lang` under `heading` (throws when there is not exactly one). */
+function block(heading, lang, index = 0) {
+  const found = blocks(heading).filter((b) => b.lang === lang);
+  if (found.length <= index) throw new Error(`docs/embedding.md, "## ${heading}": no ${lang} block #${index}`);
+  return found[index].body;
+}
+
+const timings = {};
+function timed(label, fn) {
+  const start = performance.now();
+  try {
+    return fn();
+  } finally {
+    timings[label] = Math.round(performance.now() - start) / 1000;
+  }
+}
+
+const temps = [];
+function tempDir(name) {
+  const dir = mkdtempSync(join(tmpdir(), `attention-lab-embed-${name}-`));
+  temps.push(dir);
+  return dir;
+}
+
+/** `npm install` exact versions into a site folder (under a machine-wide lock: npm's cache is shared). */
+function npmInstall(dir, deps) {
+  const specs = Object.entries(deps).map(([name, v]) => `${name}@${v}`);
+  return timed(`install ${Object.keys(deps)[0]}`, () =>
+    run('flock', [join(tmpdir(), 'npm.lock'), 'npm', 'install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '-E', ...specs], { cwd: dir }),
+  );
+}
+
+let files; // the packed tarball's dist/ folder
+/** Copy the files "What to copy" names into `dest`, as the doc tells a site author to. */
+function copyComponents(dest) {
+  const listing = blocks('What to copy').find((b) => b.lang === '' && /components\.js/.test(b.body)).body;
+  const names = [...listing.matchAll(/^dist\/(\S+)/gm)].map((m) => m[1]);
+  expect(names).toEqual(['components.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.wasm', 'katex-fonts/*.woff2']);
+  mkdirSync(join(dest, 'katex-fonts'), { recursive: true });
+  for (const name of names) {
+    if (name.includes('*')) {
+      const [dir, pattern] = name.split('/');
+      const re = new RegExp(`^${pattern.replace('.', '\\.').replace('*', '.*')}$`);
+      const fonts = readdirSync(join(files, dir)).filter((f) => re.test(f));
+      expect(fonts.length).toBeGreaterThan(10);
+      for (const f of fonts) cpSync(join(files, dir, f), join(dest, dir, f));
+    } else cpSync(join(files, name), join(dest, name));
+  }
+}
+
+let browser;
+
+/**
+ * Open `url`; wait until every attention-* element on it has rendered; return
+ * what each shows, the problems seen and the server's request log.
+ */
+async function openPage(server, path) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  const outside = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e}`));
+  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['data:', 'blob:'].includes(u.protocol) && u.hostname !== '127.0.0.1') outside.push(r.url());
+  });
+  const url = `${server.url}${path}`;
+  try {
+    await page.goto(url);
+    const elements = () => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('attention-'));
+    await page.waitForFunction(`(${elements})().length > 0 && (${elements})().every((e) => 'ready' in e.dataset)`, null, { timeout: 30_000 });
+  } catch (e) {
+    await context.close();
+    throw new Error(`${url}: the elements did not render (${e.message.split('\n')[0]}); problems: ${problems.join('; ') || 'none'}`);
+  }
+  const shown = await page.evaluate(() =>
+    [...document.querySelectorAll('*')]
+      .filter((e) => e.localName.startsWith('attention-'))
+      .map((e) => ({
+        tag: e.localName,
+        attributes: Object.fromEntries([...e.attributes].filter((a) => a.name !== 'data-ready').map((a) => [a.name, a.value])),
+        defined: Boolean(customElements.get(e.localName)),
+        language: e.language,
+        error: e.shadowRoot.querySelector('.error, [role="alert"]')?.textContent ?? null,
+        cells: e.shadowRoot.querySelectorAll('td[data-i]').length,
+        charts: e.shadowRoot.querySelectorAll('svg').length,
+      })),
+  );
+  await context.close();
+  return { shown, problems, outside, requests: server.requests };
+}
+
+/** The checks every tool's page passes: rendered, something computed, nothing wrong, nothing from elsewhere. */
+function expectRendered({ shown, problems, outside, requests }, { prefix = '', tags }) {
+  expect(shown.map((s) => s.tag)).toEqual(tags);
+  for (const s of shown) {
+    expect(s.defined).toBe(true);
+    expect(s.error).toBeNull();
+    expect(s.cells + s.charts).toBeGreaterThan(0);
+  }
+  expect(problems).toEqual([]);
+  expect(outside).toEqual([]);
+  // the module, once, from where the snippet says; the .wasm next to it
+  expect(requests.filter((r) => r.endsWith('/components.js'))).toEqual([`${prefix}/attention-lab/components.js`]);
+  expect(requests).toContain(`${prefix}/attention-lab/attention-lab-simd.wasm`);
+}
+
+beforeAll(async () => {
+  const app = freshApp('embedding');
+  temps.push(app);
+  files = join(app, 'node_modules', 'attention-lab', 'dist');
+  browser = await launch();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+  console.log(`embedding snippets, seconds: ${JSON.stringify(timings)}`);
+});
+
+describe('docs/embedding.md: plain HTML', () => {
+  it('the snippet, as a page, renders both elements', async () => {
+    const site = tempDir('html');
+    const html = block('Plain HTML', 'html');
+    writeFiles(site, { 'index.html': `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>post</title></head><body>\n${html}</body></html>\n` });
+    copyComponents(join(site, 'attention-lab'));
+    const server = await serve(site);
+    try {
+      const out = await openPage(server, '/index.html');
+      expectRendered(out, { tags: ['attention-steps', 'attention-pooling'] });
+      expect(out.shown[0].attributes).toEqual({ sentence: 'the cat sat on the mat', mask: 'causal', step: 'weights' });
+      expect(out.shown[1].language).toBe('zh-CN');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('docs/embedding.md: Hexo', () => {
+  let site;
+  beforeAll(() => {
+    site = tempDir('hexo');
+    writeFiles(site, {
+      'package.json': JSON.stringify({ name: 'blog', private: true, hexo: { version: VERSIONS.hexo.hexo } }),
+      // a blog under a sub-path (a GitHub project site), which the tag must follow
+      '_config.yml': 'title: Attention blog\nurl: http://127.0.0.1/blog\nroot: /blog/\npermalink: :title/\ntheme: mini\nlanguage: en\n',
+      'themes/mini/layout/layout.njk': '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>{{ page.title }}</title></head><body>{{ body | safe }}</body></html>\n',
+      'themes/mini/layout/post.njk': '<article><h1>{{ page.title }}</h1>{{ page.content | safe }}</article>\n',
+      'themes/mini/layout/index.njk': '<p>index</p>\n',
+      'scripts/attention.js': block('Hexo', 'js'),
+      'source/_posts/attention.md': `---\ntitle: Attention\ndate: 2024-01-02\n---\n\nTwo tags:\n\n${block('Hexo', 'markdown')}`,
+    });
+    copyComponents(join(site, 'source', 'attention-lab'));
+    npmInstall(site, VERSIONS.hexo);
+  }, 600_000);
+
+  it(`hexo ${VERSIONS.hexo.hexo} generate: the post's two tags render, under the blog's root`, async () => {
+    const log = timed('hexo generate', () => run(process.execPath, [join(site, 'node_modules', 'hexo', 'bin', 'hexo'), 'generate'], { cwd: site }));
+    expect(log).not.toMatch(/WARN|ERROR/);
+    const html = readFileSync(join(site, 'public', 'attention', 'index.html'), 'utf8');
+    expect(html).toContain('<attention-steps sentence="the cat sat on the mat" mask="causal" step="weights"></attention-steps>');
+    // Hexo copies source/ as is
+    expect(readFileSync(join(site, 'public', 'attention-lab', 'components.js'))).toEqual(readFileSync(join(files, 'components.js')));
+    const server = await serve(join(site, 'public'), { prefix: '/blog' });
+    try {
+      const out = await openPage(server, '/attention/');
+      expectRendered(out, { prefix: '/blog', tags: ['attention-steps', 'attention-pooling'] });
+      expect(out.shown.map((s) => s.attributes)).toEqual([
+        { sentence: 'the cat sat on the mat', mask: 'causal', step: 'weights' },
+        { kernel: 'gaussian', bandwidth: '0.5', lang: 'zh-CN' },
+      ]);
+      expect(out.shown.map((s) => s.language)).toEqual(['en', 'zh-CN']);
+    } finally {
+      await server.close();
+    }
+  });
+});
