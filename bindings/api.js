@@ -443,6 +443,33 @@ export function createApi(module, { simd }) {
     return { predictions: f.matrix(predictions, 1, n).data, weights: f.matrix(weights, n, m) };
   }
 
+  // Leave-one-out gradient descent on w: m² kernel evaluations per epoch.
+  const MAX_FIT_WORK = 2e9;
+  function fitParametricPooling(xTrain, yTrain, options) {
+    const fn = 'fitParametricPooling';
+    const o = checkOptions(fn, options, ['w', 'learningRate', 'epochs']);
+    const [xt, yt] = [toVector(fn, 'xTrain', xTrain), toVector(fn, 'yTrain', yTrain)];
+    expectEqual(yt.length, xt.length, () => `${fn}: xTrain has ${xt.length} values but yTrain has ${yt.length} (one target per training input)`);
+    const m = xt.length;
+    if (m < 2) fail(AttentionError.codes.SHAPE_MISMATCH, `${fn}: needs at least 2 training points (each is predicted from the others), got ${m}`);
+    const w0 = toNumber(fn, 'w', o.w, 1);
+    const learningRate = toNumber(fn, 'learningRate', o.learningRate, 0.5);
+    if (learningRate < 0) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: learningRate must be 0 or more, got ${learningRate}`);
+    const epochs = o.epochs === undefined ? 5 : toCount(fn, 'epochs', o.epochs);
+    if (m * m * epochs > MAX_FIT_WORK)
+      fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: ${epochs} epochs over ${m} points is ${m}²×${epochs} kernel evaluations, more than ${MAX_FIT_WORK.toExponential(0)}; use fewer points or epochs`);
+    const f = new Frame(workspace, fn);
+    const [sx, sy, losses, wOut] = [f.input(xt), f.input(yt), f.output(epochs), f.output(2)];
+    f.run();
+    f.check(module._fitParametricPooling(f.addr(sx), f.addr(sy), m, w0, learningRate, epochs, f.addr(losses), f.addr(wOut)));
+    const w = new DataView(module.HEAPU8.buffer).getFloat64(f.addr(wOut), true);
+    const curve = workspace.read(f.addr(losses), epochs);
+    const bad = curve.findIndex((l) => !Number.isFinite(l));
+    if (bad >= 0 || !Number.isFinite(w))
+      fail(AttentionError.codes.OVERFLOW, `${fn}: gradient descent diverged (${bad >= 0 ? `loss ${curve[bad]} at epoch ${bad}` : `w = ${w}`}); use a smaller learningRate (got ${learningRate})`);
+    return { w, bandwidth: w === 0 ? Infinity : 1 / Math.abs(w), losses: curve };
+  }
+
   // base^(2j/d) must be a positive finite frequency scale.
   function positionalBase(fn, options) {
     const o = checkOptions(fn, options, ['base']);
@@ -487,6 +514,7 @@ export function createApi(module, { simd }) {
     selfAttention,
     multiHeadAttention,
     nadarayaWatson,
+    fitParametricPooling,
     positionalEncoding,
     addPositionalEncoding,
     createMultiHeadAttention,

@@ -15,6 +15,7 @@
 #include "local_attention.h"
 #include "matmul.h"
 #include "multi_head.h"
+#include "parametric_pooling.h"
 #include "positional_encoding.h"
 #include "simd.h"
 #include "softmax.h"
@@ -178,6 +179,13 @@ int add_positional_encoding(addr x, u32 n, u32 d, double base, addr o) {
   return status(attn::add_positional_encoding(in(x, n, d), base, out(o, n, d)));
 }
 
+int fit_parametric_pooling(addr x, addr y, u32 m, double w0, double learning_rate, u32 epochs, addr losses,
+                           addr w_out) {
+  return status(attn::fit_parametric_pooling(reinterpret_cast<const float*>(x), reinterpret_cast<const float*>(y), m,
+                                             w0, learning_rate, epochs, f32(losses),
+                                             reinterpret_cast<double*>(w_out)));
+}
+
 bool simd_enabled() {
 #if defined(__wasm_simd128__)
   return true;
@@ -209,5 +217,6 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("_nadarayaWatson", &nadaraya_watson);
   emscripten::function("_positionalEncoding", &positional_encoding);
   emscripten::function("_addPositionalEncoding", &add_positional_encoding);
+  emscripten::function("_fitParametricPooling", &fit_parametric_pooling);
   emscripten::function("_simdEnabled", &simd_enabled);
 }

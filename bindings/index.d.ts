@@ -231,6 +231,26 @@ export interface NadarayaWatsonResult {
   weights: Matrix;
 }
 
+/** Options of {@link AttentionLab.fitParametricPooling}. */
+export interface ParametricPoolingOptions {
+  /** The starting w. Default 1. */
+  w?: number;
+  /** The gradient-descent step size, ≥ 0. Default 0.5. */
+  learningRate?: number;
+  /** Number of full-batch steps, an integer ≥ 0. Default 5. */
+  epochs?: number;
+}
+
+/** The result of {@link AttentionLab.fitParametricPooling}. */
+export interface ParametricPoolingResult {
+  /** The fitted w. */
+  w: number;
+  /** 1/|w|: pass it to {@link AttentionLab.nadarayaWatson} (Gaussian kernel) to predict with the fitted model; Infinity when w = 0. */
+  bandwidth: number;
+  /** The leave-one-out loss ½ Σ_i (f_{−i}(x_i) − y_i)² before each step (one per epoch). */
+  losses: Float32Array;
+}
+
 /** Options of {@link AttentionLab.positionalEncoding} and {@link AttentionLab.addPositionalEncoding}. */
 export interface PositionalEncodingOptions {
   /** The wavelength scale: column pair j has frequency base^(−2j/d). A positive number; default 10000. */
@@ -269,6 +289,11 @@ export interface AttentionLab {
   linformerAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: LinformerAttentionOptions): VariantResult;
   /** Nadaraya-Watson kernel regression: predictions are attention-weighted averages of yTrain. */
   nadarayaWatson(xTrain: VectorInput, yTrain: VectorInput, xQuery: VectorInput, options?: NadarayaWatsonOptions): NadarayaWatsonResult;
+  /**
+   * Parametric attention pooling: fits w in f(x) = Σ_j softmax_j(−((x − x_j) w)²/2) y_j by gradient descent on the
+   * leave-one-out squared loss over the training set (each point predicted from the others). Needs ≥ 2 points.
+   */
+  fitParametricPooling(xTrain: VectorInput, yTrain: VectorInput, options?: ParametricPoolingOptions): ParametricPoolingResult;
   /**
    * Sinusoidal positional encoding, n×d: P[i][2j] = sin(i / base^(2j/d)), P[i][2j+1] = cos(i / base^(2j/d)).
    * Row i depends only on the position i; P_i·P_j depends only on i − j. n = 0 or d = 0 gives an empty matrix.

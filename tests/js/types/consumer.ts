@@ -16,6 +16,7 @@ import type {
   LocalAttentionOptions,
   Mask,
   Matrix,
+  ParametricPoolingResult,
   MatrixInput,
   MultiHeadLayer,
   MultiHeadLayerOptions,
@@ -109,6 +110,8 @@ export async function main(): Promise<number> {
   const nw: NadarayaWatsonResult = lab.nadarayaWatson(new Float32Array([0, 1]), [1, 2], [0.5], nwOptions);
   lab.nadarayaWatson([0, 1], [1, 2], [0.5]);
   const predictions: Float32Array = nw.predictions;
+  const fit: ParametricPoolingResult = lab.fitParametricPooling([0, 1, 2], [1, 2, 3], { w: 1, learningRate: 0.5, epochs: 5 });
+  console.log(fit.w, fit.bandwidth, fit.losses.length);
   const positions: Matrix = lab.positionalEncoding(4, 8, { base: 100 });
   const shifted: Matrix = lab.addPositionalEncoding(positions);
   console.log(shifted.rows);

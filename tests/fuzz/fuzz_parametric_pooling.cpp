@@ -1,0 +1,44 @@
+// libFuzzer target: attn::fit_parametric_pooling and attn::pooling_loss with
+// random training sets (every value family), starting w, learning rates
+// (good, zero, negative, NaN, ∞) and epoch counts.
+#include <cmath>
+
+#include "fuzz_common.h"
+#include "parametric_pooling.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  fuzz::Decoder in(data, size);
+  const std::size_t m = in.dim(0, 24), epochs = in.dim(0, 8);
+  const double w0 = in.flag() ? in.in_range<int>(-16, 16) / 4.0 : static_cast<double>(in.scalar());
+  const double rate = in.flag() ? in.in_range<int>(0, 16) / 32.0 : static_cast<double>(in.scalar());
+  const std::vector<float> x = in.matrix(1, m), y = in.matrix(1, m);
+  std::vector<float> losses(epochs);
+  double w = -12345.0;
+  const attn::Status s = attn::fit_parametric_pooling(x.data(), y.data(), m, w0, rate, epochs, losses.data(), &w);
+  if (fuzz::dumping()) {
+    std::fprintf(stderr, "m=%zu epochs=%zu w0=%.17g rate=%.17g status=%d w=%.17g\n", m, epochs, w0, rate,
+                 static_cast<int>(s), w);
+    fuzz::dump("x", x.data(), 1, m);
+    fuzz::dump("y", y.data(), 1, m);
+    fuzz::dump("losses", losses.data(), 1, epochs);
+  }
+  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
+  if (m < 2) {
+    FUZZ_CHECK(s == attn::Status::shape_mismatch, "fewer than 2 points were accepted");
+    return 0;
+  }
+  if (!std::isfinite(w0) || !std::isfinite(rate) || rate < 0.0) {
+    FUZZ_CHECK(s == attn::Status::bad_argument, "a bad w0 or learning rate was accepted");
+    return 0;
+  }
+  FUZZ_CHECK(s == attn::Status::ok, "good arguments were refused");
+  if (epochs == 0) FUZZ_CHECK(w == w0, "zero epochs changed w");
+  if (!in.check_values() || !in.moderate()) return 0;
+  // Moderate inputs: every loss is finite and non-negative, and the first is L(w0).
+  for (float l : losses) FUZZ_CHECK(std::isfinite(l) && l >= 0.0f, "a loss that is negative or not finite");
+  if (epochs > 0) {
+    const double first = attn::pooling_loss(x.data(), y.data(), m, w0, nullptr);
+    FUZZ_CHECK(std::fabs(losses[0] - first) <= 1e-6 * (1.0 + first), "the first loss is not L(w0)");
+  }
+  return 0;
+}
