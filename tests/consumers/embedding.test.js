@@ -216,3 +216,57 @@ describe('docs/embedding.md: Hexo', () => {
     }
   });
 });
+
+// Debian's hugo (0.111.3 in bookworm); .ci/run installs it. Locally, without it, the block is skipped.
+const hugoVersion = spawnSync('hugo', ['version'], { encoding: 'utf8' }).stdout?.match(/v(\d+\.\d+\.\d+)/)?.[1];
+
+describe.skipIf(!hugoVersion && !process.env.CI)('docs/embedding.md: Hugo', () => {
+  let site;
+  beforeAll(() => {
+    if (!hugoVersion) throw new Error('hugo is not on PATH: .ci/run must install it (apt-get install hugo)');
+    site = tempDir('hugo');
+    const layout = (body) => `<!doctype html>\n<html lang="{{ .Site.LanguageCode }}"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>{{ .Title }}</title></head><body>${body}</body></html>\n`;
+    writeFiles(site, {
+      // a Chinese site under a sub-path, which relURL must follow
+      'config.toml': 'baseURL = "http://127.0.0.1/notes/"\nlanguageCode = "zh-CN"\ntitle = "注意力"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n',
+      'layouts/_default/single.html': layout('<article><h1>{{ .Title }}</h1>{{ .Content }}</article>'),
+      'layouts/_default/list.html': layout('{{ range .Pages }}<a href="{{ .RelPermalink }}">{{ .Title }}</a>{{ end }}'),
+      'layouts/index.html': layout('<p>home</p>'),
+      'layouts/shortcodes/attention.html': block('Hugo', 'go-html-template'),
+      'content/posts/attention.md': `---\ntitle: Attention\n---\n\n${block('Hugo', 'markdown')}`,
+      // what the shortcode does with quotes and markup in a value, and an explicit lang
+      'content/posts/escaping.md': '---\ntitle: Escaping\n---\n\n{{< attention kind="steps" sentence="a \\"quoted\\" <b>word</b> & more" lang="en" d-model="6" >}}\n',
+    });
+    copyComponents(join(site, 'static', 'attention-lab'));
+    const log = timed('hugo', () => run('hugo', ['--destination', 'public'], { cwd: site, env: { ...process.env, HUGO_ENVIRONMENT: 'production' } }));
+    expect(log).not.toMatch(/WARN|ERROR/);
+  });
+
+  it(`hugo ${hugoVersion ?? '(missing)'}: the shortcode renders both elements on a page under the site's sub-path`, async () => {
+    const server = await serve(join(site, 'public'), { prefix: '/notes' });
+    try {
+      const out = await openPage(server, '/posts/attention/');
+      expectRendered(out, { prefix: '/notes', tags: ['attention-steps', 'attention-heads'] });
+      expect(out.shown.map((s) => s.attributes)).toEqual([
+        { sentence: '我爱学习', mask: 'causal', step: 'weights' },
+        { sentence: 'the cat sat on the mat', heads: '2', 'd-model': '8', 'd-k': '4' },
+      ]);
+      // no lang parameter: the page's <html lang="zh-CN">
+      expect(out.shown.map((s) => s.language)).toEqual(['zh-CN', 'zh-CN']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('hugo: a parameter with quotes and markup arrives as the same text; lang="en" wins over the page', async () => {
+    const server = await serve(join(site, 'public'), { prefix: '/notes' });
+    try {
+      const out = await openPage(server, '/posts/escaping/');
+      expectRendered(out, { prefix: '/notes', tags: ['attention-steps'] });
+      expect(out.shown[0].attributes).toEqual({ sentence: 'a "quoted" <b>word</b> & more', lang: 'en', 'd-model': '6' });
+      expect(out.shown[0].language).toBe('en');
+    } finally {
+      await server.close();
+    }
+  });
+});
