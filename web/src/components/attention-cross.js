@@ -39,6 +39,28 @@ export function parseValidLens(text, n, m) {
   return { lens, changed };
 }
 
+/**
+ * A panel's own few rules, added to its shadow root as a constructed stylesheet (allowed by
+ * style-src 'self', unlike inline styles), after the shared one.
+ */
+export function adoptPanelStyles(shadow, css) {
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
+  } catch {
+    const style = document.createElement('style');
+    style.textContent = css;
+    shadow.append(style);
+  }
+}
+
+const CSS = `
+#source { width: min(24rem, 80vw); }
+#valid-lens { width: min(16rem, 80vw); }
+.field small { max-width: 24rem; }
+`;
+
 /** The first `keep` columns of a weight matrix (an input, copied, not computed). */
 function firstColumns(W, keep) {
   if (W.cols === keep) return W;
@@ -59,6 +81,11 @@ export class AttentionCross extends AttentionElement {
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'source', 'scoring', 'valid-lens'];
+  }
+
+  constructor() {
+    super();
+    adoptPanelStyles(this.shadowRoot, CSS);
   }
 
   /** The source sentence as given (cut to 400 characters). */

@@ -5,6 +5,7 @@
 // P and X + P come from lab.positionalEncoding / lab.addPositionalEncoding,
 // P Pᵀ from the scores step of a traced scaled dot-product call.
 import { AttentionElement } from '../base.js';
+import { adoptPanelStyles } from './attention-cross.js';
 import * as TMPSTR from '../strings-cross.js'; // TEMP until i18n.js spreads them
 import { PALETTE, legendItem, lineChart } from '../chart.js';
 import { el, createHeatmap, place } from '../heatmap.js';
@@ -74,6 +75,11 @@ export class AttentionPositions extends AttentionElement {
     return [...super.observedAttributes, 'swap'];
   }
 
+  constructor() {
+    super();
+    adoptPanelStyles(this.shadowRoot, 'fieldset.controls { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.4rem 0.8rem 0.6rem; } fieldset.controls legend { font-weight: 600; font-size: 0.9rem; padding: 0 0.3rem; }');
+  }
+
   outOfRange() {
     const changed = super.outOfRange();
     const given = this.getAttribute('swap');
@@ -97,8 +103,10 @@ export class AttentionPositions extends AttentionElement {
     const Wk = firstColumns(model.Wk, config.dK);
     const Wv = firstColumns(model.Wv, config.dK);
     const result = { model, n, d, P, chart, PPt };
+    this._swap = null;
     if (n < 2) return result;
     const [i, j] = swapPair(this.getAttribute('swap'), n);
+    this._swap = [i, j];
     const Xs = swapRows(X, i, j);
     const XP = toMatrix(lab.addPositionalEncoding(X));
     const XsP = toMatrix(lab.addPositionalEncoding(Xs));

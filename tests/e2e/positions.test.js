@@ -1,0 +1,155 @@
+// <attention-positions> in Chromium: P equals lab.positionalEncoding (and the
+// sinusoid formula), P Pᵀ is constant along diagonals, attention without P is
+// permutation-equivariant and with P is not; swap control by keyboard; Chinese
+// labels; inside the explorer; no console error, nothing from the network.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildModel } from '../../web/src/model.js';
+import { ensureBuilt, launch, server, watchedPage } from './browser.js';
+
+let b;
+let s;
+let lab;
+
+beforeAll(async () => {
+  ensureBuilt();
+  b = await launch();
+  s = await server();
+  lab = await (await import('../../dist/node.js')).init();
+});
+afterAll(async () => {
+  await b?.close();
+  await s?.close();
+});
+
+async function open(body, { selector = 'attention-positions' } = {}) {
+  const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+  const dev = process.env.ATTN_DEV_COMPONENTS;
+  if (dev) await w.page.route('**/dist/components.js', (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(dev, 'utf8') }));
+  await w.page.route('**/__positions.html', (route) =>
+    route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>positions</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
+  );
+  await w.page.goto(`${s.url}/__positions.html`);
+  await w.page.waitForFunction((sel) => {
+    const all = [...document.querySelectorAll(sel)];
+    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
+  }, selector);
+  return w;
+}
+
+const shown = (page, selector = 'attention-positions') =>
+  page.evaluate((sel) => {
+    const root = document.querySelector(sel).shadowRoot;
+    const figures = {};
+    for (const f of root.querySelectorAll('figure[data-matrix]')) {
+      figures[f.dataset.matrix] = {
+        caption: f.querySelector('figcaption').textContent,
+        shape: f.querySelector('figcaption .shape').textContent.trim(),
+        rows: [...f.querySelectorAll('tbody th')].map((th) => th.textContent),
+        cols: [...f.querySelectorAll('thead th')].map((th) => th.textContent),
+        values: [...f.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value)),
+      };
+    }
+    const roles = {};
+    for (const p of root.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
+    return { figures, roles, heading: root.querySelector('h2')?.textContent, lang: root.querySelector('.root')?.getAttribute('lang'), paths: root.querySelectorAll('[data-role="chart"] path').length };
+  }, selector);
+
+const at = (f, i, j) => f.values[i * f.cols.length + j];
+
+describe('attention-positions', () => {
+  test('P is the library’s sinusoidal encoding; P Pᵀ depends only on i − j', async () => {
+    const { page, problems, context } = await open('<attention-positions sentence="the cat sat on the mat" seed="3"></attention-positions>');
+    const v = await shown(page);
+    expect(v.heading).toBe('Positional encoding');
+    const P = v.figures.P;
+    expect(P.shape).toBe('6×8');
+    expect(P.values).toEqual(Array.from(lab.positionalEncoding(6, 8).data));
+    // The formula itself, in float64, within float32 precision.
+    for (let i = 0; i < 6; i++)
+      for (let j = 0; j < 8; j++) {
+        const w = i / 10000 ** ((2 * Math.floor(j / 2)) / 8);
+        expect(at(P, i, j)).toBeCloseTo(j % 2 ? Math.cos(w) : Math.sin(w), 6);
+      }
+    const G = v.figures.PPt;
+    expect(G.shape).toBe('6×6');
+    // Constant along every diagonal (relative position), d/2 on the main one.
+    for (let k = 0; k < 6; k++)
+      for (let i = 0; i + k < 6; i++) {
+        expect(at(G, i, i + k)).toBeCloseTo(at(G, 0, k), 5);
+        expect(at(G, i + k, i)).toBeCloseTo(at(G, 0, k), 5);
+      }
+    expect(at(G, 2, 2)).toBeCloseTo(4, 5);
+    expect(v.roles.relative).toContain('P0 · P2');
+    // Four columns plotted against 64 positions.
+    expect(v.paths).toBe(4);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('without P attention is permutation-equivariant, with X + P it is not', async () => {
+    const { page, problems, context } = await open('<attention-positions sentence="the cat sat on a mat" seed="11" swap="1 4"></attention-positions>');
+    const v = await shown(page);
+    const p = (k) => (k === 1 ? 4 : k === 4 ? 1 : k);
+    const { noP, noPs, withP, withPs, XP } = v.figures;
+    expect(noP.rows).toEqual(['the', 'cat', 'sat', 'on', 'a', 'mat']);
+    expect(noPs.rows).toEqual(['the', 'a', 'sat', 'on', 'cat', 'mat']);
+    let worst = 0;
+    let moved = 0;
+    for (let a = 0; a < 6; a++)
+      for (let c = 0; c < 6; c++) {
+        worst = Math.max(worst, Math.abs(at(noPs, p(a), p(c)) - at(noP, a, c)));
+        moved = Math.max(moved, Math.abs(at(withPs, p(a), p(c)) - at(withP, a, c)));
+      }
+    expect(worst).toBeLessThan(1e-6);
+    expect(moved).toBeGreaterThan(1e-3);
+    // X + P and the weights are the library's.
+    const model = buildModel({ sentence: 'the cat sat on a mat', seed: 11 });
+    const xp = lab.addPositionalEncoding(model.X);
+    expect(XP.values).toEqual(Array.from(xp.data));
+    const first = (W) => {
+      const data = new Float32Array(W.rows * 4);
+      for (let i = 0; i < W.rows; i++) data.set(W.data.subarray(i * W.cols, i * W.cols + 4), i * 4);
+      return { rows: W.rows, cols: 4, data };
+    };
+    const weights = lab.selfAttention(xp, { Wq: first(model.Wq), Wk: first(model.Wk), Wv: first(model.Wv) }).weights;
+    expect(withP.values).toEqual(Array.from(weights.data));
+    expect(v.roles.equivariant).toContain('Without P');
+    expect(v.roles['not-equivariant']).toContain('With P');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('swap by keyboard; out-of-range swap clamped with the note; Chinese labels; inside the explorer', async () => {
+    const { page, problems, context } = await open('<attention-positions sentence="a b c d"></attention-positions>');
+    await page.evaluate(() => document.querySelector('attention-positions').shadowRoot.querySelector('#swap-i').focus());
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction(() => document.querySelector('attention-positions').getAttribute('swap') === '0 2');
+    await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('figure[data-matrix="noPs"] tbody th')?.textContent === 'c');
+    expect((await shown(page)).figures.noPs.rows).toEqual(['c', 'b', 'a', 'd']);
+    await page.evaluate(() => document.querySelector('attention-positions').setAttribute('swap', '9 9'));
+    await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('[data-role="out-of-range"]'));
+    expect((await shown(page)).roles['out-of-range']).toContain('swap: 9 9 → 2 3');
+    await page.evaluate(() => document.querySelector('attention-positions').setAttribute('lang', 'zh-CN'));
+    await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('h2').textContent === '位置编码');
+    const zh = await shown(page);
+    expect(zh.lang).toBe('zh-CN');
+    expect(zh.figures.P.caption).toContain('位置编码 P');
+    expect(zh.figures.withP.caption).toContain('有位置编码的权重');
+    expect(problems.console).toEqual([]);
+    await context.close();
+
+    const w = await open('<attention-explorer panel="positions" sentence="the cat sat"></attention-explorer>', { selector: 'attention-explorer' });
+    await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer').shadowRoot.querySelector('attention-positions')?.dataset ?? {}));
+    const inner = await w.page.evaluate(() => {
+      const ex = document.querySelector('attention-explorer').shadowRoot;
+      const el = ex.querySelector('attention-positions');
+      return { tab: ex.querySelector('[role="tab"][aria-selected="true"]').textContent, shape: el.shadowRoot.querySelector('figure[data-matrix="P"] .shape').textContent.trim() };
+    });
+    expect(inner).toEqual({ tab: 'Positional encoding', shape: '3×8' });
+    expect(w.problems.console).toEqual([]);
+    expect(w.problems.external).toEqual([]);
+    await w.context.close();
+  });
+});
