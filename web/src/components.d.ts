@@ -80,6 +80,12 @@ export declare class AttentionPooling extends AttentionElement {}
 /** `<attention-heads>`: every head's weights, the concatenation and the W_O output. */
 export declare class AttentionHeads extends AttentionElement {}
 
+/** `<attention-cross>`: encoder-decoder (cross) attention: queries from `sentence` (target, n tokens), keys and values from `source` (m tokens, at most 32); n×m weights. Extra attributes: `source` (default 小猫坐在垫子上), `scoring` (`dot`, default, or `additive`: Bahdanau), `valid-lens` (one valid length per target row, e.g. `2 0 7`; 2-D valid lengths). Fires `attention-cross` with `{ source, scoring }`. */
+export declare class AttentionCross extends AttentionElement {}
+
+/** `<attention-positions>`: sinusoidal positional encoding P (n×d_model), columns against position, P Pᵀ, and attention with and without P when two tokens swap. Extra attribute: `swap` (two positions, e.g. `1 2`). Fires `attention-positions` with `{ swap }`. */
+export declare class AttentionPositions extends AttentionElement {}
+
 /** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`). Fires `attention-change` with the whole state. */
 export declare class AttentionExplorer extends AttentionElement {
   /** The whole state, as a page would keep it in its URL. */
@@ -99,6 +105,8 @@ declare global {
     'attention-scaling': AttentionScaling;
     'attention-pooling': AttentionPooling;
     'attention-heads': AttentionHeads;
+    'attention-cross': AttentionCross;
+    'attention-positions': AttentionPositions;
     'attention-explorer': AttentionExplorer;
   }
 }

@@ -1,9 +1,11 @@
 // Every string the page and the components show, in English and Chinese.
 // Step titles are looked up by the trace's step id.
 import * as pooling from './strings-pooling.js';
+import * as cross from './strings-cross.js';
 
 const en = {
   ...pooling.en,
+  ...cross.en,
   'app.title': 'attention-lab',
   'app.tagline': 'Self-attention computed step by step in WebAssembly. Every number on this page comes from the library’s trace.',
   'app.language': 'Language',
@@ -155,6 +157,7 @@ const en = {
 
 const zh = {
   ...pooling.zh,
+  ...cross.zh,
   'app.title': 'attention-lab',
   'app.tagline': '在 WebAssembly 中一步一步计算自注意力。本页的每个数字都来自库的计算轨迹。',
   'app.language': '语言',

@@ -5,7 +5,6 @@
 // one valid length (1-D) or one per target row (2-D). Every number is the
 // library's: lab.matmul for the projections, the attention call's trace after.
 import { AttentionElement } from '../base.js';
-import * as TMPSTR from '../strings-cross.js'; // TEMP until i18n.js spreads them
 import { el, createHeatmap, place } from '../heatmap.js';
 import { buildModel, LIMITS, tokenize } from '../model.js';
 import { randomMatrix } from '../random.js';
@@ -72,12 +71,6 @@ function firstColumns(W, keep) {
 export class AttentionCross extends AttentionElement {
   static tag = 'attention-cross';
 
-  // TEMP until i18n.js spreads strings-cross.js
-  get t() {
-    const base = super.t;
-    const own = this.language === 'zh-CN' ? TMPSTR.zh : TMPSTR.en;
-    return (k, v = {}) => (k in own ? own[k].replace(/\{(\w+)\}/g, (m, x) => (x in v ? String(v[x]) : m)) : base(k, v));
-  }
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'source', 'scoring', 'valid-lens'];

@@ -11,6 +11,8 @@ const PANELS = [
   ['compare', 'attention-compare'],
   ['scaling', 'attention-scaling'],
   ['pooling', 'attention-pooling'],
+  ['cross', 'attention-cross'],
+  ['positions', 'attention-positions'],
 ];
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];
 

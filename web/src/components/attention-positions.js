@@ -6,7 +6,6 @@
 // P Pᵀ from the scores step of a traced scaled dot-product call.
 import { AttentionElement } from '../base.js';
 import { adoptPanelStyles } from './attention-cross.js';
-import * as TMPSTR from '../strings-cross.js'; // TEMP until i18n.js spreads them
 import { PALETTE, legendItem, lineChart } from '../chart.js';
 import { el, createHeatmap, place } from '../heatmap.js';
 import { buildModel, toMatrix } from '../model.js';
@@ -64,12 +63,6 @@ function firstColumns(W, keep) {
 export class AttentionPositions extends AttentionElement {
   static tag = 'attention-positions';
 
-  // TEMP until i18n.js spreads strings-cross.js
-  get t() {
-    const base = super.t;
-    const own = this.language === 'zh-CN' ? TMPSTR.zh : TMPSTR.en;
-    return (k, v = {}) => (k in own ? own[k].replace(/\{(\w+)\}/g, (m, x) => (x in v ? String(v[x]) : m)) : base(k, v));
-  }
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'swap'];
