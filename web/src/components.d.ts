@@ -86,6 +86,9 @@ export declare class AttentionCross extends AttentionElement {}
 /** `<attention-positions>`: sinusoidal positional encoding P (n×d_model), columns against position, P Pᵀ, and attention with and without P when two tokens swap. Extra attribute: `swap` (two positions, e.g. `1 2`). Fires `attention-positions` with `{ swap }`. */
 export declare class AttentionPositions extends AttentionElement {}
 
+/** `<attention-cost>`: why n² hurts long sequences: full, local, linear and Linformer weights for the sentence, a measured time-against-n chart (button "Measure"), bytes of the n×n weights, CNN / RNN / self-attention complexity. Extra attributes: `window` (local attention's w, 1–32, default 2), `linformer-k` (1–32, default 3), `max-n` (largest n measured, a power of two in 64–4096, default 4096). Fires `attention-measure` with `{ rows, settings }` when a measurement ends. */
+export declare class AttentionCost extends AttentionElement {}
+
 /** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`). Fires `attention-change` with the whole state. */
 export declare class AttentionExplorer extends AttentionElement {
   /** The whole state, as a page would keep it in its URL. */
@@ -107,6 +110,7 @@ declare global {
     'attention-heads': AttentionHeads;
     'attention-cross': AttentionCross;
     'attention-positions': AttentionPositions;
+    'attention-cost': AttentionCost;
     'attention-explorer': AttentionExplorer;
   }
 }

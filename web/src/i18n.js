@@ -2,10 +2,12 @@
 // Step titles are looked up by the trace's step id.
 import * as pooling from './strings-pooling.js';
 import * as cross from './strings-cross.js';
+import * as cost from './strings-cost.js';
 
 const en = {
   ...pooling.en,
   ...cross.en,
+  ...cost.en,
   'app.title': 'attention-lab',
   'app.tagline': 'Self-attention computed step by step in WebAssembly. Every number on this page comes from the library’s trace.',
   'app.language': 'Language',
@@ -158,6 +160,7 @@ const en = {
 const zh = {
   ...pooling.zh,
   ...cross.zh,
+  ...cost.zh,
   'app.title': 'attention-lab',
   'app.tagline': '在 WebAssembly 中一步一步计算自注意力。本页的每个数字都来自库的计算轨迹。',
   'app.language': '语言',

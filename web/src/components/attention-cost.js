@@ -315,12 +315,13 @@ export class AttentionCost extends AttentionElement {
         status: el('p', { class: 'note status', 'data-role': 'measure-status', role: 'status' }),
         charts: el('div', { class: 'grid measure-grid', 'data-role': 'charts' }),
       };
+      this._measure.bar = el('div', { class: 'controls' }, button);
     }
     const m = this._measure;
     m.heading.textContent = t('cost.measureHeading');
     m.intro.textContent = t('cost.measureIntro', { d: s.d, seed: s.seed, from: SIZES[0], to: s.maxN });
     this.drawMeasure();
-    return [m.heading, m.intro, el('div', { class: 'controls' }, m.button), m.status, m.charts];
+    return [m.heading, m.intro, m.bar, m.status, m.charts];
   }
 
   /** Time full (fused), local, linear and Linformer attention for n = 64 … max-n, yielding between chunks. */

@@ -13,6 +13,7 @@ const PANELS = [
   ['pooling', 'attention-pooling'],
   ['cross', 'attention-cross'],
   ['positions', 'attention-positions'],
+  ['cost', 'attention-cost'],
 ];
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];
 

@@ -1,6 +1,7 @@
 // Registers every attention-lab element. `import 'attention-lab/components'`
 // or load dist/components.js with one <script type="module">.
 import { AttentionCompare } from './attention-compare.js';
+import { AttentionCost } from './attention-cost.js';
 import { AttentionCross } from './attention-cross.js';
 import { AttentionExplorer } from './attention-explorer.js';
 import { AttentionHeads } from './attention-heads.js';
@@ -9,12 +10,12 @@ import { AttentionPositions } from './attention-positions.js';
 import { AttentionScaling } from './attention-scaling.js';
 import { AttentionSteps } from './attention-steps.js';
 
-export { AttentionCompare, AttentionCross, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps };
+export { AttentionCompare, AttentionCost, AttentionCross, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps };
 export { getLab } from '../lab.js';
 
 /** Register every element under its default tag (safe to call twice). */
 export function defineAll() {
-  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionExplorer]) element.define();
+  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionExplorer]) element.define();
 }
 
 defineAll();
