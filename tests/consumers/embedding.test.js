@@ -92,7 +92,7 @@ let browser;
  * Open `url`; wait until every attention-* element on it has rendered; return
  * what each shows, the problems seen and the server's request log.
  */
-async function openPage(server, path) {
+async function openPage(server, path, { click } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems = [];
@@ -108,6 +108,7 @@ async function openPage(server, path) {
   const url = `${server.url}${path}`;
   try {
     await page.goto(url);
+    if (click) await page.click(click); // a client-side navigation (a single-page app's link)
     const elements = () => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('attention-'));
     await page.waitForFunction(`(${elements})().length > 0 && (${elements})().every((e) => 'ready' in e.dataset)`, null, { timeout: 30_000 });
   } catch (e) {
@@ -268,5 +269,67 @@ describe.skipIf(!hugoVersion && !process.env.CI)('docs/embedding.md: Hugo', () =
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('docs/embedding.md: Docusaurus / MDX', () => {
+  let site;
+  let server;
+  beforeAll(async () => {
+    site = tempDir('docusaurus');
+    writeFiles(site, {
+      'package.json': JSON.stringify({ name: 'notes', private: true }),
+      // a site under a sub-path, which useBaseUrl must follow; no favicon request
+      'docusaurus.config.js': `export default {
+  title: 'Attention notes',
+  url: 'http://127.0.0.1',
+  baseUrl: '/notes/',
+  onBrokenLinks: 'throw',
+  headTags: [{ tagName: 'link', attributes: { rel: 'icon', href: 'data:,' } }],
+  presets: [['classic', { docs: { routeBasePath: '/' }, blog: false, pages: false, theme: {} }]],
+};
+`,
+      'docs/index.md': '---\nslug: /\n---\n\n# Notes\n\nRead [about attention](./attention.mdx).\n',
+      'docs/attention.mdx': `---\ntitle: Attention\nslug: /attention\n---\n\n${block('Docusaurus / MDX', 'mdx')}`,
+      'src/components/Attention.jsx': block('Docusaurus / MDX', 'jsx'),
+    });
+    copyComponents(join(site, 'static', 'attention-lab'));
+    npmInstall(site, VERSIONS.docusaurus);
+    const build = timed('docusaurus build', () =>
+      spawnSync(process.execPath, [join(site, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs'), 'build'], {
+        cwd: site,
+        encoding: 'utf8',
+        env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
+        maxBuffer: 64 << 20,
+      }),
+    );
+    const log = `${build.stdout}\n${build.stderr}`;
+    if (build.status !== 0) throw new Error(`docusaurus build failed:\n${log}`);
+    expect(log).not.toMatch(/\[WARNING\]|\[ERROR\]/);
+    server = await serve(join(site, 'build'), { prefix: '/notes' });
+  }, 900_000);
+  afterAll(() => server?.close());
+
+  it(`docusaurus ${VERSIONS.docusaurus['@docusaurus/core']} build: the MDX page, opened directly, renders both elements`, async () => {
+    // pre-rendered by the server build; the module is added after hydration
+    const html = readFileSync(join(site, 'build', 'attention', 'index.html'), 'utf8');
+    expect(html).toContain('<attention-steps sentence="the cat sat on the mat" mask="causal" step="weights"></attention-steps>');
+    expect(html).not.toContain('components.js');
+    server.requests.length = 0;
+    const out = await openPage(server, '/attention');
+    expectRendered(out, { prefix: '/notes', tags: ['attention-steps', 'attention-heads'] });
+    expect(out.shown.map((s) => s.attributes)).toEqual([
+      { sentence: 'the cat sat on the mat', mask: 'causal', step: 'weights' },
+      { heads: '2', 'd-model': '8', 'd-k': '4', lang: 'zh-CN' },
+    ]);
+    expect(out.shown.map((s) => s.language)).toEqual(['en', 'zh-CN']);
+  });
+
+  it('docusaurus: reached by a client-side link from another page, the elements render too', async () => {
+    server.requests.length = 0;
+    const out = await openPage(server, '/', { click: 'article a[href="/notes/attention"]' });
+    expectRendered(out, { prefix: '/notes', tags: ['attention-steps', 'attention-heads'] });
+    expect(out.requests[0]).toBe('/notes/');
+    expect(out.requests).not.toContain('/notes/attention'); // no full page load
   });
 });
