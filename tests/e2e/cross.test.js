@@ -2,7 +2,6 @@
 // the weights are n×m (target × source) and equal the library's result for the
 // same seeded input; 2-D valid lengths; Bahdanau scoring; hostile and oversized
 // `source`; keyboard; Chinese labels; no console error, nothing from the network.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
@@ -23,18 +22,22 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** A plain page (no CSS of ours) holding `body`, with the components module. */
-async function open(body, { lang = 'en', selector = 'attention-cross' } = {}) {
+const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+/** A plain page (no CSS of ours) holding `body`, with the components module; `csp` sent as a header. */
+async function open(body, { lang = 'en', selector = 'attention-cross', csp } = {}) {
   const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   w.dialogs = [];
+  await w.page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+  });
   w.page.on('dialog', (d) => {
     w.dialogs.push(d.message());
     d.dismiss();
   });
-  const dev = process.env.ATTN_DEV_COMPONENTS;
-  if (dev) await w.page.route('**/dist/components.js', (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(dev, 'utf8') }));
   await w.page.route('**/__cross.html', (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>cross</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
+    route.fulfill({ contentType: 'text/html', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>cross</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
   );
   await w.page.goto(`${s.url}/__cross.html`);
   await w.page.waitForFunction((sel) => {
@@ -228,5 +231,30 @@ describe('attention-cross', () => {
     expect(w.problems.external).toEqual([]);
     await w.context.close();
     expect(problems.console).toEqual([]);
+  });
+
+  test(`both new panels under the header ${STRICT}: no violation, colours and formulas apply`, async () => {
+    const { page, problems, context } = await open('<attention-cross scoring="additive" valid-lens="2 0 1"></attention-cross><attention-positions></attention-positions>', { selector: 'attention-cross, attention-positions', csp: STRICT });
+    await page.evaluate(() => document.querySelector('attention-cross').setAttribute('scoring', 'dot'));
+    await page.evaluate(() => document.querySelector('attention-positions').setAttribute('swap', '0 3'));
+    await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('#swap-i')?.value === '0');
+    const look = await page.evaluate(() =>
+      ['attention-cross', 'attention-positions'].map((tag) => {
+        const root = document.querySelector(tag).shadowRoot;
+        const td = root.querySelector('td[data-i]:not(.masked)');
+        return { katex: root.querySelectorAll('.formula .katex').length, bg: getComputedStyle(td).backgroundColor, width: tag === 'attention-cross' ? root.querySelector('#source').getBoundingClientRect().width : 0 };
+      }),
+    );
+    for (const l of look) {
+      expect(l.katex).toBe(1);
+      expect(l.bg).not.toBe('rgba(0, 0, 0, 0)');
+    }
+    // The panel's own constructed stylesheet applies (24rem source box).
+    expect(look[0].width).toBeGreaterThan(300);
+    const violations = [...(await page.evaluate(() => window.__violations)), ...problems.console.filter((m) => /Content.Security.Policy/i.test(m))];
+    expect(violations).toEqual([]);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
   });
 });

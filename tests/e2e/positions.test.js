@@ -2,7 +2,6 @@
 // sinusoid formula), P Pᵀ is constant along diagonals, attention without P is
 // permutation-equivariant and with P is not; swap control by keyboard; Chinese
 // labels; inside the explorer; no console error, nothing from the network.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { ensureBuilt, launch, server, watchedPage } from './browser.js';
@@ -24,8 +23,6 @@ afterAll(async () => {
 
 async function open(body, { selector = 'attention-positions' } = {}) {
   const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  const dev = process.env.ATTN_DEV_COMPONENTS;
-  if (dev) await w.page.route('**/dist/components.js', (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(dev, 'utf8') }));
   await w.page.route('**/__positions.html', (route) =>
     route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>positions</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
   );
