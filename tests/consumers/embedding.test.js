@@ -333,3 +333,76 @@ describe('docs/embedding.md: Docusaurus / MDX', () => {
     expect(out.requests).not.toContain('/notes/attention'); // no full page load
   });
 });
+
+describe('docs/embedding.md: Jupyter Book / MyST', () => {
+  const raw = () => block('Jupyter Book / MyST', 'markdown');
+  const rawBody = () => raw().match(/^```\{raw\} html\n([\s\S]*?)^```/m)[1];
+
+  // Jupyter Book 1 is Sphinx (pip, not reachable here). Sphinx's raw directive writes the
+  // block's body verbatim into the page, and html_extra_path copies _extra/ to the site root;
+  // this test lays out a built site that way by hand and opens it.
+  it('Jupyter Book 1 layout (assembled, not built by Sphinx): the {raw} html body at the site root renders the element', async () => {
+    const yaml = block('Jupyter Book / MyST', 'yaml');
+    expect(yaml).toMatch(/^sphinx:\n {2}config:\n {4}html_extra_path: \['_extra'\]\n$/);
+    const site = tempDir('jupyter-book');
+    writeFiles(site, { 'page.html': `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>page</title></head><body><main><h1>Attention</h1>\n<div class="output text_html">${rawBody()}</div>\n</main></body></html>\n` });
+    copyComponents(join(site, 'attention-lab')); // _extra/attention-lab/ → <site>/attention-lab/
+    const server = await serve(site);
+    try {
+      const out = await openPage(server, '/page.html');
+      expectRendered(out, { tags: ['attention-scaling'] });
+      expect(out.shown[0].charts).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Why not _static/: Jupyter Book 1 adds each _static/**/*.js to every page as a classic script.
+  it('components.js loaded as a classic <script> (what Jupyter Book 1 does with _static/) throws, so the doc keeps it out of _static/', async () => {
+    const site = tempDir('jupyter-book-static');
+    writeFiles(site, { 'page.html': '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>page</title><script src="_static/attention-lab/components.js"></script></head><body><p>page</p></body></html>\n' });
+    copyComponents(join(site, '_static', 'attention-lab'));
+    const server = await serve(site);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${server.url}/page.html`);
+      await page.waitForLoadState('load');
+      expect(errors.join('\n')).toMatch(/SyntaxError/);
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  });
+
+  // Jupyter Book 2 is mystmd. Its HTML themes are downloaded from the network, which is not
+  // reachable here, so the site is built with a local stub template (`myst build --site` writes
+  // the pages' content as the themes receive it) and that content is checked.
+  it(`Jupyter Book 2 (mystmd ${VERSIONS.mystmd.mystmd}): {raw} html and inline HTML do not reach the page, as the doc says`, () => {
+    const site = tempDir('mystmd');
+    writeFiles(site, {
+      'package.json': JSON.stringify({ name: 'book', private: true }),
+      'myst.yml': 'version: 1\nproject:\n  id: attention-embedding\nsite:\n  template: ./stub-theme\n',
+      'stub-theme/template.yml': 'myst: v1\nkind: site\ntitle: stub\n',
+      'raw.md': `# Attention\n\n${raw()}`,
+      'inline.md': `# Attention\n\n${rawBody()}\n\nText.\n`,
+    });
+    npmInstall(site, VERSIONS.mystmd);
+    const build = timed('myst build --site', () => spawnSync(process.execPath, [join(site, 'node_modules', 'mystmd', 'dist', 'myst.cjs'), 'build', '--site'], { cwd: site, encoding: 'utf8' }));
+    const log = `${build.stdout}\n${build.stderr}`;
+    expect(build.status, log).toBe(0);
+    expect(log).toContain('raw.md unknown format for raw content: html');
+    const mdast = (name) => JSON.parse(readFileSync(join(site, '_build', 'site', 'content', `${name}.json`), 'utf8')).mdast;
+    const nodes = (tree) => [tree, ...(tree.children ?? []).flatMap(nodes)];
+    // {raw} html: kept only as text under the raw node
+    const rawNodes = nodes(mdast('raw'));
+    expect(rawNodes.filter((n) => n.type === 'html')).toEqual([]);
+    expect(rawNodes.find((n) => n.type === 'text')?.value).toBe(rawBody().trimEnd());
+    // inline HTML: the script and the element are dropped
+    const inline = nodes(mdast('inline'));
+    expect(JSON.stringify(inline)).not.toMatch(/attention-scaling|components\.js/);
+    expect(inline.filter((n) => n.type === 'text').map((n) => n.value)).toEqual(['Text.']); // the heading became the title
+  }, 300_000);
+});
