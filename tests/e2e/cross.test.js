@@ -2,10 +2,13 @@
 // the weights are n×m (target × source) and equal the library's result for the
 // same seeded input; 2-D valid lengths; Bahdanau scoring; hostile and oversized
 // `source`; keyboard; Chinese labels; no console error, nothing from the network.
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { ensureBuilt, launch, server, watchedPage } from './browser.js';
+import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
 
 let b;
 let s;
@@ -25,8 +28,8 @@ afterAll(async () => {
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 /** A plain page (no CSS of ours) holding `body`, with the components module; `csp` sent as a header. */
-async function open(body, { lang = 'en', selector = 'attention-cross', csp } = {}) {
-  const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+async function open(body, { lang = 'en', selector = 'attention-cross', csp, viewport = { width: 1280, height: 900 } } = {}) {
+  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
   w.dialogs = [];
   await w.page.addInitScript(() => {
     window.__violations = [];
@@ -256,5 +259,20 @@ describe('attention-cross', () => {
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
     await context.close();
+  });
+
+  test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
+    for (const [lang, body] of [['en', '<attention-cross id="s" lang="en" sentence="the cat sat on the mat" source="小猫坐在垫子上"></attention-cross>'], ['zh', '<attention-cross id="s" lang="zh-CN" sentence="the cat sat on the mat" source="小猫坐在垫子上"></attention-cross>']]) {
+      // Tall enough that the whole panel is on screen when captured.
+      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 2600 } });
+      await page.evaluate(() => document.fonts.ready);
+      const file = lang === 'en' ? join(root, 'docs/screenshots/cross-en-1280.png') : join(tmpdir(), 'cross-zh-1280.png');
+      await page.locator('#s').screenshot({ path: file });
+      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+      expect(problems.console).toEqual([]);
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+      await context.close();
+    }
   });
 });

@@ -2,9 +2,12 @@
 // sinusoid formula), P Pᵀ is constant along diagonals, attention without P is
 // permutation-equivariant and with P is not; swap control by keyboard; Chinese
 // labels; inside the explorer; no console error, nothing from the network.
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
-import { ensureBuilt, launch, server, watchedPage } from './browser.js';
+import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
 
 let b;
 let s;
@@ -21,8 +24,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function open(body, { selector = 'attention-positions' } = {}) {
-  const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+async function open(body, { selector = 'attention-positions', viewport = { width: 1280, height: 900 } } = {}) {
+  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
   await w.page.route('**/__positions.html', (route) =>
     route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>positions</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
   );
@@ -148,5 +151,20 @@ describe('attention-positions', () => {
     expect(w.problems.console).toEqual([]);
     expect(w.problems.external).toEqual([]);
     await w.context.close();
+  });
+
+  test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
+    for (const [lang, body] of [['en', '<attention-positions id="s" lang="en" sentence="the cat sat on the mat"></attention-positions>'], ['zh', '<attention-positions id="s" lang="zh-CN" sentence="我爱学习注意力"></attention-positions>']]) {
+      // Tall enough that the whole panel is on screen when captured.
+      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 2600 } });
+      await page.evaluate(() => document.fonts.ready);
+      const file = lang === 'en' ? join(root, 'docs/screenshots/positions-en-1280.png') : join(tmpdir(), 'positions-zh-1280.png');
+      await page.locator('#s').screenshot({ path: file });
+      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+      expect(problems.console).toEqual([]);
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+      await context.close();
+    }
   });
 });
