@@ -166,13 +166,21 @@ describe('attention-cross', () => {
     const hostile = '<img src=x onerror=alert(1)>';
     const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
     const { page, problems, context, dialogs } = await open('<attention-cross id="x"></attention-cross>');
-    await page.evaluate(([h, m]) => document.getElementById('x').setAttribute('source', `${h} ${m}`), [hostile, many]);
+    await page.evaluate(([h, m]) => {
+      const x = document.getElementById('x');
+      x.setAttribute('source', `${h} ${m}`);
+      // The element's other own attributes take the payload too: refused, listed as text.
+      x.setAttribute('scoring', h);
+      x.setAttribute('valid-lens', h);
+    }, [hostile, many]);
     await page.waitForFunction(() => document.getElementById('x').shadowRoot.querySelector('[data-role="out-of-range"]'));
     const v = await shown(page);
     expect(v.images).toBe(0);
     expect(v.figures.weights.cols.slice(0, 3)).toEqual(['<img', 'src=x', 'onerror=alert']);
     expect(v.figures.weights.shape).toBe('6×32');
     expect(v.roles['out-of-range']).toContain('source: 45 tokens → the first 32');
+    expect(v.roles['out-of-range']).toContain(`scoring: ${hostile.slice(0, 23)}… → dot`);
+    expect(v.roles['out-of-range']).toContain('valid-lens: ');
     expect(await page.evaluate(() => document.getElementById('x').shadowRoot.querySelector('#source').value)).toContain(hostile);
     expect(dialogs).toEqual([]);
     expect(problems.console).toEqual([]);
