@@ -295,6 +295,72 @@ export function createApi(module, { simd }) {
     return result;
   }
 
+  // A vector option of a given length, or `fill` repeated when it is absent.
+  function vectorOption(fn, o, name, length, fill) {
+    if (o[name] === undefined) return new Float32Array(length).fill(fill);
+    const v = toVector(fn, name, o[name]);
+    expectEqual(v.length, length, () => `${fn}: ${name} has ${v.length} values but must have ${length}`);
+    return v;
+  }
+
+  // The buffers of the Transformer block, in the order bindings.cpp's TransformerSlot lists them.
+  const TRANSFORMER_SLOTS = ['X', 'Wq', 'Wk', 'Wv', 'Wo', 'W1', 'b1', 'W2', 'b2', 'gamma1', 'beta1', 'gamma2', 'beta2',
+    'Q', 'K', 'V', 'weights', 'concat', 'attention', 'sum1', 'norm1', 'hidden', 'ffn', 'sum2', 'output'];
+
+  function transformerBlock(X, options) {
+    const fn = 'transformerBlock';
+    const o = checkOptions(fn, options, ['heads', 'Wq', 'Wk', 'Wv', 'Wo', 'W1', 'b1', 'W2', 'b2', 'gamma1', 'beta1', 'gamma2', 'beta2', 'epsilon', 'mask', 'trace']);
+    const x = toMatrix(fn, 'X', X);
+    const { heads, wq, wk, wv, wo } = multiHeadWeights(fn, o, x);
+    const [n, dModel, dkAll, dvAll] = [x.rows, x.cols, wq.cols, wv.cols];
+    expectEqual(wo.cols, dModel, () => `${fn}: X is ${shape(x)} but Wo is ${shape(wo)} (Wo.cols must equal d_model = X.cols for the residual connection)`);
+    const w1 = toMatrix(fn, 'W1', requireOption(fn, o, 'W1'));
+    const w2 = toMatrix(fn, 'W2', requireOption(fn, o, 'W2'));
+    expectEqual(w1.rows, dModel, () => `${fn}: X is ${shape(x)} but W1 is ${shape(w1)} (W1.rows must equal d_model = X.cols)`);
+    expectEqual(w2.rows, w1.cols, () => `${fn}: W1 is ${shape(w1)} but W2 is ${shape(w2)} (W2.rows must equal d_ff = W1.cols)`);
+    expectEqual(w2.cols, dModel, () => `${fn}: X is ${shape(x)} but W2 is ${shape(w2)} (W2.cols must equal d_model = X.cols for the residual connection)`);
+    const dFf = w1.cols;
+    const vectors = {
+      b1: vectorOption(fn, o, 'b1', dFf, 0), b2: vectorOption(fn, o, 'b2', dModel, 0),
+      gamma1: vectorOption(fn, o, 'gamma1', dModel, 1), beta1: vectorOption(fn, o, 'beta1', dModel, 0),
+      gamma2: vectorOption(fn, o, 'gamma2', dModel, 1), beta2: vectorOption(fn, o, 'beta2', dModel, 0),
+    };
+    const epsilon = Math.fround(toNumber(fn, 'epsilon', o.epsilon, 1e-5));
+    if (!(epsilon > 0) || epsilon === Infinity)
+      fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: epsilon must be a positive number within float32 range, got ${o.epsilon}`);
+    checkProjectedScores(fn, x, wq, wk, defaultScale(dkAll / heads), wv);
+    const mask = toMask(fn, o.mask, n, n);
+    const trace = toBoolean(fn, 'trace', o.trace);
+    const f = new Frame(workspace, fn);
+    const slots = {
+      X: f.input(x.data), Wq: f.input(wq.data), Wk: f.input(wk.data), Wv: f.input(wv.data), Wo: f.input(wo.data),
+      W1: f.input(w1.data), W2: f.input(w2.data), ...Object.fromEntries(Object.entries(vectors).map(([k, v]) => [k, f.input(v)])),
+      Q: f.output(n * dkAll), K: f.output(n * dkAll), V: f.output(n * dvAll), weights: f.output(heads * n * n),
+      concat: f.output(n * dvAll), attention: f.output(n * dModel), sum1: f.output(n * dModel), norm1: f.output(n * dModel),
+      hidden: f.output(n * dFf), ffn: f.output(n * dModel), sum2: f.output(n * dModel), output: f.output(n * dModel),
+    };
+    const [table, sm] = [f.output(TRANSFORMER_SLOTS.length), f.input(maskData(mask))];
+    f.run();
+    workspace.write(f.addr(table), Int32Array.from(TRANSFORMER_SLOTS, (name) => f.addr(slots[name])));
+    f.check(module._transformerBlock(f.addr(table), n, dModel, heads, dkAll, dvAll, dFf, epsilon, mask.kind, f.addr(sm)));
+    const read = (name, cols) => f.matrix(slots[name], n, cols);
+    const result = { output: read('output', dModel) };
+    if (!trace) return result;
+    const [q, k, v, concat] = [read('Q', dkAll), read('K', dkAll), read('V', dvAll), read('concat', dvAll)];
+    const [dk, dv] = [dkAll / heads, dvAll / heads];
+    result.heads = Array.from({ length: heads }, (_, h) => ({
+      weights: f.matrix({ offset: slots.weights.offset + h * n * n * 4 }, n, n),
+      output: columns(concat, h * dv, dv),
+      Q: columns(q, h * dk, dk), K: columns(k, h * dk, dk), V: columns(v, h * dv, dv),
+    }));
+    result.steps = [step('Q', q), step('K', k), step('V', v), step('concat', concat),
+      step('attention', read('attention', dModel), 'transformer'), step('residual1', read('sum1', dModel), 'transformer'),
+      step('norm1', read('norm1', dModel), 'transformer'), step('hidden', read('hidden', dFf), 'transformer'),
+      step('ffn', read('ffn', dModel), 'transformer'), step('residual2', read('sum2', dModel), 'transformer'),
+      step('output', result.output, 'transformer')];
+    return result;
+  }
+
   // ---- efficient variants: O(n·w·d), O(n·d²), O(n·k·d) instead of O(n²·d)
 
   // Q, K, V of an attention call: Q and K the same width, K and V the same rows.
@@ -514,6 +580,7 @@ export function createApi(module, { simd }) {
     selfAttention,
     multiHeadAttention,
     nadarayaWatson,
+    transformerBlock,
     fitParametricPooling,
     positionalEncoding,
     addPositionalEncoding,

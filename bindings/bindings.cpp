@@ -19,6 +19,7 @@
 #include "positional_encoding.h"
 #include "simd.h"
 #include "softmax.h"
+#include "transformer_block.h"
 
 namespace {
 
@@ -186,6 +187,30 @@ int fit_parametric_pooling(addr x, addr y, u32 m, double w0, double learning_rat
                                              reinterpret_cast<double*>(w_out)));
 }
 
+// The block has too many buffers for one argument list: `table` holds their
+// addresses, in the order of TransformerSlot.
+enum TransformerSlot : u32 {
+  kX, kWq, kWk, kWv, kWo, kW1, kB1, kW2, kB2, kGamma1, kBeta1, kGamma2, kBeta2,
+  kQ, kK, kV, kWeights, kConcat, kAttention, kSum1, kNorm1, kHidden, kFfn, kSum2, kOut, kSlots
+};
+
+int transformer_block(addr table, u32 n, u32 d_model, u32 heads, u32 dk_all, u32 dv_all, u32 d_ff, float epsilon,
+                      int mask_kind, addr mask_data) {
+  const auto* a = reinterpret_cast<const std::uint32_t*>(table);
+  const auto p = [a](TransformerSlot s) { return static_cast<addr>(a[s]); };
+  const attn::TransformerWeights w{heads, in(p(kWq), d_model, dk_all), in(p(kWk), d_model, dk_all),
+                                   in(p(kWv), d_model, dv_all), in(p(kWo), dv_all, d_model),
+                                   in(p(kW1), d_model, d_ff), in(p(kW2), d_ff, d_model),
+                                   f32(p(kB1)), f32(p(kB2)), f32(p(kGamma1)), f32(p(kBeta1)),
+                                   f32(p(kGamma2)), f32(p(kBeta2)), epsilon};
+  const attn::TransformerBuffers b{
+      {{out(p(kQ), n, dk_all), out(p(kK), n, dk_all), out(p(kV), n, dv_all)},
+       f32(p(kWeights)), out(p(kConcat), n, dv_all), out(p(kAttention), n, d_model), {}},
+      out(p(kSum1), n, d_model), out(p(kNorm1), n, d_model), out(p(kHidden), n, d_ff), out(p(kFfn), n, d_model),
+      out(p(kSum2), n, d_model), out(p(kOut), n, d_model)};
+  return status(attn::transformer_encoder_block(in(p(kX), n, d_model), w, make_mask(mask_kind, mask_data, n, n), b));
+}
+
 bool simd_enabled() {
 #if defined(__wasm_simd128__)
   return true;
@@ -218,5 +243,6 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("_positionalEncoding", &positional_encoding);
   emscripten::function("_addPositionalEncoding", &add_positional_encoding);
   emscripten::function("_fitParametricPooling", &fit_parametric_pooling);
+  emscripten::function("_transformerBlock", &transformer_block);
   emscripten::function("_simdEnabled", &simd_enabled);
 }

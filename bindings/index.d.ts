@@ -29,7 +29,8 @@ export type VectorInput = Float32Array | ReadonlyArray<number>;
 export type Mask = 'none' | 'causal' | { validLens: number | ReadonlyArray<number> | Int32Array } | MatrixInput;
 
 /** Identifier of a trace step, in computation order. */
-export type StepId = 'Q' | 'K' | 'V' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output' | 'concat';
+export type StepId = 'Q' | 'K' | 'V' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output' | 'concat'
+  | 'attention' | 'residual1' | 'norm1' | 'hidden' | 'ffn' | 'residual2';
 
 /** One recorded intermediate of a traced call. */
 export interface Step {
@@ -115,6 +116,54 @@ export interface MultiHeadOptions {
   mask?: Mask;
   /** Record `Q`, `K`, `V`, `concat`, `output`, and each head's own steps. Default false. */
   trace?: boolean;
+}
+
+/** Options of {@link AttentionLab.transformerBlock}: the multi-head weights plus the feed-forward network and layer norms. */
+export interface TransformerBlockOptions extends MultiHeadOptions {
+  /** (h·d_v)×d_model: W_O must map back to d_model for the residual connection. */
+  Wo: MatrixInput;
+  /** d_model×d_ff: the feed-forward network's first layer. */
+  W1: MatrixInput;
+  /** d_ff values. Default zeros. */
+  b1?: VectorInput;
+  /** d_ff×d_model: its second layer. */
+  W2: MatrixInput;
+  /** d_model values. Default zeros. */
+  b2?: VectorInput;
+  /** The first layer norm's scale (d_model values). Default ones. */
+  gamma1?: VectorInput;
+  /** The first layer norm's shift. Default zeros. */
+  beta1?: VectorInput;
+  /** The second layer norm's scale. Default ones. */
+  gamma2?: VectorInput;
+  /** The second layer norm's shift. Default zeros. */
+  beta2?: VectorInput;
+  /** Added to the variance inside each layer norm, > 0. Default 1e-5. */
+  epsilon?: number;
+  /** Record `Q`, `K`, `V`, `concat`, `attention`, `residual1`, `norm1`, `hidden`, `ffn`, `residual2`, `output` and each head. Default false. */
+  trace?: boolean;
+}
+
+/** One head of a Transformer block, when traced. */
+export interface TransformerHead {
+  /** n×n attention weights. */
+  weights: Matrix;
+  /** n×d_v: this head's output. */
+  output: Matrix;
+  /** This head's slices of Q, K (n×d_k) and V (n×d_v). */
+  Q: Matrix;
+  K: Matrix;
+  V: Matrix;
+}
+
+/** The result of {@link AttentionLab.transformerBlock}. */
+export interface TransformerBlockResult {
+  /** n×d_model: Z = LayerNorm(Y + FFN(Y)), Y = LayerNorm(X + MultiHead(X)). */
+  output: Matrix;
+  /** Each head, when traced. */
+  heads?: TransformerHead[];
+  /** The intermediates in order, when traced. */
+  steps?: Step[];
 }
 
 /** One head of a multi-head result. */
@@ -289,6 +338,11 @@ export interface AttentionLab {
   linformerAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: LinformerAttentionOptions): VariantResult;
   /** Nadaraya-Watson kernel regression: predictions are attention-weighted averages of yTrain. */
   nadarayaWatson(xTrain: VectorInput, yTrain: VectorInput, xQuery: VectorInput, options?: NadarayaWatsonOptions): NadarayaWatsonResult;
+  /**
+   * The Transformer encoder block (post-norm, as in "Attention Is All You Need"):
+   * Y = LayerNorm(X + MultiHead(X)), Z = LayerNorm(Y + ReLU(YW_1 + b_1)W_2 + b_2).
+   */
+  transformerBlock(X: MatrixInput, options: TransformerBlockOptions): TransformerBlockResult;
   /**
    * Parametric attention pooling: fits w in f(x) = Σ_j softmax_j(−((x − x_j) w)²/2) y_j by gradient descent on the
    * leave-one-out squared loss over the training set (each point predicted from the others). Needs ≥ 2 points.

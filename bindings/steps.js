@@ -19,13 +19,24 @@ const ADDITIVE = {
 
 const MULTI_HEAD_OUTPUT = ['Output', 'O = HW_O'];
 
+// The Transformer encoder block's steps after the heads (post-norm).
+const TRANSFORMER = {
+  attention: ['Multi-head attention', 'A = \\operatorname{Concat}(O_1, \\dots, O_h)\\,W_O'],
+  residual1: ['Residual connection', 'X + A'],
+  norm1: ['Add & norm', 'Y = \\operatorname{LayerNorm}(X + A)'],
+  hidden: ['Feed-forward hidden layer', 'H = \\operatorname{ReLU}(YW_1 + b_1)'],
+  ffn: ['Feed-forward output', 'F = HW_2 + b_2'],
+  residual2: ['Residual connection', 'Y + F'],
+  output: ['Add & norm (block output)', 'Z = \\operatorname{LayerNorm}(Y + F)'],
+};
+
 /**
  * One step record { id, title, formula, matrix }; extra fields (the mask bits
  * for the masked step) are merged in.
- * @param {'dot'|'additive'|'multiHead'} family which formulas to use
+ * @param {'dot'|'additive'|'multiHead'|'transformer'} family which formulas to use
  */
 export function step(id, matrix, family = 'dot', extra = {}) {
-  let [title, formula] = (family === 'additive' && ADDITIVE[id]) || STEP_INFO[id];
+  let [title, formula] = (family === 'additive' && ADDITIVE[id]) || (family === 'transformer' && TRANSFORMER[id]) || STEP_INFO[id];
   if (family === 'multiHead' && id === 'output') [title, formula] = MULTI_HEAD_OUTPUT;
   if (id === 'scaled' && extra.scale !== undefined) {
     formula = `S' = ${formatScale(extra.scale)} \\cdot QK^{\\top}`;

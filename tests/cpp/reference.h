@@ -211,6 +211,60 @@ inline MultiHead multi_head_attention(const MatD& x, std::size_t heads, const Ma
   return r;
 }
 
+// ---- the Transformer encoder block (post-norm)
+
+// γ ⊙ (r − mean) / √(var + ε) + β on every row; biased variance.
+inline MatD layer_norm(const MatD& x, const std::vector<double>& gamma, const std::vector<double>& beta, double eps) {
+  MatD out(x.rows, x.cols);
+  for (std::size_t i = 0; i < x.rows; ++i) {
+    double mean = 0.0, var = 0.0;
+    for (std::size_t j = 0; j < x.cols; ++j) mean += x.at(i, j) / static_cast<double>(x.cols);
+    for (std::size_t j = 0; j < x.cols; ++j) var += (x.at(i, j) - mean) * (x.at(i, j) - mean) / static_cast<double>(x.cols);
+    for (std::size_t j = 0; j < x.cols; ++j) out.at(i, j) = gamma[j] * (x.at(i, j) - mean) / std::sqrt(var + eps) + beta[j];
+  }
+  return out;
+}
+
+inline MatD plus(const MatD& a, const MatD& b) {
+  MatD c = a;
+  for (std::size_t t = 0; t < c.data.size(); ++t) c.data[t] += b.data[t];
+  return c;
+}
+
+inline MatD plus_row(const MatD& a, const std::vector<double>& bias, bool relu) {
+  MatD c = a;
+  for (std::size_t i = 0; i < c.rows; ++i)
+    for (std::size_t j = 0; j < c.cols; ++j) {
+      const double v = c.at(i, j) + bias[j];
+      c.at(i, j) = relu ? std::fmax(0.0, v) : v;
+    }
+  return c;
+}
+
+struct Transformer {
+  MultiHead attention;
+  MatD sum1, norm1, hidden, ffn, sum2, out;
+};
+
+struct TransformerParams {
+  std::size_t heads;
+  MatD w_q, w_k, w_v, w_o, w1, w2;
+  std::vector<double> b1, b2, gamma1, beta1, gamma2, beta2;
+  double eps;
+};
+
+inline Transformer transformer_block(const MatD& x, const TransformerParams& p, const Visibility& vis) {
+  Transformer t;
+  t.attention = multi_head_attention(x, p.heads, p.w_q, p.w_k, p.w_v, p.w_o, vis);
+  t.sum1 = plus(x, t.attention.output);
+  t.norm1 = layer_norm(t.sum1, p.gamma1, p.beta1, p.eps);
+  t.hidden = plus_row(matmul(t.norm1, p.w1), p.b1, true);
+  t.ffn = plus_row(matmul(t.hidden, p.w2), p.b2, false);
+  t.sum2 = plus(t.norm1, t.ffn);
+  t.out = layer_norm(t.sum2, p.gamma2, p.beta2, p.eps);
+  return t;
+}
+
 // ---- Nadaraya-Watson kernel regression
 
 enum class Kernel { gaussian, boxcar, epanechnikov, constant };

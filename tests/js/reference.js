@@ -129,6 +129,32 @@ export function multiHead(X, { heads, Wq, Wk, Wv, Wo, mask }) {
   return { Q, K, V, heads: perHead, concat, output: matmul(concat, Wo) };
 }
 
+/** γ ⊙ (r − mean) / √(var + ε) + β on every row (biased variance). */
+export function layerNorm(X, gamma, beta, eps) {
+  return X.map((row) => {
+    const mean = row.reduce((s, v) => s + v, 0) / row.length;
+    const variance = row.reduce((s, v) => s + (v - mean) ** 2, 0) / row.length;
+    return row.map((v, j) => gamma[j] * ((v - mean) / Math.sqrt(variance + eps)) + beta[j]);
+  });
+}
+
+const add = (A, B) => A.map((row, i) => row.map((v, j) => v + B[i][j]));
+const addRow = (A, b, relu) => A.map((row) => row.map((v, j) => (relu ? Math.max(0, v + b[j]) : v + b[j])));
+
+/** The post-norm Transformer encoder block: Z = LN(Y + FFN(Y)), Y = LN(X + MultiHead(X)). */
+export function transformerBlock(X, { heads, Wq, Wk, Wv, Wo, W1, b1, W2, b2, gamma1, beta1, gamma2, beta2, epsilon = 1e-5, mask }) {
+  const d = X[0]?.length ?? 0;
+  const ones = new Array(d).fill(1);
+  const zero = new Array(d).fill(0);
+  const attention = multiHead(X, { heads, Wq, Wk, Wv, Wo, mask });
+  const sum1 = add(X, attention.output);
+  const norm1 = layerNorm(sum1, gamma1 ?? ones, beta1 ?? zero, epsilon);
+  const hidden = addRow(matmul(norm1, W1), b1 ?? new Array(W1[0].length).fill(0), true);
+  const ffn = addRow(matmul(hidden, W2), b2 ?? zero, false);
+  const sum2 = add(norm1, ffn);
+  return { attention, sum1, norm1, hidden, ffn, sum2, output: layerNorm(sum2, gamma2 ?? ones, beta2 ?? zero, epsilon) };
+}
+
 /** Kernel functions K(u), u = (x − x_i)/h. */
 export const KERNELS = {
   gaussian: (u) => Math.exp(-0.5 * u * u),

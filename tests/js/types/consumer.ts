@@ -17,6 +17,7 @@ import type {
   Mask,
   Matrix,
   ParametricPoolingResult,
+  TransformerBlockResult,
   MatrixInput,
   MultiHeadLayer,
   MultiHeadLayerOptions,
@@ -112,6 +113,8 @@ export async function main(): Promise<number> {
   const predictions: Float32Array = nw.predictions;
   const fit: ParametricPoolingResult = lab.fitParametricPooling([0, 1, 2], [1, 2, 3], { w: 1, learningRate: 0.5, epochs: 5 });
   console.log(fit.w, fit.bandwidth, fit.losses.length);
+  const block: TransformerBlockResult = lab.transformerBlock(nested, { ...multiOptions, W1: nested, W2: nested, b1: [0], epsilon: 1e-5, trace: true });
+  console.log(block.output.rows, block.steps?.[0]?.id, block.heads?.[0]?.weights.rows);
   const positions: Matrix = lab.positionalEncoding(4, 8, { base: 100 });
   const shifted: Matrix = lab.addPositionalEncoding(positions);
   console.log(shifted.rows);
@@ -152,6 +155,8 @@ export async function main(): Promise<number> {
   lab.softmax(nested, { mask: 'diagonal' });
   // @ts-expect-error unknown kernel name
   lab.nadarayaWatson([0], [1], [0], { kernel: 'triangle' });
+  // @ts-expect-error transformerBlock needs W1 and W2
+  lab.transformerBlock(nested, multiOptions);
   // @ts-expect-error positionalEncoding takes sizes, not a matrix
   lab.positionalEncoding(nested);
   // @ts-expect-error heads must be a number
