@@ -108,6 +108,16 @@ describe('attention-cross', () => {
     expect(v.figures.weights.values).toEqual(Array.from(e.result.weights.data));
     expect(v.figures.output.values).toEqual(Array.from(e.result.output.data));
     expect(v.figures.K.values).toEqual(Array.from(e.K.data));
+    // The trace's intermediates, drawn once their section is opened by keyboard.
+    expect(v.figures.scores).toBeUndefined();
+    await page.locator('attention-cross').locator('details > summary').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('figure[data-matrix="scaled"]'));
+    const traced = lab.scaledDotProductAttention(e.Q, e.K, e.V, { trace: true }).steps;
+    const opened = await shown(page);
+    expect(opened.figures.scores.shape).toBe('4×7');
+    expect(opened.figures.scores.values).toEqual(Array.from(traced.find((st) => st.id === 'scores').matrix.data));
+    expect(opened.figures.scaled.values).toEqual(Array.from(traced.find((st) => st.id === 'scaled').matrix.data));
     // Rows sum to 1 over the source tokens.
     for (let i = 0; i < 4; i++) expect(v.figures.weights.values.slice(i * 7, i * 7 + 7).reduce((a, x) => a + x, 0)).toBeCloseTo(1, 5);
     expect(problems.console).toEqual([]);

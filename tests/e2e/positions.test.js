@@ -90,6 +90,10 @@ describe('attention-positions', () => {
 
   test('without P attention is permutation-equivariant, with X + P it is not', async () => {
     const { page, problems, context } = await open('<attention-positions sentence="the cat sat on a mat" seed="11" swap="1 4"></attention-positions>');
+    // X + P is drawn when its section is opened.
+    expect(await page.evaluate(() => document.querySelector('attention-positions').shadowRoot.querySelector('figure[data-matrix="XP"]'))).toBeNull();
+    await page.locator('attention-positions').locator('details > summary').click();
+    await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('figure[data-matrix="XP"]'));
     const v = await shown(page);
     const p = (k) => (k === 1 ? 4 : k === 4 ? 1 : k);
     const { noP, noPs, withP, withPs, XP } = v.figures;

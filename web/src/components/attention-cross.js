@@ -260,12 +260,15 @@ export class AttentionCross extends AttentionElement {
     place(inputs, mats);
     out.push(inputs);
 
-    const details = (this._details ??= el('details', { part: 'data' }, el('summary')));
+    // The intermediates are drawn only while their section is open.
+    const details = (this._details ??= el('details', { part: 'data', ontoggle: () => this.requestRender() }, el('summary')));
     details.firstChild.textContent = t('cross.steps');
     const inner = [details.firstChild];
-    if (steps.scores) inner.push(heat('scores', t(additive ? 'cross.additiveScores' : 'cross.scores'), steps.scores.matrix, tgt, srcTokens, { compact }));
-    if (steps.scaled) inner.push(heat('scaled', t('cross.scaled'), steps.scaled.matrix, tgt, srcTokens, { compact }));
-    if (steps.masked) inner.push(heat('masked', t('cross.masked'), steps.masked.matrix, tgt, srcTokens, { compact, mask: masked }));
+    if (details.open) {
+      if (steps.scores) inner.push(heat('scores', t(additive ? 'cross.additiveScores' : 'cross.scores'), steps.scores.matrix, tgt, srcTokens, { compact }));
+      if (steps.scaled) inner.push(heat('scaled', t('cross.scaled'), steps.scaled.matrix, tgt, srcTokens, { compact }));
+      if (steps.masked) inner.push(heat('masked', t('cross.masked'), steps.masked.matrix, tgt, srcTokens, { compact, mask: masked }));
+    }
     place(details, inner);
     out.push(details);
     place(root, out);

@@ -219,9 +219,10 @@ export class AttentionPositions extends AttentionElement {
     place(grid2, [marked('withP', t('positions.withP'), c.withP, tokens), marked('withPs', t('positions.withPSwapped', { i, j }), c.withPs, c.swappedTokens)]);
     out.push(grid, el('p', { class: 'note', 'data-role': 'equivariant', text: t('positions.equivariant', { d: exact(c.diffNoP) }) }));
     out.push(grid2, el('p', { class: 'note', 'data-role': 'not-equivariant', text: t('positions.notEquivariant', { d: exact(c.diffWithP) }) }));
-    const details = (this._details ??= el('details', { part: 'data' }, el('summary')));
+    // X + P is drawn only while its section is open.
+    const details = (this._details ??= el('details', { part: 'data', ontoggle: () => this.requestRender() }, el('summary')));
     details.firstChild.textContent = t('positions.XP');
-    place(details, [details.firstChild, heat('XP', t('positions.XP'), c.XP, tokens, columns)]);
+    place(details, details.open ? [details.firstChild, heat('XP', t('positions.XP'), c.XP, tokens, columns)] : [details.firstChild]);
     out.push(details);
     place(root, out);
   }
