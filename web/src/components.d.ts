@@ -89,6 +89,16 @@ export declare class AttentionPositions extends AttentionElement {}
 /** `<attention-cost>`: why n² hurts long sequences: full, local, linear and Linformer weights for the sentence, a measured time-against-n chart (button "Measure"), bytes of the n×n weights, CNN / RNN / self-attention complexity. Extra attributes: `window` (local attention's w, 1–32, default 2), `linformer-k` (1–32, default 3), `max-n` (largest n measured, a power of two in 64–4096, default 4096). Fires `attention-measure` with `{ rows, settings }` when a measurement ends. */
 export declare class AttentionCost extends AttentionElement {}
 
+/** `<attention-transformer>`: one post-norm Transformer encoder block, step by step: X (or X + P) → multi-head attention A → X + A → Y = LayerNorm(X + A) → H = ReLU(YW₁ + b₁) → F = HW₂ + b₂ → Y + F → Z = LayerNorm(Y + F), from lab.transformerBlock's trace (d_ff = 4·d_model, seeded W₁, b₁, W₂, b₂). Extra attributes: `step` (`X`, `attention`, `residual1`, `norm1`, `hidden`, `ffn`, `residual2`, `output`), `positional` (present: add the positional encoding to X first). Fires `attention-transformer` with `{ step, positional }`. */
+export declare class AttentionTransformer extends AttentionElement {
+  /** The shown step id. */
+  step: string;
+  /** Whether P is added to X before the block (the `positional` attribute). */
+  positional: boolean;
+  /** Move to a step and fire `attention-transformer`. */
+  go(step: string): void;
+}
+
 /** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`). Fires `attention-change` with the whole state. */
 export declare class AttentionExplorer extends AttentionElement {
   /** The whole state, as a page would keep it in its URL. */
@@ -111,6 +121,7 @@ declare global {
     'attention-cross': AttentionCross;
     'attention-positions': AttentionPositions;
     'attention-cost': AttentionCost;
+    'attention-transformer': AttentionTransformer;
     'attention-explorer': AttentionExplorer;
   }
 }

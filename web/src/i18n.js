@@ -3,11 +3,13 @@
 import * as pooling from './strings-pooling.js';
 import * as cross from './strings-cross.js';
 import * as cost from './strings-cost.js';
+import * as transformer from './strings-transformer.js';
 
 const en = {
   ...pooling.en,
   ...cross.en,
   ...cost.en,
+  ...transformer.en,
   'app.title': 'attention-lab',
   'app.tagline': 'Self-attention computed step by step in WebAssembly. Every number on this page comes from the library’s trace.',
   'app.language': 'Language',
@@ -161,6 +163,7 @@ const zh = {
   ...pooling.zh,
   ...cross.zh,
   ...cost.zh,
+  ...transformer.zh,
   'app.title': 'attention-lab',
   'app.tagline': '在 WebAssembly 中一步一步计算自注意力。本页的每个数字都来自库的计算轨迹。',
   'app.language': '语言',

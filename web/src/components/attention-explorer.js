@@ -14,6 +14,7 @@ const PANELS = [
   ['cross', 'attention-cross'],
   ['positions', 'attention-positions'],
   ['cost', 'attention-cost'],
+  ['transformer', 'attention-transformer'],
 ];
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];
 

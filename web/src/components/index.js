@@ -9,13 +9,14 @@ import { AttentionPooling } from './attention-pooling.js';
 import { AttentionPositions } from './attention-positions.js';
 import { AttentionScaling } from './attention-scaling.js';
 import { AttentionSteps } from './attention-steps.js';
+import { AttentionTransformer } from './attention-transformer.js';
 
-export { AttentionCompare, AttentionCost, AttentionCross, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps };
+export { AttentionCompare, AttentionCost, AttentionCross, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
 export { getLab } from '../lab.js';
 
 /** Register every element under its default tag (safe to call twice). */
 export function defineAll() {
-  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionExplorer]) element.define();
+  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionExplorer]) element.define();
 }
 
 defineAll();
