@@ -1,0 +1,202 @@
+// <attention-cost> ("Long sequences"): alone on a plain page and inside the
+// explorer; its weights are the library's (full, local, linear, Linformer), the
+// local heatmap masks what lies outside the window, Chinese labels, the Measure
+// button draws a chart with points (no timing is asserted), hostile text stays
+// text, out-of-range attributes are clamped with the note. Saves its screenshots.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildModel } from '../../web/src/model.js';
+import { randomMatrix } from '../../web/src/random.js';
+import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+
+let b;
+let s;
+let lab;
+
+beforeAll(async () => {
+  ensureBuilt();
+  b = await launch();
+  s = await server();
+  lab = await (await import('../../dist/node.js')).init();
+});
+afterAll(async () => {
+  await b?.close();
+  await s?.close();
+});
+
+/** A plain page (served under the test server's origin) holding `body` and dist/components.js. */
+async function plainPage(body, { lang = 'en', viewport = { width: 1280, height: 900 } } = {}) {
+  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
+  const url = `${s.url}/tests/e2e/__cost-${Math.random().toString(36).slice(2)}.html`;
+  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>cost</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>`;
+  await w.page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  await w.page.goto(url);
+  await w.page.waitForFunction(() => [...document.querySelectorAll('attention-cost')].every((el) => 'ready' in el.dataset));
+  return w;
+}
+
+/** Run `body` (a function body over `root`, the element's shadow root) in the page. */
+const inCost = (page, selector, body) => page.evaluate(([sel, fn]) => new Function('root', fn)(document.querySelector(sel).shadowRoot), [selector, body]);
+
+const cellsOf = (page, selector, method) =>
+  inCost(page, selector, `return [...root.querySelectorAll('figure[data-method="${method}"] td[data-i]')].map((td) => ({ i: Number(td.dataset.i), j: Number(td.dataset.j), value: td.dataset.value, text: td.textContent, masked: td.classList.contains('masked') }))`);
+
+/** The panel's Q, K, V (the first head's projections) and the library's results, as the element computes them. */
+function reference(config, w, k) {
+  const m = buildModel(config);
+  const first = (W) => {
+    const data = new Float32Array(W.rows * m.config.dK);
+    for (let i = 0; i < W.rows; i++) data.set(W.data.subarray(i * W.cols, i * W.cols + m.config.dK), i * m.config.dK);
+    return { rows: W.rows, cols: m.config.dK, data };
+  };
+  const steps = lab.selfAttention(m.X, { Wq: first(m.Wq), Wk: first(m.Wk), Wv: first(m.Wv), trace: true }).steps;
+  const [Q, K, V] = ['Q', 'K', 'V'].map((id) => steps.find((st) => st.id === id).matrix);
+  const n = Q.rows;
+  const causal = m.config.mask === 'causal';
+  const std = 1 / Math.sqrt(n);
+  const E = randomMatrix(k, n, m.config.seed * 7 + 21, std);
+  const F = randomMatrix(k, n, m.config.seed * 7 + 22, std);
+  return {
+    n,
+    tokens: m.tokens,
+    full: lab.scaledDotProductAttention(Q, K, V, { mask: m.mask }).weights,
+    local: lab.localAttention(Q, K, V, { window: w, causal, trace: true }).weights,
+    linear: lab.linearAttention(Q, K, V, { causal, trace: true }).weights,
+    linformer: lab.linformerAttention(Q, K, V, { E, F, trace: true }).weights,
+  };
+}
+
+describe('attention-cost', () => {
+  test('alone on a plain page: every shown weight is the library result; local masks outside the window', async () => {
+    const { page, problems, context } = await plainPage('<attention-cost id="c" sentence="the cat sat on the mat" seed="42" d-model="8" d-k="4" window="2" linformer-k="3"></attention-cost>');
+    const ref = reference({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 4 }, 2, 3);
+    expect(ref.n).toBe(6);
+    for (const method of ['full', 'local', 'linear', 'linformer']) {
+      const cells = await cellsOf(page, '#c', method);
+      const want = ref[method];
+      expect(cells.length, method).toBe(want.rows * want.cols);
+      for (const c of cells) expect(Number(c.value), `${method}[${c.i}][${c.j}]`).toBe(want.data[c.i * want.cols + c.j]);
+    }
+    // The local window w = 2: |i − j| ≥ 2 is outside, drawn masked with weight exactly 0 (6·6 − 16 cells).
+    const local = await cellsOf(page, '#c', 'local');
+    const outside = local.filter((c) => Math.abs(c.i - c.j) >= 2);
+    expect(outside.length).toBe(20);
+    for (const c of outside) expect(c).toMatchObject({ masked: true, value: '0', text: '0' });
+    for (const c of local.filter((x) => Math.abs(x.i - x.j) < 2)) expect(c.masked).toBe(false);
+    // Linformer's columns are the k = 3 projected keys.
+    expect(await inCost(page, '#c', "return root.querySelector('figure[data-method=linformer] .shape').textContent.trim()")).toBe('6×3');
+    // The complexity table carries the live n = 6 and d = 8: self-attention n²·d = 288.
+    expect(await inCost(page, '#c', "return root.querySelector('[data-layer=self] td .value').textContent")).toBe('= 288');
+    expect(await inCost(page, '#c', "return root.querySelector('h2').textContent")).toBe('Long sequences: the price of n²');
+    // The window slider works from the keyboard: w = 3 widens the band.
+    await page.locator('#c').locator('#window').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('#c').getAttribute('window') === '3');
+    await page.waitForFunction(() => document.querySelector('#c').shadowRoot.querySelectorAll('figure[data-method=local] td.masked').length === 12);
+    const ref3 = reference({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 4 }, 3, 3);
+    for (const c of await cellsOf(page, '#c', 'local')) expect(Number(c.value)).toBe(ref3.local.data[c.i * 6 + c.j]);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('the Measure button (from the keyboard) draws a chart with a point per method and size', async () => {
+    const { page, problems, context } = await plainPage('<attention-cost id="m" max-n="256"></attention-cost>');
+    expect(await inCost(page, '#m', "return root.querySelector('[data-role=time-chart]')")).toBe(null);
+    // The bytes chart needs no measuring: 4n² of the n×n weights.
+    expect(await inCost(page, '#m', "return root.querySelectorAll('[data-role=memory-chart] path').length")).toBe(3);
+    await page.locator('#m').locator('button[data-key="measure"]').focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /^Measured with/.test(document.querySelector('#m').shadowRoot.querySelector('[data-role=measure-status]').textContent), null, { timeout: 60_000 });
+    // n = 64, 128, 256 for four methods: 12 points; one exponent per method in the key.
+    expect(await inCost(page, '#m', "return root.querySelectorAll('[data-role=time-chart] svg circle').length")).toBe(12);
+    expect(await inCost(page, '#m', "return root.querySelectorAll('[data-role=time-chart] [data-exponent]').length")).toBe(4);
+    const rows = await inCost(page, '#m', "return [...root.querySelectorAll('table[data-role=times] tbody tr')].map((tr) => [tr.dataset.n, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)])");
+    expect(rows.map((r) => r[0])).toEqual(['64', '128', '256']);
+    for (const r of rows) {
+      for (const v of r.slice(1, 5)) expect(Number(v)).toBeGreaterThan(0);
+      expect(r[5]).toBe((4 * Number(r[0]) ** 2).toLocaleString('en'));
+    }
+    // Focus stays on the button; a second run replaces the first.
+    expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.dataset.key)).toBe('measure');
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('Chinese labels, causal mask, clamped attributes with the note, hostile text stays text', async () => {
+    const payload = '<img src=x onerror="window.__pwned=1"> "><script>window.__pwned=2</script>';
+    const attr = payload.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    const { page, problems, context } = await plainPage(
+      `<attention-cost id="z" lang="zh-CN" sentence="注意力机制" mask="causal" window="99" linformer-k="abc" max-n="100000"></attention-cost>
+       <attention-cost id="h" sentence="${attr}"></attention-cost>`,
+      { lang: 'zh-CN' },
+    );
+    const zh = await inCost(page, '#z', "return { h2: root.querySelector('h2').textContent, button: root.querySelector('button[data-key=measure]').textContent, th: [...root.querySelectorAll('[data-role=complexity] thead th')].map((th) => th.textContent), note: root.querySelector('.root > [data-role=out-of-range]')?.textContent, intro: root.querySelector('.intro').textContent }");
+    expect(zh.h2).toBe('长序列：n² 的代价');
+    expect(zh.button).toBe('开始测量');
+    expect(zh.th).toEqual(['层', '计算复杂度', '顺序操作', '最大路径长度']);
+    expect(zh.note).toBe('超出范围，已调整：window: 99 → 32; linformer-k: abc → 3; max-n: 100000 → 4096。');
+    expect(zh.intro).toContain('局部注意力');
+    // Causal: nothing after the query is visible, in full, local (w = 32) and linear attention.
+    for (const method of ['full', 'local', 'linear']) {
+      const cells = await cellsOf(page, '#z', method);
+      expect(cells.length).toBe(25);
+      for (const c of cells.filter((x) => x.j > x.i)) expect(c, method).toMatchObject({ masked: true, value: '0' });
+    }
+    // The payload's words are row headers, as text: no element was created from them.
+    const hostile = await inCost(page, '#h', "return { heads: [...root.querySelectorAll('figure[data-method=full] tbody th')].map((th) => th.textContent), imgs: root.querySelectorAll('img, script').length }");
+    expect(hostile.heads).toEqual(buildModel({ sentence: payload }).tokens);
+    expect(hostile.heads.join(' ')).toContain('<img');
+    expect(hostile.imgs).toBe(0);
+    expect(await page.evaluate(() => window.__pwned)).toBe(undefined);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('in the explorer: a tab "Long sequences" shows the panel; the language switch reaches it', async () => {
+    const site = await server(join(root, 'site'));
+    const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.goto(`${site.url}/?panel=cost&s=the+cat+sat+on+the+mat`);
+    await ready(page);
+    const inPanel = (body) => page.evaluate((fn) => new Function('root', fn)(document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cost').shadowRoot), body);
+    expect(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('#ptab-cost').textContent)).toBe('Long sequences');
+    expect(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('#ptab-cost').getAttribute('aria-selected'))).toBe('true');
+    expect(await inPanel("return root.querySelectorAll('figure[data-method] td[data-i]').length")).toBe(36 * 3 + 18);
+    // The explorer's inputs reach the panel: d_k = 2 changes the weights, same shapes.
+    const before = await inPanel("return [...root.querySelectorAll('figure[data-method=full] td[data-i]')].map((td) => td.dataset.value)");
+    await page.locator('attention-explorer #in-d-k').fill('2');
+    await page.waitForFunction((b0) => {
+      const r = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cost').shadowRoot;
+      const now = [...r.querySelectorAll('figure[data-method=full] td[data-i]')].map((td) => td.dataset.value);
+      return now.length === 36 && now.join() !== b0.join();
+    }, before);
+    const ref = reference({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 2 }, 2, 3);
+    const shown = await inPanel("return [...root.querySelectorAll('figure[data-method=full] td[data-i]')].map((td) => Number(td.dataset.value))");
+    expect(shown).toEqual([...ref.full.data]);
+    await page.selectOption('#lang', 'zh-CN');
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cost').shadowRoot.querySelector('h2')?.textContent === '长序列：n² 的代价');
+    expect(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('#ptab-cost').textContent)).toBe('长序列');
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+    await site.close();
+  });
+
+  test('screenshots (en, zh) at 1280 px, measured', async () => {
+    for (const lang of ['en', 'zh-CN']) {
+      const sentence = lang === 'en' ? 'the cat sat on the mat' : '我爱学习注意力';
+      const { page, problems, context } = await plainPage(`<attention-cost id="s" lang="${lang}" sentence="${sentence}" mask="causal" window="3"></attention-cost>`, { lang, viewport: { width: 1280, height: 1000 } });
+      await page.locator('#s').locator('button[data-key="measure"]').click();
+      await page.waitForFunction(() => document.querySelector('#s').shadowRoot.querySelector('[data-role=time-chart]') && !document.querySelector('#s').shadowRoot.querySelector('[data-role=charts][aria-busy=true]'), null, { timeout: 120_000 });
+      await page.evaluate(() => document.fonts.ready);
+      const file = join(root, `docs/screenshots/cost-${lang === 'en' ? 'en' : 'zh'}-1280.png`);
+      await page.locator('#s').screenshot({ path: file });
+      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+      expect(problems.console).toEqual([]);
+      await context.close();
+    }
+  });
+});
