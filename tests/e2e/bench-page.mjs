@@ -1,12 +1,30 @@
 #!/usr/bin/env node
 // Benchmark of the built page (not a test: numbers only, no assertions).
-// Sizes of site/ (raw and gzip), first paint on localhost, and the script time
-// of one change in each panel at the page's largest sizes (32 tokens, d_model 64).
-// Usage: node tests/e2e/bench-page.mjs
+// Sizes of site/ (raw and gzip), first paint on localhost, and the cost of one change in each
+// panel at the default and the page's largest sizes (32 tokens, d_model 64, h·d_k 64).
+//
+// Per change, over `runs` rounds (median and max):
+//   script        wall time from the change (an attribute set, as the controls do) until the
+//                 element's `attention-render` event: the synchronous re-render;
+//   style+layout  the style recalculation and layout that change causes, in that task or in the
+//                 frames after it (Chrome DevTools Protocol Performance metrics RecalcStyleDuration
+//                 + LayoutDuration, deltas over the change and the next two frames; a forced layout
+//                 right after the change would miss the heatmaps that content-visibility: auto
+//                 lays out in the next frame);
+//   cpu           main-thread CPU time of everything the change caused until the page is idle:
+//                 script, style, layout, paint and anything deferred to requestAnimationFrame or a
+//                 later task (CDP metric ThreadTime over the change and the next two frames and a
+//                 task, less the same wait without a change). Unlike wall time it does not grow
+//                 when other processes take the machine's cores.
+// On a shared machine wall times swing with the load; the cpu column much less.
+// Usage: node tests/e2e/bench-page.mjs [--runs 20]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+
+const at = process.argv.indexOf('--runs');
+const RUNS = at > 0 ? Number(process.argv[at + 1]) : 20;
 
 ensureBuilt();
 const site = join(root, 'site');
@@ -28,41 +46,62 @@ const total = Object.values(sizes).reduce((a, s) => ({ raw: a.raw + s.raw, gzip:
 // Only the SIMD or the scalar .wasm is fetched; the page downloads one of them.
 console.log('site/ sizes (bytes):', JSON.stringify({ ...sizes, total }, null, 1));
 
-/** Runs in the page: one change in each panel, timed until its re-render finishes. */
-const measure = async () => {
+// The interactions, as the page's controls make them: [label, panel, target, attribute, values].
+// `target` 'explorer' sets the explorer's attribute (the input model's fields), 'panel' the panel's own.
+const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+const INTERACTIONS = [
+  ['steps: seed', 'steps', 'explorer', 'seed', (k) => String(100 + k)],
+  ['steps: step (n×n)', 'steps', 'panel', 'step', (k) => ['scores', 'scaled', 'masked', 'weights'][k % 4]],
+  ['steps: step (all)', 'steps', 'panel', 'step', (k, keys) => keys[(k * 5 + 1) % keys.length]],
+  ['steps: head', 'steps', 'panel', 'head', (k) => String(k % 4)],
+  ['steps: sentence', 'steps', 'explorer', 'sentence', (k) => big.replace('w3 ', `v${k} `)],
+  ['heads: seed', 'heads', 'explorer', 'seed', (k) => String(300 + k)],
+  ['heads: mask', 'heads', 'explorer', 'mask', (k) => ['none', 'causal', 'padding'][k % 3]],
+  ['compare: hidden size', 'compare', 'panel', 'hidden-size', (k) => String(4 + k)],
+  ['compare: seed', 'compare', 'explorer', 'seed', (k) => String(400 + k)],
+  ['pooling: query', 'pooling', 'panel', 'query', (k) => String(0.2 * k)],
+  ['pooling: bandwidth', 'pooling', 'panel', 'bandwidth', (k) => String(0.3 + 0.1 * k)],
+  ['scaling: language', 'scaling', 'explorer', 'lang', (k) => (k % 2 ? 'en' : 'zh-CN')],
+  ['scaling: seed', 'scaling', 'explorer', 'seed', (k) => String(500 + k)],
+];
+
+/** Runs in the page: shows a panel and lets it render, lay out and paint. */
+const show = async (panelId) => {
   const explorer = document.querySelector('attention-explorer');
-  const out = {};
-  const time = async (panelId, change, runs = 15) => {
-    explorer.setAttribute('panel', panelId);
-    const panel = explorer.shadowRoot.querySelector(`#panel-${panelId}`);
-    // Let the panel render, lay out and paint (its heatmaps learn whether they are on screen).
-    await new Promise((r) => setTimeout(r, 50));
-    for (let f = 0; f < 3; f++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    const ms = [];
-    for (let k = 0; k < runs; k++) {
-      const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
-      const t0 = performance.now();
-      change(panel, k);
-      await done;
-      ms.push(performance.now() - t0);
-    }
-    ms.sort((a, c) => a - c);
-    out[panelId] = { median: ms[Math.floor(ms.length / 2)], max: ms[ms.length - 1] };
-  };
-  await time('steps', (p, k) => p.setAttribute('seed', String(100 + k)));
-  await time('steps', (p, k) => p.setAttribute('step', ['scores', 'scaled', 'masked', 'weights'][k % 4]));
-  out['steps (step change)'] = out.steps;
-  await time('steps', (p, k) => p.setAttribute('seed', String(200 + k)));
-  await time('heads', (p, k) => p.setAttribute('seed', String(100 + k)));
-  await time('compare', (p, k) => p.setAttribute('hidden-size', String(4 + k)));
-  await time('pooling', (p, k) => p.setAttribute('query', String(0.2 * k)));
-  await time('scaling', (p, k) => p.setAttribute('lang', k % 2 ? 'en' : 'zh-CN'), 6);
-  return out;
+  explorer.setAttribute('panel', panelId);
+  await new Promise((r) => setTimeout(r, 100));
+  for (let f = 0; f < 3; f++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  return explorer.shadowRoot.querySelector(`#panel-${panelId}`)._keys ?? [];
+};
+
+/** Runs in the page: one change, timed until its render. */
+const change = async ([panelId, target, name, value]) => {
+  const explorer = document.querySelector('attention-explorer');
+  const panel = explorer.shadowRoot.querySelector(`#panel-${panelId}`);
+  const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+  const t0 = performance.now();
+  (target === 'explorer' ? explorer : panel).setAttribute(name, value);
+  await done;
+  return performance.now() - t0;
+};
+
+/** Runs in the page: lets deferred work (requestAnimationFrame, tasks) and paint run. */
+const settle = async () => {
+  for (let f = 0; f < 2; f++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  await new Promise((r) => setTimeout(r, 20));
 };
 
 const b = await launch();
 const s = await server(site);
 const { page, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
+const cdp = await context.newCDPSession(page);
+await cdp.send('Performance.enable');
+const metrics = async () => {
+  const { metrics: list } = await cdp.send('Performance.getMetrics');
+  const m = Object.fromEntries(list.map((x) => [x.name, x.value * 1000]));
+  return { layout: m.RecalcStyleDuration + m.LayoutDuration, cpu: m.ThreadTime };
+};
+
 const loads = [];
 for (let k = 0; k < 5; k++) {
   await page.goto(`${s.url}/?step=weights`);
@@ -74,20 +113,48 @@ for (let k = 0; k < 5; k++) {
     })),
   );
 }
-const median = (xs) => xs.sort((a, c) => a - c)[Math.floor(xs.length / 2)];
+const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
+const max = (xs) => Math.max(...xs);
 console.log(`first contentful paint: median ${median(loads.map((l) => l.fcp)).toFixed(0)} ms; explorer rendered: median ${median(loads.map((l) => l.ready)).toFixed(0)} ms`);
 
-const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+const worst = { script: 0, layout: 0, cpu: 0 };
+const os = await import('node:os');
+console.log(`load average at start: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
 for (const [label, query] of [
   ['default sizes (n = 6, d_model = 8, 1 head)', '?mask=causal&step=weights'],
   ['largest sizes (n = 32, d_model = 64, 4 heads of d_k 16)', `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights`],
 ]) {
   await page.goto(`${s.url}/${query}`);
   await ready(page);
-  const timings = await page.evaluate(measure);
-  console.log(`script time per change, ${label} (ms):`);
-  for (const [k, v] of Object.entries(timings)) console.log(`  ${k.padEnd(20)} median ${v.median.toFixed(1)}  max ${v.max.toFixed(1)}`);
+  // The measurement's own cost: the same round trips and wait without a change.
+  const idle = [];
+  for (let k = 0; k < 7; k++) {
+    const m0 = await metrics();
+    await page.evaluate(() => performance.now());
+    await page.evaluate(settle);
+    idle.push((await metrics()).cpu - m0.cpu);
+  }
+  const base = median(idle);
+  console.log(`\nper change, ${label}, ${RUNS} rounds (ms; cpu less ${base.toFixed(1)} ms measured without a change):`);
+  const heads = ['script (wall)', 'style+layout', 'cpu (all)'];
+  console.log(`  ${'interaction'.padEnd(22)}${heads.map((h) => h.padStart(16)).join('')}`);
+  console.log(`  ${''.padEnd(22)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
+  for (const [name, panelId, target, attribute, value] of INTERACTIONS) {
+    const keys = await page.evaluate(show, panelId);
+    const rows = [];
+    for (let k = 0; k < RUNS; k++) {
+      const m0 = await metrics();
+      const script = await page.evaluate(change, [panelId, target, attribute, value(k, keys)]);
+      await page.evaluate(settle);
+      const m1 = await metrics();
+      rows.push({ script, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+    }
+    const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
+    console.log(`  ${name.padEnd(22)}${['script', 'layout', 'cpu'].map(col).join('')}`);
+    for (const key of Object.keys(worst)) worst[key] = Math.max(worst[key], max(rows.map((r) => r[key])));
+  }
 }
+console.log(`\nworst single change: script ${worst.script.toFixed(1)} ms (wall), style+layout ${worst.layout.toFixed(1)} ms, all ${worst.cpu.toFixed(1)} ms (cpu)`);
 await context.close();
 await b.close();
 await s.close();

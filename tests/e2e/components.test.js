@@ -106,7 +106,7 @@ describe('components', () => {
     expect(nonzero.length).toBeGreaterThan(0);
     expect(Math.abs(nonzero.reduce((a, w) => a + w, 0) - 1)).toBeLessThan(1e-5);
     expect(new Set(nonzero.map((w) => w.toFixed(6))).size).toBe(1);
-    const chart = page.locator('#pool').locator('figure.chart svg');
+    const chart = page.locator('#pool').locator('figure.chart svg').first();
     await chart.scrollIntoViewIfNeeded();
     const box = await chart.boundingBox();
     await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);

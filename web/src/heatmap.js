@@ -6,6 +6,7 @@ import { download, heatmapPng, heatmapSvg, matrixCsv, matrixJson } from './expor
 import { exact, isMaskedValue, short } from './format.js';
 import { texMatrix } from './tex.js';
 
+const LEVEL_CLASS = Array.from({ length: 256 }, (_, q) => `c${q}`);
 const escapeText = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const el = (tag, props = {}, ...children) => {
@@ -37,7 +38,10 @@ export { el };
  * @param {(i:number|null, j:number|null) => void} [o.onCell]
  * @param {Map<string, object>} [o.pool]  kept between renders by the caller: bodies to reuse
  * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
- * @param {boolean} [o.defer] update a kept body that is off screen in a later task
+ *
+ * Every cell is brought up to date before this returns, on screen or not. Figures off screen
+ * cost no style, layout or paint until they come near the viewport (`content-visibility: auto`
+ * in styles.js; a size estimate set here stands in for them until then).
  */
 export function createHeatmap(o) {
   const { t, matrix, name } = o;
@@ -78,30 +82,37 @@ export function createHeatmap(o) {
   const n = rows * cols;
   let anyMasked = false;
   for (let k = 0; k < n && !anyMasked; k++) anyMasked = isMasked(k);
-  const cls = kept?.cls ?? new Array(n);
+  // Per cell: the value and colour level last written (-1 masked, -2 never), and the strings.
+  const num = kept?.num ?? new Float64Array(n);
+  const lev = kept?.lev ?? new Int16Array(n).fill(-2);
   const val = kept?.val ?? new Array(n);
   const txt = kept?.txt ?? new Array(n);
-  const aria = kept?.aria ?? new Array(n);
-  // Brings the strings (and a kept body's cells) up to this matrix.
+  // A masked cell's text and label (language, or −∞ against 0) may change while its value does not.
+  const relabel = kept !== undefined && kept.maskedLabel !== maskedLabel;
+  // Brings the strings (and a kept body's cells) up to this matrix; untouched cells cost a compare.
   const fill = (cellsToWrite) => {
     for (let k = 0; k < n; k++) {
       const v = data[k];
-      const value = isMaskedValue(v) ? '-Infinity' : String(v);
-      const masked = isMasked(k);
-      const c = masked ? 'masked' : `c${level(v)}`;
-      const text = masked ? maskedText : val[k] === value && cls[k] === c ? txt[k] : short(v);
-      const label = masked ? maskedLabel : '';
-      if (cellsToWrite) {
-        const td = cellsToWrite[k];
-        if (cls[k] !== c) td.className = c;
-        if (val[k] !== value) td.setAttribute('data-value', value);
-        if (txt[k] !== text) td.firstChild.data = text;
-        if (aria[k] !== label) label ? td.setAttribute('aria-label', label) : td.removeAttribute('aria-label');
-      }
-      cls[k] = c;
-      val[k] = value;
-      txt[k] = text;
-      aria[k] = label;
+      const q = isMasked(k) ? -1 : level(v);
+      const was = lev[k];
+      const same = was !== -2 && (was === -1) === (q === -1) && Object.is(num[k], v);
+      if (same && was === q && !(q === -1 && relabel)) continue;
+      const td = cellsToWrite?.[k];
+      if (!same) {
+        const value = isMaskedValue(v) ? '-Infinity' : String(v);
+        const text = q === -1 ? maskedText : short(v);
+        if (td) {
+          if (val[k] !== value) td.setAttribute('data-value', value);
+          if (txt[k] !== text) td.firstChild.data = text;
+        }
+        num[k] = v;
+        val[k] = value;
+        txt[k] = text;
+      } else if (q === -1 && td && txt[k] !== maskedText) td.firstChild.data = txt[k] = maskedText;
+      if (td && was !== q) td.className = q === -1 ? 'masked' : LEVEL_CLASS[q];
+      if (td && q === -1 && (was !== -1 || relabel)) td.setAttribute('aria-label', maskedLabel);
+      else if (td && was === -1 && q !== -1) td.removeAttribute('aria-label');
+      lev[k] = q;
     }
   };
 
@@ -139,17 +150,8 @@ export function createHeatmap(o) {
   }
 
   if (kept) {
-    // With `defer`, a kept body that is off screen is brought up to date in a task of its own
-    // (soon after, or when it scrolls into view), so a change redraws what is seen within a frame.
+    fill(kept.cells);
     const entry = kept;
-    entry.pending = () => {
-      entry.pending = null;
-      fill(entry.cells);
-    };
-    if (o.defer && entry.visible === false) {
-      clearTimeout(entry.timer);
-      entry.timer = setTimeout(() => entry.pending?.(), 0);
-    } else entry.pending();
     // The roving tab stop (and focus) stay on the same cell.
     for (const td of entry.lit) td.classList.remove('hl');
     entry.lit.clear();
@@ -164,7 +166,7 @@ export function createHeatmap(o) {
     entry.readout.replaceWith(readout);
     if (entry.bar) entry.bar.remove();
     if (bar) f.append(bar);
-    Object.assign(entry, { caption, colKey, legend, readout, bar, view });
+    Object.assign(entry, { caption, colKey, legend, readout, bar, view, maskedLabel });
   } else {
     fill(null);
     const figure = el('figure', { class: figureClass, part: 'heatmap' });
@@ -178,7 +180,8 @@ export function createHeatmap(o) {
       html.push('<tr><th scope="row"></th>');
       for (let j = 0; j < cols; j++) {
         const k = i * cols + j;
-        html.push(`<td class="${cls[k]}" data-i="${i}" data-j="${j}" data-value="${val[k]}"${aria[k] ? ` aria-label="${ariaAttr}"` : ''}>${txt[k]}</td>`);
+        const q = lev[k];
+        html.push(`<td class="${q === -1 ? 'masked' : LEVEL_CLASS[q]}" data-i="${i}" data-j="${j}" data-value="${val[k]}"${q === -1 ? ` aria-label="${ariaAttr}"` : ''}>${txt[k]}</td>`);
       }
       html.push('</tr>');
     }
@@ -189,18 +192,11 @@ export function createHeatmap(o) {
     if (cells[0]) cells[0].tabIndex = 0;
     figure.append(caption, el('div', { class: 'scroll', part: 'heatmap-scroll' }, table), legend, readout);
     if (bar) figure.append(bar);
-    kept = { shapeKey, colKey, figure, table, tableCaption, body, cells, cls, val, txt, aria, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0, pending: null, visible: undefined };
+    // Until it is first drawn, an off-screen figure takes this size (then the size it last had).
+    figure.style.containIntrinsicSize = `auto ${estimateWidth(rows, cols, compact)}rem auto ${estimateHeight(rows, compact)}rem`;
+    kept = { shapeKey, colKey, maskedLabel, figure, table, tableCaption, body, cells, num, lev, val, txt, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0 };
     listen(kept, rows, cols);
-    if (o.pool && o.slot) {
-      o.pool.set(o.slot, kept);
-      if (o.defer && typeof IntersectionObserver === 'function') {
-        const entry = kept;
-        new IntersectionObserver((seen) => {
-          entry.visible = seen[seen.length - 1].isIntersecting;
-          if (entry.visible) entry.pending?.();
-        }, { rootMargin: '200px' }).observe(body);
-      }
-    }
+    if (o.pool && o.slot) o.pool.set(o.slot, kept);
   }
   const state = kept;
   const { cells } = state;
@@ -218,6 +214,10 @@ export function createHeatmap(o) {
   }
   return { el: state.figure, highlight, cells };
 }
+
+// Rough sizes (rem) of a figure from its shape, per the cell sizes in styles.js.
+const estimateWidth = (rows, cols, compact) => Math.min(80, 4 + cols * (compact ? 1.12 : 2.7)).toFixed(1);
+const estimateHeight = (rows, compact) => (6 + Math.min(34, 1.5 + rows * (compact ? 1.12 : 1.9))).toFixed(1);
 
 /** The table's listeners, installed once per kept figure; they read `state.view` of the latest render. */
 function listen(state, rows, cols) {

@@ -2,7 +2,8 @@
 // seeded embeddings X and seeded projections W_Q, W_K, W_V, W_O, and a mask.
 import { hashString, mulberry32, normals, randomMatrix } from './random.js';
 
-export const LIMITS = { maxTokens: 32, maxDModel: 64, maxDk: 64, maxHeads: 8 };
+// maxWidth bounds h·d_k, the width of Q, K, V and of the concatenated heads, like d_model.
+export const LIMITS = { maxTokens: 32, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
 const MAX_SENTENCE = 400;
 
 export const DEFAULTS = {
@@ -47,12 +48,15 @@ const clampInt = (value, lo, hi, fallback) => {
 /** Fill defaults and clamp every field to the sizes the page supports. */
 export function normalise(config = {}) {
   const c = { ...DEFAULTS, ...Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined && v !== null && v !== '')) };
+  const heads = clampInt(c.heads, 1, LIMITS.maxHeads, DEFAULTS.heads);
+  // d_k ≤ 64 / h: 8 heads of 64 would make 32×512 queries and a 512×64 W_O, beyond the page's sizes.
+  const maxDk = Math.min(LIMITS.maxDk, Math.floor(LIMITS.maxWidth / heads));
   return {
     sentence: String(c.sentence).slice(0, MAX_SENTENCE),
     seed: clampInt(c.seed, 0, 2 ** 31 - 1, DEFAULTS.seed),
     dModel: clampInt(c.dModel, 1, LIMITS.maxDModel, DEFAULTS.dModel),
-    dK: clampInt(c.dK, 1, LIMITS.maxDk, DEFAULTS.dK),
-    heads: clampInt(c.heads, 1, LIMITS.maxHeads, DEFAULTS.heads),
+    dK: clampInt(c.dK, 1, maxDk, Math.min(DEFAULTS.dK, maxDk)),
+    heads,
     mask: ['none', 'causal', 'padding'].includes(c.mask) ? c.mask : 'none',
     validLen: clampInt(c.validLen, 0, LIMITS.maxTokens, DEFAULTS.validLen),
   };

@@ -64,7 +64,9 @@ label { font-weight: 600; font-size: 0.9rem; }
 [role="tab"] { font-size: 0.85rem; padding: 0.2rem 0.55rem; min-height: 2rem; }
 .formula { overflow-x: auto; overflow-y: hidden; margin: 0.4rem 0; padding: 0.2rem 0.4rem; background: var(--_surface); border-radius: var(--_radius); }
 .formula .katex-display { margin: 0.4rem 0; }
-figure.heatmap { margin: 0.4rem 0; max-width: 100%; }
+/* Off screen, a heatmap's cells cost no style, layout or paint (it keeps its last size). Its
+   paint containment clips at the padding box: the padding keeps focus rings inside. */
+figure.heatmap { margin: 0.4rem 0; max-width: 100%; content-visibility: auto; padding: 0 6px 6px; }
 figure.heatmap figcaption { font-weight: 600; font-size: 0.92rem; }
 figure.heatmap .shape { font-weight: 400; color: var(--_muted); font-family: var(--_mono); }
 .scroll { overflow: auto; max-width: 100%; max-height: 34rem; }

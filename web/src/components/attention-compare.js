@@ -97,7 +97,7 @@ export class AttentionCompare extends AttentionElement {
     const grid = (this._grid ??= el('div', { class: 'grid' }));
     const figures = [];
     for (const [key, result] of methods) {
-      const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: result.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: key, defer: true });
+      const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: result.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: key });
       heat.el.dataset.method = key;
       figures.push(heat.el);
     }
@@ -134,7 +134,7 @@ export class AttentionCompare extends AttentionElement {
     out.push(el('p', { text: t('compare.dotFails') }), el('p', { class: 'error', 'data-role': 'dot-error', text: failure || '—' }));
     const wide = lab.additiveAttention(Qwide, K, V, { Wq: WqWide, Wk, wv, mask });
     out.push(el('p', { text: t('compare.additiveWorks', { n, m: n }) }));
-    out.push(createHeatmap({ t, name: `${t('compare.additive')} (d_q = ${dq}, d_k = ${config.dK})`, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: 'wide', defer: true }).el);
+    out.push(createHeatmap({ t, name: `${t('compare.additive')} (d_q = ${dq}, d_k = ${config.dK})`, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact, pool, slot: 'wide' }).el);
     place(root, out);
   }
 }

@@ -29,7 +29,7 @@ export class AttentionHeads extends AttentionElement {
     r.heads.forEach((head, k) => {
       const weights = head.steps.find((s) => s.id === 'weights').matrix;
       const masked = head.steps.find((s) => s.id === 'masked')?.mask;
-      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, mask: masked, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula, pool, slot: `head-${k}`, defer: true });
+      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, mask: masked, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula, pool, slot: `head-${k}` });
       h.el.dataset.head = String(k);
       figures.push(h.el);
     });
@@ -39,8 +39,8 @@ export class AttentionHeads extends AttentionElement {
     const output = r.steps.find((s) => s.id === 'output');
     const row = (this._row ??= el('div', { class: 'grid' }));
     place(row, [
-      createHeatmap({ t, name: t('heads.concat'), file: 'concat', matrix: concat.matrix, rowLabels: tokens, colLabels: dims(concat.matrix.cols), tex: concat.formula, pool, slot: 'concat', defer: true }).el,
-      createHeatmap({ t, name: t('heads.output'), file: 'output', matrix: output.matrix, rowLabels: tokens, colLabels: dims(output.matrix.cols), tex: output.formula, pool, slot: 'output', defer: true }).el,
+      createHeatmap({ t, name: t('heads.concat'), file: 'concat', matrix: concat.matrix, rowLabels: tokens, colLabels: dims(concat.matrix.cols), tex: concat.formula, pool, slot: 'concat' }).el,
+      createHeatmap({ t, name: t('heads.output'), file: 'output', matrix: output.matrix, rowLabels: tokens, colLabels: dims(output.matrix.cols), tex: output.formula, pool, slot: 'output' }).el,
     ]);
     out.push(row);
     place(root, out);

@@ -8,7 +8,7 @@ import { mulberry32, normals } from '../random.js';
 import { renderTex } from '../tex.js';
 
 export const WIDTHS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
-const PAIRS = 2000;
+const PAIRS = 1000;
 const KEYS = 16;
 const ROWS = 32;
 
@@ -23,16 +23,45 @@ export function jacobianNorm(p) {
   return Math.sqrt(sum);
 }
 
-/** Everything the panel plots, for a seed: per width the variance, max weight and Jacobian norm. */
+/** A Gamma(shape, 1) sample (Marsaglia and Tsang 2000), shape ≥ 1. */
+function gamma(shape, gauss, uniform) {
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    let x;
+    let v;
+    do {
+      x = gauss();
+      v = 1 + c * x;
+    } while (v <= 0);
+    v = v * v * v;
+    const u = uniform();
+    const x2 = x * x;
+    if (u < 1 - 0.0331 * x2 * x2 || Math.log(u) < 0.5 * x2 + d * (1 - v + Math.log(v))) return d * v;
+  }
+}
+
+/**
+ * Everything the panel plots, for a seed: per width d_k the sampled variance of q·k, and the
+ * mean largest softmax weight and Jacobian norm of ROWS score rows against KEYS keys, unscaled
+ * and scaled (the softmax is the library's).
+ *
+ * q and k have independent N(0, 1) entries. Each q·k is drawn from its exact distribution rather
+ * than summed from d_k products, so a change of seed costs the same at every width (at d_k = 512,
+ * 2000 pairs would take a million products): only k's component along q counts, and it is N(0, 1)
+ * whatever q is, so q·k = ‖q‖·z with z standard normal and ‖q‖² a χ²(d_k) = 2·Gamma(d_k/2)
+ * variable. One query's scores against KEYS keys are ‖q‖·(z_1, …, z_KEYS) in the same way.
+ */
 export function scalingData(lab, seed) {
-  const gauss = normals(mulberry32(seed >>> 0));
+  const uniform = mulberry32(seed >>> 0);
+  const gauss = normals(uniform);
+  const chi2 = (d) => (d === 1 ? gauss() ** 2 : 2 * gamma(d / 2, gauss, uniform));
   const rows = [];
   for (const d of WIDTHS) {
     let sum = 0;
     let sq = 0;
     for (let s = 0; s < PAIRS; s++) {
-      let dot = 0;
-      for (let k = 0; k < d; k++) dot += gauss() * gauss();
+      const dot = Math.sqrt(chi2(d)) * gauss();
       sum += dot;
       sq += dot * dot;
     }
@@ -41,12 +70,8 @@ export function scalingData(lab, seed) {
     // ROWS queries against KEYS keys: raw scores q·k_j, then the library's softmax.
     const raw = new Float32Array(ROWS * KEYS);
     for (let r = 0; r < ROWS; r++) {
-      const q = Array.from({ length: d }, gauss);
-      for (let j = 0; j < KEYS; j++) {
-        let dot = 0;
-        for (let k = 0; k < d; k++) dot += q[k] * gauss();
-        raw[r * KEYS + j] = dot;
-      }
+      const norm = Math.sqrt(chi2(d));
+      for (let j = 0; j < KEYS; j++) raw[r * KEYS + j] = norm * gauss();
     }
     const scaledScores = raw.map((v) => v / Math.sqrt(d));
     const stats = (S) => {
@@ -55,7 +80,9 @@ export function scalingData(lab, seed) {
       let jac = 0;
       for (let r = 0; r < ROWS; r++) {
         const p = P.data.subarray(r * KEYS, (r + 1) * KEYS);
-        max += Math.max(...p);
+        let top = 0;
+        for (const v of p) if (v > top) top = v;
+        max += top;
         jac += jacobianNorm(p);
       }
       return { max: max / ROWS, jac: jac / ROWS };

@@ -94,10 +94,12 @@ export class AttentionSteps extends AttentionElement {
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
     const out = [el('h2', { text: t('steps.heading') }), el('p', { class: 'intro', text: t('steps.intro') })];
 
-    // Stepper: previous / play / next, a position, and the list of steps as tabs.
+    // Stepper: previous / play / next, a position, and the list of steps as tabs. The tabs are
+    // kept between renders while the steps and language stay (their scroll position too).
     const go = (k) => this.go(this._keys[Math.max(0, Math.min(this._keys.length - 1, k))]);
     const arrows = (e) => {
-      const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: this._keys.length - 1 };
+      const at = Math.max(0, this._keys.indexOf(this.step));
+      const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: this._keys.length - 1 };
       if (e.key in moves) {
         e.preventDefault();
         this._focusTab = e.target.getAttribute('role') === 'tab';
@@ -124,25 +126,31 @@ export class AttentionSteps extends AttentionElement {
     }
     out.push(nav);
 
-    const tabs = el('div', { role: 'tablist', 'aria-label': t('steps.list'), part: 'tabs' });
-    tabs.addEventListener('keydown', arrows);
-    steps.forEach((s, k) => {
-      const selected = k === index;
-      tabs.append(
-        el('button', {
-          type: 'button',
-          role: 'tab',
-          part: 'tab',
-          id: `tab-${s.key}`,
-          'data-key': `tab-${s.key}`,
-          'aria-selected': String(selected),
-          'aria-controls': 'step-panel',
-          tabindex: selected ? '0' : '-1',
-          text: `${k + 1}. ${t(`step.${s.key}`)}`,
-          onclick: () => go(k),
-        }),
+    const tabsKey = `${this.language}|${this._keys.join()}`;
+    if (this._tabs?.key !== tabsKey) {
+      const list = el('div', { role: 'tablist', 'aria-label': t('steps.list'), part: 'tabs' });
+      list.addEventListener('keydown', arrows);
+      const buttons = steps.map((s, k) =>
+        el('button', { type: 'button', role: 'tab', part: 'tab', id: `tab-${s.key}`, 'data-key': `tab-${s.key}`, 'aria-controls': 'step-panel', text: `${k + 1}. ${t(`step.${s.key}`)}`, onclick: () => go(k) }),
       );
-    });
+      list.append(...buttons);
+      this._tabs = { key: tabsKey, list, buttons, selected: -1 };
+    }
+    const tabs = this._tabs.list;
+    if (this._tabs.selected !== index) {
+      this._tabs.buttons.forEach((b, k) => {
+        b.setAttribute('aria-selected', String(k === index));
+        b.tabIndex = k === index ? 0 : -1;
+      });
+      this._tabs.selected = index;
+      // On narrow screens the tabs scroll sideways: bring the selected one into view. The
+      // observer reports after the next layout, so nothing here forces one.
+      const io = new IntersectionObserver(([e]) => {
+        io.disconnect();
+        if (e.intersectionRatio < 1 && e.rootBounds) tabs.scrollLeft += e.boundingClientRect.left - e.rootBounds.left - 24;
+      }, { root: tabs });
+      io.observe(this._tabs.buttons[index]);
+    }
     out.push(tabs);
 
     // The step itself: title, explanation, formula with live shape, heatmap, operands.
@@ -172,8 +180,9 @@ export class AttentionSteps extends AttentionElement {
       mask: step.mask ?? (['weights'].includes(step.key) ? maskOf(steps) : undefined),
       maskedText: step.key === 'weights' ? '0' : undefined,
       tex: step.formula,
-      pool: (this._pool ??= new Map()),
-      slot: 'main',
+      pool: this.pool(),
+      // One kept body per shape: going back to a step of an earlier shape refills it in place.
+      slot: `main ${step.matrix.rows}×${step.matrix.cols}`,
       onCell: (i, j) => this.highlightOperands(i, j),
     });
     heat.el.dataset.role = 'main';
@@ -195,11 +204,6 @@ export class AttentionSteps extends AttentionElement {
     place(panel, inPanel);
     out.push(panel);
     place(root, out);
-    // On narrow screens the tabs scroll sideways: keep the selected one in view.
-    requestAnimationFrame(() => {
-      const selected = tabs.querySelector('[aria-selected="true"]');
-      if (selected && tabs.scrollWidth > tabs.clientWidth) tabs.scrollLeft = selected.offsetLeft - tabs.offsetLeft - 24;
-    });
     if (this._focusTab) {
       this._focusTab = false;
       tabs.querySelector('[aria-selected="true"]').focus();
@@ -210,11 +214,11 @@ export class AttentionSteps extends AttentionElement {
   operandsFor(step, steps, model, result, headIndex, t) {
     const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
     const tokens = model.tokens;
-    const pool = (this._pool ??= new Map());
+    const pool = this.pool();
     let slot = 0;
     const mk = (name, matrix, rowLabels, colLabels, map, mask) => ({
       map,
-      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand-${slot++}`, defer: true }),
+      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand-${slot++} ${matrix.rows}×${matrix.cols}` }),
     });
     const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
     switch (step.key) {
@@ -252,6 +256,14 @@ export class AttentionSteps extends AttentionElement {
       default:
         return [];
     }
+  }
+
+  /** Kept heatmap bodies by slot; a new sentence or size starts afresh. */
+  pool() {
+    const shape = this._traced.key;
+    if (this._poolShape !== shape && this._pool?.size > 16) this._pool.clear();
+    this._poolShape = shape;
+    return (this._pool ??= new Map());
   }
 
   highlightOperands(i, j) {
