@@ -25,12 +25,18 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** A plain page (served under the test server's origin) holding `body` and dist/components.js. */
-async function plainPage(body, { lang = 'en', viewport = { width: 1280, height: 900 } } = {}) {
+const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+/** A plain page (served under the test server's origin) holding `body` and dist/components.js; `csp` sent as a header. */
+async function plainPage(body, { lang = 'en', viewport = { width: 1280, height: 900 }, csp } = {}) {
   const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
+  await w.page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+  });
   const url = `${s.url}/tests/e2e/__cost-${Math.random().toString(36).slice(2)}.html`;
   const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>cost</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>`;
-  await w.page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  await w.page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: html }));
   await w.page.goto(url);
   await w.page.waitForFunction(() => [...document.querySelectorAll('attention-cost')].every((el) => 'ready' in el.dataset));
   return w;
@@ -120,6 +126,20 @@ describe('attention-cost', () => {
     }
     // Focus stays on the button; a second run replaces the first.
     expect(await page.evaluate(() => document.activeElement?.shadowRoot?.activeElement?.dataset.key)).toBe('measure');
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('under a strict Content-Security-Policy (no inline styles): renders and measures with no violation', async () => {
+    const { page, problems, context } = await plainPage('<attention-cost id="p" max-n="128" window="3"></attention-cost>', { csp: STRICT });
+    expect(await inCost(page, '#p', "return root.querySelectorAll('figure[data-method] td[data-i]').length")).toBe(36 * 3 + 18);
+    await page.locator('#p').locator('button[data-key="measure"]').click();
+    await page.waitForFunction(() => /^Measured with/.test(document.querySelector('#p').shadowRoot.querySelector('[data-role=measure-status]').textContent), null, { timeout: 60_000 });
+    expect(await inCost(page, '#p', "return root.querySelectorAll('[data-role=time-chart] svg circle').length")).toBe(8);
+    // The panel's own rules arrive as a constructed stylesheet, which the policy allows (1.2rem, not the default 40px).
+    expect(await inCost(page, '#p', "return getComputedStyle(root.querySelector('.remedies')).paddingInlineStart")).toBe('19.2px');
+    expect(await page.evaluate(() => window.__violations)).toEqual([]);
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
     await context.close();
