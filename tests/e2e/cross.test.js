@@ -214,6 +214,10 @@ describe('attention-cross', () => {
     const v = await shown(page);
     expect(v.figures.weights.cols).toEqual(['我', '爱', '你']);
     expect(await page.evaluate(() => document.querySelector('attention-cross').getAttribute('source'))).toBe('我 爱 你');
+    // An empty source box means the default source, as an empty sentence means the default sentence.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('figure[data-matrix="weights"] .shape').textContent.trim() === '2×7');
     // The scoring select from the keyboard.
     await page.evaluate(() => document.querySelector('attention-cross').shadowRoot.querySelector('#scoring').focus());
     await page.keyboard.press('ArrowDown');

@@ -81,10 +81,10 @@ export class AttentionCross extends AttentionElement {
     adoptPanelStyles(this.shadowRoot, CSS);
   }
 
-  /** The source sentence as given (cut to 400 characters). */
+  /** The source sentence as given (cut to 400 characters); absent or empty: the default, as for `sentence`. */
   get source() {
     const s = this.getAttribute('source');
-    return (s === null ? DEFAULT_SOURCE : s).slice(0, MAX_SOURCE);
+    return (s === null || s === '' ? DEFAULT_SOURCE : s).slice(0, MAX_SOURCE);
   }
 
   /** 'dot' (scaled dot-product) or 'additive' (Bahdanau). */
