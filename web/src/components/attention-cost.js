@@ -443,6 +443,11 @@ export class AttentionCost extends AttentionElement {
       const same = ['w', 'k', 'd', 'seed', 'maxN'].every((key) => s[key] === now[key]);
       m.status.textContent = same ? t('cost.measured', { w: s.w, k: s.k, d: s.d, ms: fmt(run.ms) }) : t('cost.stale', { w: s.w, k: s.k, d: s.d });
     }
+    // The charts depend only on the language, the settings they show and the results so far.
+    const chartKey = JSON.stringify([this.language, s, run?.rows.length ?? -1, Boolean(running)]);
+    if (m.chartKey === chartKey && run === m.chartRun) return;
+    m.chartKey = chartKey;
+    m.chartRun = run;
 
     const figures = [];
     const rows = run?.rows ?? [];
