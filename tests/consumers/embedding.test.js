@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshApp, launch, root, run, serve, writeFiles } from './helpers.js';
 
 /** Exact versions of the tools a site installs. */
-export const VERSIONS = {
+const VERSIONS = {
   hexo: { hexo: '8.1.2', 'hexo-renderer-marked': '7.0.1' },
   docusaurus: { '@docusaurus/core': '3.10.2', '@docusaurus/preset-classic': '3.10.2', '@mdx-js/react': '3.1.1', react: '19.2.0', 'react-dom': '19.2.0' },
   mystmd: { mystmd: '1.8.3' },
@@ -29,7 +29,7 @@ export const VERSIONS = {
 const doc = readFileSync(join(root, 'docs', 'embedding.md'), 'utf8');
 
 /** The fenced code blocks under the `## heading` of the doc, in order: { lang, body }. */
-export function blocks(heading) {
+function blocks(heading) {
   const section = doc.split(/^## /m).find((s) => s.startsWith(`${heading}\n`) || s.startsWith(`${heading} (`));
   if (!section) throw new Error(`docs/embedding.md has no section "## ${heading}"`);
   // ```` fences may hold ``` fences (the MyST example)
@@ -295,8 +295,9 @@ describe('docs/embedding.md: Docusaurus / MDX', () => {
     });
     copyComponents(join(site, 'static', 'attention-lab'));
     npmInstall(site, VERSIONS.docusaurus);
+    // --no-minify: a third less CPU; minifying does not touch the snippet's behaviour
     const build = timed('docusaurus build', () =>
-      spawnSync(process.execPath, [join(site, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs'), 'build'], {
+      spawnSync(process.execPath, [join(site, 'node_modules', '@docusaurus', 'core', 'bin', 'docusaurus.mjs'), 'build', '--no-minify'], {
         cwd: site,
         encoding: 'utf8',
         env: { ...process.env, NO_UPDATE_NOTIFIER: '1' },
