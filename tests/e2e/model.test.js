@@ -1,8 +1,8 @@
 // The demo's input model (no browser): tokens, seeded matrices, URL state.
 import { describe, expect, test } from 'vitest';
-import { buildModel, parseMatrixText, tokenize } from '../../web/src/model.js';
+import { buildModel, outOfRange, parseMatrixText, tokenize } from '../../web/src/model.js';
 import { mulberry32, normals } from '../../web/src/random.js';
-import { readState, writeState } from '../../web/src/state.js';
+import { decodeMatrixText, encodeMatrixText, readState, writeState } from '../../web/src/state.js';
 
 describe('input model', () => {
   test('Latin text splits into words, Chinese into characters', () => {
@@ -42,6 +42,27 @@ describe('input model', () => {
     expect(Math.abs(mean)).toBeLessThan(0.03);
     expect(Math.abs(variance - 1)).toBeLessThan(0.05);
     expect(normals(mulberry32(1))()).toBe(xs[0]);
+  });
+
+  test('h·d_k is at most 64: d_k is cut to 64 / h, and the note says so', () => {
+    expect(buildModel({ dModel: 64, dK: 64, heads: 8 }).config.dK).toBe(8);
+    expect(buildModel({ dModel: 64, dK: 64, heads: 8 }).Wq.cols).toBe(64);
+    expect(outOfRange({ dK: '64', heads: '8' })).toEqual([{ name: 'd-k', given: '64', used: '8' }]);
+    expect(outOfRange({ dK: '21', heads: '3' })).toEqual([]);
+    expect(outOfRange({ dK: '22', heads: '3' })).toEqual([{ name: 'd-k', given: '22', used: '21' }]);
+    expect(outOfRange({ dK: '64', heads: '1' })).toEqual([]);
+  });
+
+  test('typed matrices: short form for the URL and back; anything but numbers has none', () => {
+    expect(encodeMatrixText(' 1 0\n\n0, -2.5 \n')).toBe('1,0;0,-2.5');
+    expect(decodeMatrixText('1,0;0,-2.5')).toBe('1 0\n0 -2.5');
+    expect(parseMatrixText(decodeMatrixText(encodeMatrixText('1e-3 4\n5 6')))).toEqual(parseMatrixText('1e-3 4\n5 6'));
+    expect(encodeMatrixText('1 2\n3')).toBeNull();
+    expect(encodeMatrixText('<img src=x onerror=alert(1)>')).toBeNull();
+    expect(encodeMatrixText('1 Infinity')).toBeNull();
+    const state = { wq: '1,0;0,2', x: '1,2;3,4;5,6' };
+    expect(readState(writeState(state))).toEqual(state);
+    expect(new URLSearchParams(writeState(state)).get('wq')).toBe('1,0;0,2');
   });
 
   test('URL state round-trips', () => {

@@ -233,6 +233,96 @@ describe('demo page', () => {
     await context.close();
   });
 
+  test('weights typed by hand flow through every step and panel; shown numbers equal the library result for them', async () => {
+    const { buildModel } = await import('../../web/src/model.js');
+    const { page, problems, context } = await open('?s=a+b+c&seed=3&dm=2&dk=1&h=2&step=final');
+    const explorer = page.locator('attention-explorer');
+    await explorer.locator('summary').click();
+    const typed = { wq: '1 0\n0 2', wk: '0.5, 1\n-1, 0.25', wv: '2 0\n1 -1', wo: '1 0.5\n0 1' };
+    for (const [field, text] of Object.entries(typed)) {
+      await explorer.locator(`#in-${field}`).fill(text);
+      await expect.poll(() => explorer.locator(`#in-${field}-status`).textContent()).toBe(`Using the typed W_${field[1].toUpperCase()} (2×2).`);
+    }
+    // The expected numbers: the library in the page, on the seeded X and the typed weights.
+    const { X } = buildModel({ sentence: 'a b c', seed: 3, dModel: 2, dK: 1, heads: 2 });
+    const W = Object.fromEntries(Object.entries(typed).map(([field, text]) => [field, text.split('\n').map((row) => row.split(/[\s,]+/).map(Number))]));
+    const want = await page.evaluate(
+      ([x, W]) => {
+        const lab = document.querySelector('attention-explorer').lab;
+        const first = (m) => m.map((row) => [row[0]]);
+        const multi = lab.multiHeadAttention(x, { heads: 2, Wq: W.wq, Wk: W.wk, Wv: W.wv, Wo: W.wo, trace: true });
+        const single = lab.selfAttention(x, { Wq: first(W.wq), Wk: first(W.wk), Wv: first(W.wv) });
+        return { Q: Array.from(multi.steps.find((s) => s.id === 'Q').matrix.data), output: Array.from(multi.output.data), firstHead: Array.from(single.weights.data) };
+      },
+      [{ rows: X.rows, cols: X.cols, data: Array.from(X.data) }, W],
+    );
+    const mainValues = () => inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => Number(td.dataset.value))");
+    expect(await mainValues()).toEqual(want.output);
+    await page.locator('attention-explorer attention-steps [role="tab"]').nth(1).click();
+    await waitStep(page, 'Q');
+    expect(await mainValues()).toEqual(want.Q);
+    // The multi-head panel's output, and the scoring-function panel (the first head's columns).
+    await explorer.locator('#ptab-heads').click();
+    await ready(page);
+    const headsOutput = await page.evaluate(() => {
+      const heads = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-heads').shadowRoot;
+      const fig = [...heads.querySelectorAll('figure.heatmap')].at(-1);
+      return [...fig.querySelectorAll('td[data-i]')].map((td) => Number(td.dataset.value));
+    });
+    expect(headsOutput).toEqual(want.output);
+    await explorer.locator('#ptab-compare').click();
+    await ready(page);
+    const scaled = await page.evaluate(() => {
+      const compare = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-compare').shadowRoot;
+      return [...compare.querySelectorAll('figure[data-method="scaled"] td[data-i]')].map((td) => Number(td.dataset.value));
+    });
+    expect(scaled).toEqual(want.firstHead);
+    // The link keeps them: a new page from the URL shows the same output.
+    const q = new URL(page.url()).searchParams;
+    expect([q.get('wq'), q.get('wk'), q.get('wv'), q.get('wo')]).toEqual(['1,0;0,2', '0.5,1;-1,0.25', '2,0;1,-1', '1,0.5;0,1']);
+    const again = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
+    const url = new URL(page.url());
+    url.searchParams.set('panel', 'steps');
+    url.searchParams.set('step', 'final');
+    await again.page.goto(url.href);
+    await ready(again.page);
+    expect(await again.page.locator('attention-explorer #in-wk').inputValue()).toBe('0.5 1\n-1 0.25');
+    expect(await inSteps(again.page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => Number(td.dataset.value))")).toEqual(want.output);
+    // With one head W_O is not asked for; a weight of the wrong shape is refused and says so.
+    await explorer.locator('#in-heads').fill('1');
+    await expect.poll(() => explorer.locator('#in-wq-status').textContent()).toBe('Not used: expected 2 rows of 1 numbers.');
+    expect(await explorer.locator('#in-wo').isVisible()).toBe(false);
+    expect(problems.console).toEqual([]);
+    expect(again.problems.console).toEqual([]);
+    await again.context.close();
+    await context.close();
+  });
+
+  test('payloads typed as weights, or put in the URL, are refused with the note and stay text', async () => {
+    const payload = '<img src=x onerror="window.__pwned=1">';
+    const { page, problems, context } = await open(`?dm=2&dk=2&${new URLSearchParams({ wv: payload })}`);
+    const explorer = page.locator('attention-explorer');
+    await explorer.locator('summary').click();
+    await explorer.locator('#in-wq').fill(`1 2\n${payload}`);
+    await expect.poll(() => explorer.locator('#in-wq-status').textContent()).toBe('Not used: expected 2 rows of 2 numbers.');
+    expect(await explorer.locator('#in-wq').inputValue()).toBe(`1 2\n${payload}`);
+    expect(await explorer.locator('#in-wv').inputValue()).toBe(payload);
+    expect(await explorer.locator('#in-wv-status').textContent()).toBe('Not used: expected 2 rows of 2 numbers.');
+    const injected = await page.evaluate(() => {
+      let count = 0;
+      const visit = (root) => {
+        count += root.querySelectorAll('img').length;
+        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) visit(el.shadowRoot);
+      };
+      visit(document);
+      return { count, pwned: window.__pwned ?? null };
+    });
+    expect(injected).toEqual({ count: 0, pwned: null });
+    expect(new URL(page.url()).searchParams.get('wq')).toBe(null);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('screenshots at 1280 px and 375 px in English and Chinese', async () => {
     for (const lang of ['en', 'zh-CN']) {
       for (const width of [1280, 375]) {

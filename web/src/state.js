@@ -13,6 +13,12 @@ const KEYS = {
   kernel: 'kernel',
   bandwidth: 'bw',
   panel: 'panel',
+  // Matrices typed by hand, in short form (see encodeMatrixText).
+  x: 'x',
+  wq: 'wq',
+  wk: 'wk',
+  wv: 'wv',
+  wo: 'wo',
 };
 
 /** Read the known fields from a query string (unknown keys are ignored). */
@@ -29,4 +35,24 @@ export function writeState(state) {
   for (const [field, key] of Object.entries(KEYS))
     if (state[field] !== undefined && state[field] !== null && state[field] !== '') params.set(key, String(state[field]));
   return `?${params.toString()}`;
+}
+
+/**
+ * A matrix typed by hand in the URL's short form: rows joined by ';', numbers by ',', the numbers
+ * as typed ("1 0\n0 2" → "1,0;0,2"). Null when the text is not a matrix of finite numbers.
+ */
+export function encodeMatrixText(text) {
+  const rows = String(text)
+    .trim()
+    .split(/\n+/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => line.split(/[\s,;]+/).filter(Boolean));
+  if (rows.length === 0 || rows.some((r) => r.length !== rows[0].length || r.some((v) => !Number.isFinite(Number(v))))) return null;
+  return rows.map((r) => r.join(',')).join(';');
+}
+
+/** The short form back as text to edit: one row per line, numbers separated by spaces. */
+export function decodeMatrixText(short) {
+  return String(short).slice(0, 4000).split(';').map((row) => row.split(',').join(' ')).join('\n');
 }

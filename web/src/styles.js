@@ -108,6 +108,9 @@ td:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; position
 .swatch { display: inline-block; width: 1.4rem; height: 0.25rem; vertical-align: middle; margin-inline-end: 0.3rem; }
 details { display: block; margin: 0.4rem 0; } summary { display: list-item; cursor: pointer; }
 textarea { font-family: var(--_mono); width: 100%; min-height: 5rem; }
+.typed-grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(16rem, 100%), 1fr)); gap: 0.2rem 1rem; margin-top: 0.3rem; }
+.typed[hidden] { display: none; }
+.typed .matrix-label { display: block; font-family: var(--_mono); margin-top: 0.3rem; }
 @media (max-width: 480px) {
   .root { padding: 0.5rem; font-size: 14px; }
   .controls { gap: 0.4rem 0.6rem; }

@@ -4,6 +4,7 @@
 import { AttentionElement, CONFIG_ATTRIBUTES } from '../base.js';
 import { el } from '../heatmap.js';
 import { LIMITS, parseMatrixText } from '../model.js';
+import { decodeMatrixText, encodeMatrixText } from '../state.js';
 
 const PANELS = [
   ['steps', 'attention-steps'],
@@ -17,6 +18,17 @@ const PANELS = [
   ['transformer', 'attention-transformer'],
 ];
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];
+// The matrices a reader may type: [inputs key, URL/state key, name, shape for a configuration].
+// X takes 1 to 32 rows (rows null); the weights take exactly their shape. W_O only with h > 1.
+const TYPED = [
+  ['X', 'x', 'X', (c) => [null, c.dModel]],
+  ['Wq', 'wq', 'W_Q', (c) => [c.dModel, c.heads * c.dK]],
+  ['Wk', 'wk', 'W_K', (c) => [c.dModel, c.heads * c.dK]],
+  ['Wv', 'wv', 'W_V', (c) => [c.dModel, c.heads * c.dK]],
+  ['Wo', 'wo', 'W_O', (c) => [c.heads * c.dK, c.dModel]],
+];
+// A typed matrix goes into the link only when its text is at most this long.
+const URL_TEXT = 400;
 
 export class AttentionExplorer extends AttentionElement {
   static tag = 'attention-explorer';
@@ -41,7 +53,31 @@ export class AttentionExplorer extends AttentionElement {
       bandwidth: this.getAttribute('bandwidth') || undefined,
       panel: this.panel,
       lang: this.language,
+      ...this.typedState(),
     };
+  }
+
+  /** The typed matrices in use, as short text for the URL ({ x, wq, … }; long ones are left out). */
+  typedState() {
+    const out = {};
+    for (const [key, field] of TYPED) {
+      const text = this._used?.[key] ? encodeMatrixText(this._typedText?.[field] ?? '') : null;
+      if (text && text.length <= URL_TEXT) out[field] = text;
+    }
+    return out;
+  }
+
+  /** Texts of the typed matrices ({ x, wq, wk, wv, wo }, in the URL's short form or as typed). */
+  get typed() {
+    return { ...this._typedText };
+  }
+  set typed(texts) {
+    this._typedText = {};
+    for (const [, field] of TYPED) if (typeof texts?.[field] === 'string') this._typedText[field] = decodeMatrixText(texts[field]);
+    if (this.built) {
+      for (const [, field] of TYPED) this.typedAreas[field].value = this._typedText[field] ?? '';
+      this.applyCustom();
+    }
   }
 
   changed() {
@@ -85,18 +121,38 @@ export class AttentionExplorer extends AttentionElement {
     }
     root.append(form);
 
+    // Matrices typed by hand: X, and the weights of the current sizes. Statuses are text.
     const custom = el('details', { part: 'custom-x' });
-    const area = el('textarea', { id: 'in-x', 'data-key': 'custom-x', rows: '4', spellcheck: 'false', 'aria-describedby': 'in-x-help in-x-status' });
-    this.customStatus = el('p', { id: 'in-x-status', class: 'note', 'aria-live': 'polite' });
-    custom.append(
-      el('summary', { 'data-i18n': 'input.customX', text: t('input.customX') }),
-      el('label', { for: 'in-x', class: 'sr-only', 'data-i18n': 'input.customX', text: t('input.customX') }),
-      area,
-      el('small', { id: 'in-x-help', class: 'muted', 'data-i18n': 'input.customXHelp', text: t('input.customXHelp') }),
-      this.customStatus,
-    );
-    area.addEventListener('input', () => this.applyCustom(area.value));
-    this.customArea = area;
+    custom.append(el('summary', { 'data-i18n': 'input.custom', text: t('input.custom') }));
+    this.typedAreas = {};
+    this.typedStatus = {};
+    this.typedLabels = {};
+    this.typedBoxes = {};
+    this._typedText ??= {};
+    const weights = el('div', { class: 'typed-grid' });
+    for (const [, field, name] of TYPED) {
+      const id = `in-${field}`;
+      const area = el('textarea', { id, 'data-key': field === 'x' ? 'custom-x' : `custom-${field}`, rows: field === 'x' ? '4' : '3', spellcheck: 'false', 'aria-describedby': `${field === 'x' ? 'in-x-help' : 'in-w-help'} ${id}-status` });
+      area.value = this._typedText[field] ?? '';
+      const label = el('label', { for: id, class: 'matrix-label' });
+      const status = el('p', { id: `${id}-status`, class: 'note', 'aria-live': 'polite' });
+      const box = el('div', { class: 'typed', 'data-matrix': name }, label, area);
+      if (field === 'x') box.append(el('small', { id: 'in-x-help', class: 'muted', 'data-i18n': 'input.customXHelp', text: t('input.customXHelp') }));
+      box.append(status);
+      if (field === 'x') custom.append(box, el('small', { id: 'in-w-help', class: 'muted', 'data-i18n': 'input.customWHelp', text: t('input.customWHelp') }), weights);
+      else weights.append(box);
+      area.addEventListener('input', () => {
+        this._typedText[field] = area.value;
+        this.applyCustom();
+        this.changed();
+      });
+      this.typedAreas[field] = area;
+      this.typedStatus[field] = status;
+      this.typedLabels[field] = label;
+      this.typedBoxes[field] = box;
+    }
+    this.customArea = this.typedAreas.x;
+    this.customStatus = this.typedStatus.x;
     root.append(custom);
 
     const tabs = el('div', { role: 'tablist', part: 'panel-tabs', 'aria-label': t('app.panels') });
@@ -145,29 +201,53 @@ export class AttentionExplorer extends AttentionElement {
     this.changed();
   }
 
-  applyCustom(text) {
+  /**
+   * Checks each typed matrix against the current sizes, says in its status whether it is used
+   * (or what it should be), and gives the used ones to every panel (with the `inputs` property's).
+   */
+  applyCustom() {
     const t = this.t;
     const c = this.config();
-    const m = text.trim() ? parseMatrixText(text) : null;
-    if (!text.trim()) {
-      this.customStatus.textContent = '';
-      this.custom = null;
-    } else if (m && m.cols === c.dModel && m.rows <= LIMITS.maxTokens) {
-      this.custom = m;
-      this.customStatus.textContent = t('input.customXUsed', { rows: m.rows, cols: m.cols });
-    } else {
-      this.custom = null;
-      this.customStatus.textContent = t('input.customXBad', { rows: 1, cols: c.dModel });
+    const used = {};
+    const key = [];
+    for (const [name, field, label, shape] of TYPED) {
+      const [rows, cols] = shape(c);
+      const text = this._typedText[field] ?? '';
+      const active = name !== 'Wo' || c.heads > 1;
+      this.typedBoxes[field].hidden = !active;
+      this.typedLabels[field].textContent = `${label} (${rows ?? 'n'}×${cols})`;
+      const status = this.typedStatus[field];
+      const m = active && text.trim() ? parseMatrixText(text) : null;
+      if (!active || !text.trim()) status.textContent = '';
+      else if (name === 'X' && m && m.cols === cols && m.rows <= LIMITS.maxTokens) {
+        used.X = m;
+        status.textContent = t('input.customXUsed', { rows: m.rows, cols: m.cols });
+      } else if (name === 'X') status.textContent = t('input.customXBad', { rows: 1, cols });
+      else if (m && m.rows === rows && m.cols === cols) {
+        used[name] = m;
+        status.textContent = t('input.customWUsed', { name: label, rows, cols });
+      } else status.textContent = t('input.customWBad', { rows, cols });
+      if (used[name]) key.push(`${name}:${encodeMatrixText(text)}`);
     }
-    for (const panel of Object.values(this.panels)) panel.inputs = { ...this.inputs, ...(this.custom ? { X: this.custom } : {}) };
+    this._used = used;
+    this.custom = used.X ?? null;
+    // The panels get new inputs (and recompute) only when what is used changed.
+    const signature = key.join('|');
+    if (signature === this._usedKey && this._passed === this._inputs) return;
+    this._usedKey = signature;
+    this._passed = this._inputs;
+    for (const panel of Object.values(this.panels)) panel.inputs = { ...this.inputs, ...used };
   }
 
   render() {
     if (!this.built) this.build();
-    if (this._passed !== this._inputs) {
-      // Typed data given to the explorer (its `inputs` property) goes to every panel.
-      this._passed = this._inputs;
-      this.applyCustom(this.customArea.value);
+    // Typed data given to the explorer (its `inputs` property) goes to every panel; typed
+    // matrices are checked again when the sizes (or the language of their statuses) change.
+    const sizes = this.config();
+    const typedKey = `${sizes.dModel}|${sizes.dK}|${sizes.heads}|${this.language}`;
+    if (this._passed !== this._inputs || this._typedKey !== typedKey) {
+      this._typedKey = typedKey;
+      this.applyCustom();
     }
     const t = this.t;
     const lang = this.language;
