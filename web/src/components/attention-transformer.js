@@ -251,7 +251,7 @@ export class AttentionTransformer extends AttentionElement {
       list.addEventListener('keydown', arrows);
       const buttons = STEPS.map((s, k) => {
         const b = el('button', { type: 'button', role: 'tab', part: 'tab', class: `sub${s.sub}`, id: `tab-${s.key}`, 'data-key': `tab-${s.key}`, 'aria-controls': 'step-panel', onclick: () => go(k) });
-        b.append(el('span', { text: `${k + 1}. ${t(`transformer.tab.${s.key === 'X' && c.positional ? 'XP' : s.key}`)}` }), el('span', { class: 'tab-shape', text: shapeText(s.key) }));
+        b.append(el('span', { text: `${k + 1}. ${t(`transformer.tab.${s.key === 'X' && c.positional ? 'XP' : s.key}`)}` }), ' ', el('span', { class: 'tab-shape', text: shapeText(s.key) }));
         return b;
       });
       buttons.forEach((b, k) => {

@@ -1,0 +1,363 @@
+// <attention-transformer> in Chromium: alone on a plain page and inside the
+// explorer; every step's matrix equals lab.transformerBlock's trace for the
+// same seeded input (computed here in Node), with its live shape n×d_model or
+// n×d_ff; LayerNorm rows have mean 0 and variance 1; X + P; the heads' weights
+// with a causal mask; clamped attributes; keyboard; Chinese labels; a strict
+// CSP; no console error, nothing from the network; screenshots.
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildModel } from '../../web/src/model.js';
+import { hashString, randomMatrix } from '../../web/src/random.js';
+import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
+
+let b;
+let s;
+let lab;
+
+beforeAll(async () => {
+  ensureBuilt();
+  b = await launch();
+  s = await server();
+  lab = await (await import('../../dist/node.js')).init();
+});
+afterAll(async () => {
+  await b?.close();
+  await s?.close();
+});
+
+const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const STEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'];
+
+/** A plain page (no CSS of ours) holding `body`, with the components module; `csp` sent as a header. */
+async function open(body, { selector = 'attention-transformer', csp, viewport = { width: 1280, height: 900 } } = {}) {
+  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
+  await w.page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+  });
+  await w.page.route('**/__transformer.html', (route) =>
+    route.fulfill({ contentType: 'text/html', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>transformer</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
+  );
+  await w.page.goto(`${s.url}/__transformer.html`);
+  await w.page.waitForFunction((sel) => {
+    const all = [...document.querySelectorAll(sel)];
+    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
+  }, selector);
+  return w;
+}
+
+/** What the element shows: its figures (caption, shape, headers, values), notes by role, the stats table, tabs. */
+const shown = (page, selector = 'attention-transformer') =>
+  page.evaluate((sel) => {
+    let host = document.querySelector(sel);
+    if (host.tagName === 'ATTENTION-EXPLORER') host = host.shadowRoot.querySelector('attention-transformer');
+    const root = host.shadowRoot;
+    const figures = {};
+    for (const f of root.querySelectorAll('figure[data-matrix]')) {
+      figures[f.dataset.matrix] = {
+        caption: f.querySelector('figcaption').textContent,
+        shape: f.querySelector('figcaption .shape').textContent.trim(),
+        rows: [...f.querySelectorAll('tbody th')].map((th) => th.textContent),
+        cols: [...f.querySelectorAll('thead th')].map((th) => th.textContent),
+        values: [...f.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value)),
+        masked: [...f.querySelectorAll('tbody td')].map((td) => td.classList.contains('masked')),
+      };
+    }
+    const roles = {};
+    for (const p of root.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
+    const stats = [...root.querySelectorAll('table.stats tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value)));
+    return {
+      heading: root.querySelector('h2')?.textContent,
+      title: root.querySelector('.step-title')?.textContent,
+      lang: root.querySelector('.root')?.getAttribute('lang'),
+      step: root.querySelector('[role="tabpanel"]')?.dataset.step,
+      tex: root.querySelector('[data-role="formula"]')?.dataset.tex,
+      katex: root.querySelector('[data-role="formula"] .katex-mathml annotation')?.textContent,
+      tabs: [...root.querySelectorAll('[role="tab"]')].map((tab) => ({ text: tab.textContent, selected: tab.getAttribute('aria-selected') })),
+      figures,
+      roles,
+      stats,
+    };
+  }, selector);
+
+/** The panel's seeded block for the same configuration, computed here with the Node library. */
+function expected({ sentence = 'the cat sat on the mat', seed = 42, dModel = 8, dK = 4, heads = 1, mask = 'none', validLen, positional = false } = {}) {
+  const model = buildModel({ sentence, seed, dModel, dK, heads, mask, validLen });
+  const d = model.config.dModel;
+  const stream = (name) => hashString(`transformer:${name}:${model.config.seed}`);
+  const W1 = randomMatrix(d, 4 * d, stream('W1'), 1 / Math.sqrt(d));
+  const b1 = randomMatrix(1, 4 * d, stream('b1'), 0.1).data;
+  const W2 = randomMatrix(4 * d, d, stream('W2'), 1 / Math.sqrt(4 * d));
+  const b2 = randomMatrix(1, d, stream('b2'), 0.1).data;
+  const X = positional ? lab.addPositionalEncoding(model.X) : model.X;
+  const r = lab.transformerBlock(X, { heads: model.config.heads, Wq: model.Wq, Wk: model.Wk, Wv: model.Wv, Wo: model.Wo, W1, b1, W2, b2, mask: model.mask, trace: true });
+  const matrices = { X, ...Object.fromEntries(r.steps.map((st) => [st.id, st.matrix])) };
+  return { model, r, matrices };
+}
+
+const rowStats = (M) =>
+  Array.from({ length: M.rows }, (_, i) => {
+    const row = Array.from(M.data.subarray(i * M.cols, (i + 1) * M.cols));
+    const mean = row.reduce((a, x) => a + x, 0) / M.cols;
+    return { mean, variance: row.reduce((a, x) => a + (x - mean) ** 2, 0) / M.cols };
+  });
+
+const setAttr = (page, name, value, sel = 'attention-transformer') =>
+  page.evaluate(([n, v, s]) => document.querySelector(s).setAttribute(n, v), [name, value, sel]);
+const waitStep = (page, step) => page.waitForFunction((st) => document.querySelector('attention-transformer').shadowRoot.querySelector('[role="tabpanel"]')?.dataset.step === st, step);
+
+describe('attention-transformer', () => {
+  test('alone on a plain page: every step equals the library’s trace, with its live shape', async () => {
+    const { page, problems, context } = await open('<attention-transformer sentence="the cat sat on" seed="7" heads="2" d-k="3"></attention-transformer>');
+    const e = expected({ sentence: 'the cat sat on', seed: 7, heads: 2, dK: 3 });
+    const first = await shown(page);
+    expect(first.heading).toBe('A Transformer encoder block, step by step');
+    expect(first.lang).toBe('en');
+    expect(first.step).toBe('X');
+    expect(first.tabs.map((tab) => tab.text)).toEqual(['1. Input X 4×8', '2. Multi-head attention 4×8', '3. Add: X + A 4×8', '4. Norm: Y 4×8', '5. FFN hidden layer 4×32', '6. FFN output 4×8', '7. Add: Y + F 4×8', '8. Norm: output Z 4×8']);
+    expect(first.roles.sizes).toContain('d_ff = 4 · d_model = 32');
+    for (const [k, step] of STEPS.entries()) {
+      if (k > 0) {
+        // Through the Next button, as a reader would.
+        await page.evaluate(() => document.querySelector('attention-transformer').shadowRoot.querySelector('[data-key="next"]').click());
+        await waitStep(page, step);
+      }
+      const v = await shown(page);
+      const f = v.figures[step];
+      const m = e.matrices[step];
+      expect(f.shape).toBe(step === 'hidden' ? '4×32' : '4×8');
+      expect(f.caption).toContain(step === 'hidden' ? '(n×d_ff)' : '(n×d_model)');
+      expect(f.rows).toEqual(['the', 'cat', 'sat', 'on']);
+      expect(f.cols[0]).toBe(step === 'hidden' ? 'f0' : 'd0');
+      expect(f.cols.length).toBe(m.cols);
+      // The numbers are the library's, to the last bit, for the same seeded input.
+      expect(f.values).toEqual(Array.from(m.data));
+      expect(v.tabs[k].selected).toBe('true');
+      if (step !== 'X') expect(v.tex).toBe(e.r.steps.find((st) => st.id === step).formula);
+      expect(v.katex).toContain(step === 'hidden' ? 'n \\times d_{\\text{ff}} = 4 \\times 32' : 'n \\times d_{\\text{model}} = 4 \\times 8');
+    }
+    // The block keeps the shape: Z is n × d_model like X.
+    expect((await shown(page)).roles.stack).toContain('4 × 8');
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('LayerNorm rows: mean 0 and variance 1 (before: not), from the library’s matrices; ReLU zeros counted', async () => {
+    const { page, problems, context } = await open('<attention-transformer step="norm1" sentence="a quick brown fox jumps" seed="3" d-model="16"></attention-transformer>');
+    const e = expected({ sentence: 'a quick brown fox jumps', seed: 3, dModel: 16 });
+    let v = await shown(page);
+    expect(v.figures.norm1.values).toEqual(Array.from(e.matrices.norm1.data));
+    expect(v.figures['op-residual1'].values).toEqual(Array.from(e.matrices.residual1.data));
+    const before = rowStats(e.matrices.residual1);
+    const after = rowStats(e.matrices.norm1);
+    expect(v.stats.length).toBe(5);
+    v.stats.forEach((row, i) => {
+      expect(row[0]).toBeCloseTo(before[i].mean, 12);
+      expect(row[1]).toBeCloseTo(before[i].variance, 12);
+      expect(row[2]).toBeCloseTo(after[i].mean, 12);
+      expect(row[3]).toBeCloseTo(after[i].variance, 12);
+      expect(Math.abs(row[2])).toBeLessThan(1e-6);
+      expect(row[3]).toBeGreaterThan(0.999);
+      expect(row[3]).toBeLessThanOrEqual(1.0000001);
+    });
+    // Before the norm the rows are not normalised (the test would pass vacuously otherwise).
+    expect(v.stats.some((row) => Math.abs(row[1] - 1) > 0.05)).toBe(true);
+    expect(v.roles['stats-summary']).toContain('mean ≈ 0');
+    expect(v.roles.whyLayerNorm).toContain('BatchNorm');
+
+    await setAttr(page, 'step', 'output');
+    await waitStep(page, 'output');
+    v = await shown(page);
+    expect(v.figures.output.values).toEqual(Array.from(e.r.output.data));
+    rowStats(e.r.output).forEach((st, i) => expect(v.stats[i][3]).toBeCloseTo(st.variance, 12));
+    expect(v.roles.decoder).toContain('cross-attention');
+
+    await setAttr(page, 'step', 'hidden');
+    await waitStep(page, 'hidden');
+    v = await shown(page);
+    const zeros = Array.from(e.matrices.hidden.data).filter((x) => x === 0).length;
+    expect(zeros).toBeGreaterThan(0);
+    expect(v.roles.relu).toContain(`set ${zeros} of the ${5 * 64} entries`);
+    expect(v.figures.hidden.shape).toBe('5×64');
+    expect(v.figures['op-norm1'].shape).toBe('5×16');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('X + P: the positional encoding enters the block; the checkbox toggles it', async () => {
+    const { page, problems, context } = await open('<attention-transformer sentence="the cat sat on the mat" positional></attention-transformer>');
+    const withP = expected({ positional: true });
+    const without = expected();
+    let v = await shown(page);
+    expect(v.tabs[0].text).toContain('Input X + P');
+    expect(v.figures.X.values).toEqual(Array.from(withP.matrices.X.data));
+    // The two "the" rows differ once their positions are added.
+    expect(v.figures.X.values.slice(0, 8)).not.toEqual(v.figures.X.values.slice(32, 40));
+    await setAttr(page, 'step', 'output');
+    await waitStep(page, 'output');
+    v = await shown(page);
+    expect(v.figures.output.values).toEqual(Array.from(withP.r.output.data));
+    // Unticking the box: back to the embeddings alone.
+    await page.evaluate(() => document.querySelector('attention-transformer').shadowRoot.querySelector('#positional').click());
+    await page.waitForFunction(() => !document.querySelector('attention-transformer').hasAttribute('positional'));
+    await page.waitForFunction((x) => Number(document.querySelector('attention-transformer').shadowRoot.querySelector('figure[data-matrix="output"] tbody td').dataset.value) === x, without.r.output.data[0]);
+    v = await shown(page);
+    expect(v.figures.output.values).toEqual(Array.from(without.r.output.data));
+    expect(withP.r.output.data[0]).not.toBe(without.r.output.data[0]);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('causal mask: each head’s weights small, upper triangle masked and exactly 0, equal to the library', async () => {
+    const { page, problems, context } = await open('<attention-transformer step="attention" heads="3" mask="causal" sentence="one two three four five"></attention-transformer>');
+    const e = expected({ heads: 3, mask: 'causal', sentence: 'one two three four five' });
+    const v = await shown(page);
+    expect(v.roles.mask).toContain('causal');
+    for (let h = 0; h < 3; h++) {
+      const f = v.figures[`head-${h}`];
+      expect(f.shape).toBe('5×5');
+      expect(f.caption).toContain(`Head ${h + 1}`);
+      expect(f.values).toEqual(Array.from(e.r.heads[h].weights.data));
+      for (let i = 0; i < 5; i++)
+        for (let j = 0; j < 5; j++) {
+          expect(f.masked[i * 5 + j]).toBe(j > i);
+          if (j > i) expect(f.values[i * 5 + j]).toBe(0);
+        }
+    }
+    expect(v.figures['head-3']).toBeUndefined();
+    expect(v.figures.attention.values).toEqual(Array.from(e.matrices.attention.data));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('out-of-range attributes are clamped with the visible note', async () => {
+    const { page, problems, context } = await open('<attention-transformer step="bogus" positional="maybe" d-model="100" sentence="a b"></attention-transformer>');
+    const v = await shown(page);
+    expect(v.step).toBe('X');
+    expect(v.roles['out-of-range']).toContain('step: bogus → X');
+    expect(v.roles['out-of-range']).toContain('positional: maybe → on');
+    expect(v.roles['out-of-range']).toContain('d-model: 100 → 64');
+    expect(v.figures.X.shape).toBe('2×64');
+    expect(v.tabs[4].text).toContain('2×256');
+    const e = expected({ sentence: 'a b', dModel: 64, positional: true });
+    expect(v.figures.X.values).toEqual(Array.from(e.matrices.X.data));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('keyboard: Tab reaches the checkbox, buttons, the step tabs and the cells; arrow keys step', async () => {
+    const { page, problems, context } = await open('<attention-transformer sentence="a b c"></attention-transformer>');
+    const active = () => page.evaluate(() => {
+      const a = document.querySelector('attention-transformer').shadowRoot.activeElement;
+      return a?.dataset.key ?? a?.tagName ?? null;
+    });
+    const reached = [];
+    for (let k = 0; k < 10; k++) {
+      await page.keyboard.press('Tab');
+      reached.push(await active());
+    }
+    expect(reached).toEqual(expect.arrayContaining(['positional', 'prev', 'next', 'tab-X', 'TD']));
+    await page.evaluate(() => document.querySelector('attention-transformer').shadowRoot.querySelector('[data-key="tab-X"]').focus());
+    await page.keyboard.press('ArrowDown');
+    await waitStep(page, 'attention');
+    expect(await active()).toBe('tab-attention');
+    await page.keyboard.press('End');
+    await waitStep(page, 'output');
+    expect(await active()).toBe('tab-output');
+    await page.keyboard.press('ArrowUp');
+    await waitStep(page, 'residual2');
+    expect(await page.evaluate(() => document.querySelector('attention-transformer').getAttribute('step'))).toBe('residual2');
+    // The checkbox from the keyboard.
+    await page.evaluate(() => document.querySelector('attention-transformer').shadowRoot.querySelector('#positional').focus());
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('attention-transformer').hasAttribute('positional'));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('Chinese labels (D2L terms), and the panel inside the explorer with a way to cross-attention', async () => {
+    const { page, problems, context } = await open('<attention-transformer lang="zh-CN" step="norm1"></attention-transformer>');
+    const v = await shown(page);
+    expect(v.lang).toBe('zh-CN');
+    expect(v.heading).toBe('逐步计算一个 Transformer 编码器块');
+    expect(v.title).toBe('加法和规范化：Y = LayerNorm(X + A)');
+    expect(v.tabs.map((tab) => tab.text)).toContain('2. 多头注意力 6×8');
+    expect(v.roles.whyLayerNorm).toContain('层规范化');
+    expect(v.roles.whyLayerNorm).toContain('批量规范化');
+    await setAttr(page, 'step', 'residual1');
+    await waitStep(page, 'residual1');
+    expect((await shown(page)).title).toContain('残差连接');
+    await setAttr(page, 'step', 'ffn');
+    await waitStep(page, 'ffn');
+    expect((await shown(page)).title).toContain('基于位置的前馈网络');
+    expect(problems.console).toEqual([]);
+    await context.close();
+
+    const w = await open('<attention-explorer panel="transformer" sentence="the cat sat" heads="2"></attention-explorer>', { selector: 'attention-explorer' });
+    await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer')?.dataset ?? {}));
+    const tab = await w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[role="tab"][aria-selected="true"]').textContent);
+    expect(tab).toBe('Transformer block');
+    const inner = await shown(w.page, 'attention-explorer');
+    const e = expected({ sentence: 'the cat sat', heads: 2 });
+    expect(inner.figures.X.shape).toBe('3×8');
+    expect(inner.figures.X.values).toEqual(Array.from(e.matrices.X.data));
+    // The shared controls reach the panel: d_model from the explorer's input.
+    await w.page.evaluate(() => {
+      const input = document.querySelector('attention-explorer').shadowRoot.querySelector('#in-d-model');
+      input.value = '12';
+      input.dispatchEvent(new Event('input'));
+    });
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').shadowRoot.querySelector('figure[data-matrix="X"] .shape').textContent.trim() === '3×12');
+    // The last step links to the cross-attention panel.
+    await w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').setAttribute('step', 'output'));
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').shadowRoot.querySelector('[data-key="open-cross"]'));
+    const out = await shown(w.page, 'attention-explorer');
+    expect(out.figures.output.values).toEqual(Array.from(expected({ sentence: 'the cat sat', heads: 2, dModel: 12 }).r.output.data));
+    await w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').shadowRoot.querySelector('[data-key="open-cross"]').click());
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').getAttribute('panel') === 'cross');
+    expect(w.problems.console).toEqual([]);
+    expect(w.problems.external).toEqual([]);
+    await w.context.close();
+  });
+
+  test(`under the header ${STRICT}: no violation, colours, layout and formulas apply`, async () => {
+    const { page, problems, context } = await open('<attention-transformer step="norm1" heads="2"></attention-transformer>', { csp: STRICT });
+    const look = await page.evaluate(() => {
+      const root = document.querySelector('attention-transformer').shadowRoot;
+      const td = root.querySelector('td[data-i]:not(.masked)');
+      return {
+        katex: root.querySelectorAll('.formula .katex').length,
+        bg: getComputedStyle(td).backgroundColor,
+        columns: getComputedStyle(root.querySelector('.block')).gridTemplateColumns.split(' ').length,
+      };
+    });
+    expect(look.katex).toBe(2);
+    expect(look.bg).not.toBe('rgba(0, 0, 0, 0)');
+    // The panel's own constructed stylesheet applies: the flow beside the step at 1280 px.
+    expect(look.columns).toBe(2);
+    const violations = [...(await page.evaluate(() => window.__violations)), ...problems.console.filter((m) => /Content.Security.Policy/i.test(m))];
+    expect(violations).toEqual([]);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
+    for (const lang of ['en', 'zh-CN']) {
+      const { page, problems, context } = await open(`<attention-transformer id="s" lang="${lang}" step="norm1" heads="2" sentence="the cat sat on the mat"></attention-transformer>`, { viewport: { width: 1280, height: 2000 } });
+      await page.evaluate(() => document.fonts.ready);
+      const file = lang === 'en' ? join(root, 'docs/screenshots/transformer-en-1280.png') : join(tmpdir(), 'transformer-zh-1280.png');
+      await page.locator('#s').screenshot({ path: file });
+      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+      expect(problems.console).toEqual([]);
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+      const columns = await page.evaluate(() => getComputedStyle(document.querySelector('#s').shadowRoot.querySelector('.block')).gridTemplateColumns.split(' ').length);
+      expect(columns).toBe(1);
+      await context.close();
+    }
+  });
+});
