@@ -106,7 +106,7 @@ export class AttentionCross extends AttentionElement {
     return changed;
   }
 
-  /** The matrices and results of one render (also read by the tests). */
+  /** The matrices and the library's results for one render. */
   compute(lab) {
     const target = buildModel(this.config(), this.inputs);
     const { config } = target;
@@ -130,9 +130,9 @@ export class AttentionCross extends AttentionElement {
       maskKind = 'padding';
     } else if (config.mask === 'causal') maskKind = 'causal';
 
-    const Q = lab.matmul(target.X, Wq);
-    const K = lab.matmul(src.X, Wk);
-    const V = lab.matmul(src.X, Wv);
+    let Q;
+    let K;
+    let V;
     let result;
     if (this.scoring === 'additive') {
       // Bahdanau: decoder states (here the target embeddings) query encoder states (the source
@@ -144,6 +144,9 @@ export class AttentionCross extends AttentionElement {
       const wv = randomMatrix(1, HIDDEN, seed * 7 + 23, 1).data;
       result = lab.additiveAttention(target.X, src.X, src.X, { Wq: Aq, Wk: Ak, wv, mask, trace: true });
     } else {
+      Q = lab.matmul(target.X, Wq);
+      K = lab.matmul(src.X, Wk);
+      V = lab.matmul(src.X, Wv);
       result = lab.scaledDotProductAttention(Q, K, V, { mask, trace: true });
     }
     const self = lab.selfAttention(target.X, { Wq, Wk, Wv, mask: config.mask === 'causal' ? 'causal' : undefined });
@@ -185,7 +188,6 @@ export class AttentionCross extends AttentionElement {
   render(lab) {
     const t = this.t;
     const c = this.compute(lab);
-    this._last = c;
     const { target, src, n, m, result } = c;
     const config = target.config;
     const root = this.root;

@@ -140,7 +140,6 @@ export class AttentionPositions extends AttentionElement {
       return;
     }
     const c = this.compute(lab);
-    this._last = c;
     const { n, d, P, PPt, model } = c;
     const tokens = model.tokens;
     const pool = (this._pool ??= new Map());
