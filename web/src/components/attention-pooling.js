@@ -3,24 +3,16 @@
 // lab.nadarayaWatson; the reader picks the kernel, the bandwidth and a query.
 import { AttentionElement } from '../base.js';
 import { PALETTE, legendItem, lineChart, svg } from '../chart.js';
-import { el, createHeatmap } from '../heatmap.js';
-import { mulberry32, normals } from '../random.js';
-import { renderTex } from '../tex.js';
+import { el, createHeatmap, place } from '../heatmap.js';
+import { poolingData, truth } from '../pooling-data.js';
+import { renderTexCached } from '../tex.js';
 
 export const KERNELS = ['gaussian', 'boxcar', 'epanechnikov', 'constant'];
-const truth = (x) => 2 * Math.sin(x) + x ** 0.8;
-
-/** 50 sorted training points x ~ U(0, 5), y = 2 sin x + x^0.8 + N(0, 0.5²); test x = 0, 0.1, …, 4.9. */
-export function poolingData(seed) {
-  const uniform = mulberry32((seed ^ 0x5eed) >>> 0);
-  const gauss = normals(uniform);
-  const xTrain = Float32Array.from({ length: 50 }, () => uniform() * 5).sort();
-  const yTrain = xTrain.map((x) => truth(x) + gauss() * 0.5);
-  const xTest = Float32Array.from({ length: 50 }, (_, k) => k * 0.1);
-  return { xTrain, yTrain, xTest };
-}
 
 const fmt = (v) => Number(v.toFixed(2)).toString();
+// Parametric pooling: gradient descent on w from w = 1 (bandwidth 1), ten steps.
+const FIT = { w: 1, epochs: 10 };
+const RATES = ['0.02', '0.1', '0.5'];
 
 export class AttentionPooling extends AttentionElement {
   static tag = 'attention-pooling';
@@ -62,19 +54,18 @@ export class AttentionPooling extends AttentionElement {
     if (this._allKey !== dataKey) {
       this._allKey = dataKey;
       this._all = lab.nadarayaWatson(xTrain, yTrain, xTest, options);
-      this._allHeat = null;
     }
     const all = this._all;
     const xq = this.query;
     const one = lab.nadarayaWatson(xTrain, yTrain, [xq], options);
 
     const root = this.root;
-    root.replaceChildren();
-    root.setAttribute('lang', this.language);
-    root.append(el('h2', { text: t('pooling.heading') }), el('p', { class: 'intro', text: t('pooling.intro') }));
-    const formula = el('div', { class: 'formula', part: 'formula' });
-    renderTex(formula, `f(x) = \\sum_{i=1}^{50} \\alpha(x, x_i)\\, y_i, \\qquad \\alpha(x, x_i) = \\frac{K\\big(\\frac{x - x_i}{${fmt(this.bandwidth)}}\\big)}{\\sum_{j} K\\big(\\frac{x - x_j}{${fmt(this.bandwidth)}}\\big)}`);
-    root.append(formula);
+    if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
+    // Built as a list and placed at the end, so the kept heatmaps and formula stay where they are.
+    const out = [el('h2', { text: t('pooling.heading') }), el('p', { class: 'intro', text: t('pooling.intro') })];
+    const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
+    renderTexCached(formula, (this._texCache ??= new Map()), `f(x) = \\sum_{i=1}^{50} \\alpha(x, x_i)\\, y_i, \\qquad \\alpha(x, x_i) = \\frac{K\\big(\\frac{x - x_i}{${fmt(this.bandwidth)}}\\big)}{\\sum_{j} K\\big(\\frac{x - x_j}{${fmt(this.bandwidth)}}\\big)}`);
+    out.push(formula);
 
     const controls = el('div', { class: 'controls' });
     const kernel = el('select', { id: 'kernel', 'data-key': 'kernel' }, ...KERNELS.map((k) => el('option', { value: k, text: t(`kernel.${k}`) })));
@@ -95,7 +86,7 @@ export class AttentionPooling extends AttentionElement {
       el('div', { class: 'field' }, el('label', { for: 'bandwidth', text: `${t('pooling.bandwidth')}: ${fmt(this.bandwidth)}` }), bw),
       el('div', { class: 'field' }, el('label', { for: 'query', text: `${t('pooling.query')}: ${fmt(xq)}` }), q, el('small', { id: 'query-help', class: 'muted', text: t('pooling.queryHelp') })),
     );
-    root.append(controls);
+    out.push(controls);
 
     // The chart: truth, training points sized by the query's weights, prediction, query line.
     const grid = Array.from({ length: 101 }, (_, k) => k * 0.05);
@@ -139,12 +130,61 @@ export class AttentionPooling extends AttentionElement {
     const key = el('div', { class: 'key' });
     key.append(legendItem(t('pooling.truth'), PALETTE.blue, true), legendItem(t('pooling.train'), PALETTE.orange), legendItem(t('pooling.pred'), PALETTE.vermillion), legendItem(t('pooling.query'), PALETTE.green));
     figure.append(key, el('p', { class: 'readout', 'data-role': 'prediction', text: t('pooling.predAt', { x: fmt(xq), y: one.predictions[0].toFixed(4) }) }));
-    root.append(figure);
+    out.push(figure);
+
+    out.push(this.renderFit(lab, xTrain, yTrain));
 
     const trainLabels = Array.from(xTrain, fmt);
-    root.append(
-      createHeatmap({ t, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: one.weights, rowLabels: [`x=${fmt(xq)}`], colLabels: trainLabels, compact: true }).el,
-      (this._allHeat ??= createHeatmap({ t, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), colLabels: trainLabels, compact: true }).el),
+    const pool = (this._pool ??= new Map());
+    out.push(
+      createHeatmap({ t, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: one.weights, rowLabels: [`x=${fmt(xq)}`], colLabels: trainLabels, compact: true, pool, slot: 'query' }).el,
+      createHeatmap({ t, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), colLabels: trainLabels, compact: true, pool, slot: 'all' }).el,
     );
+    place(root, out);
+  }
+
+  /** Parametric pooling (D2L 10.2.4): w of the Gaussian kernel learned by lab.fitParametricPooling. */
+  renderFit(lab, xTrain, yTrain) {
+    const t = this.t;
+    this._rate ??= '0.1';
+    // The fit depends on the data and the rate only: dragging the query or changing the kernel reuses it.
+    const key = `${this.config().seed}|${this._rate}|${this.language}`;
+    if (this._fitKey === key) return this._fitSection;
+    this._fitKey = key;
+    const fit = lab.fitParametricPooling(xTrain, yTrain, { ...FIT, learningRate: Number(this._rate) });
+    const section = el('section', { class: 'fit', part: 'fit', 'aria-labelledby': 'fit-heading' });
+    section.append(el('h3', { id: 'fit-heading', text: t('pooling.fitHeading') }), el('p', { class: 'intro', text: t('pooling.fitIntro') }));
+    const formula = el('div', { class: 'formula', part: 'formula' });
+    renderTexCached(formula, (this._texCache ??= new Map()), String.raw`f(x) = \sum_{i} \operatorname{softmax}\Big(-\tfrac{1}{2}\big((x - x_i)\,w\big)^2\Big)\, y_i, \qquad L(w) = \tfrac{1}{2} \sum_{i} \big(f_{-i}(x_i) - y_i\big)^2`);
+    const rate = el('select', { id: 'rate', 'data-key': 'rate' }, ...RATES.map((r) => el('option', { value: r, text: r })));
+    rate.value = this._rate;
+    rate.addEventListener('change', () => {
+      this._rate = rate.value;
+      this.requestRender();
+    });
+    const use = el('button', { type: 'button', id: 'use-learned', 'data-key': 'use-learned', text: t('pooling.useLearned', { h: fit.bandwidth.toFixed(2) }) });
+    use.addEventListener('click', () => {
+      this.setAttribute('kernel', 'gaussian');
+      this.setAttribute('bandwidth', String(Math.min(10, Math.max(0.01, Number(fit.bandwidth.toFixed(2))))));
+      this.changed();
+    });
+    const losses = Array.from(fit.losses);
+    const chart = lineChart({
+      title: t('pooling.lossTitle'),
+      width: 420,
+      height: 200,
+      x: losses.map((_, e) => e),
+      xLabel: t('pooling.epoch'),
+      yRange: [0, Math.ceil(Math.max(...losses))],
+      series: [{ label: t('pooling.loss'), y: losses, color: PALETTE.vermillion }, { label: t('pooling.loss'), y: losses, color: PALETTE.vermillion, points: true }],
+    });
+    section.append(
+      formula,
+      el('div', { class: 'controls' }, el('div', { class: 'field' }, el('label', { for: 'rate', text: t('pooling.rate') }), rate), use),
+      el('figure', { class: 'chart chart-wrap', part: 'chart' }, chart),
+      el('p', { class: 'readout', 'data-role': 'fit', text: t('pooling.fitResult', { w: fit.w.toFixed(3), h: fit.bandwidth.toFixed(3), first: losses[0].toFixed(2), last: losses.at(-1).toFixed(2), epochs: losses.length }) }),
+    );
+    this._fitSection = section;
+    return section;
   }
 }
