@@ -118,6 +118,14 @@ describe('attention-cross', () => {
     expect(opened.figures.scores.shape).toBe('4×7');
     expect(opened.figures.scores.values).toEqual(Array.from(traced.find((st) => st.id === 'scores').matrix.data));
     expect(opened.figures.scaled.values).toEqual(Array.from(traced.find((st) => st.id === 'scaled').matrix.data));
+    // Hovering weight (2, 5) outlines query row 2 and key and value row 5.
+    await page.locator('attention-cross').locator('figure[data-matrix="weights"] td[data-i="2"][data-j="5"]').hover();
+    const lit = await page.evaluate(() => {
+      const root = document.querySelector('attention-cross').shadowRoot;
+      const rows = (slot) => [...new Set([...root.querySelectorAll(`figure[data-matrix="${slot}"] td.hl`)].map((td) => Number(td.dataset.i)))];
+      return { Q: rows('Q'), K: rows('K'), V: rows('V'), output: rows('output'), qCount: root.querySelectorAll('figure[data-matrix="Q"] td.hl').length };
+    });
+    expect(lit).toEqual({ Q: [2], K: [5], V: [5], output: [2], qCount: 4 });
     // Rows sum to 1 over the source tokens.
     for (let i = 0; i < 4; i++) expect(v.figures.weights.values.slice(i * 7, i * 7 + 7).reduce((a, x) => a + x, 0)).toBeCloseTo(1, 5);
     expect(problems.console).toEqual([]);

@@ -225,10 +225,19 @@ export class AttentionCross extends AttentionElement {
     const compact = n > 10 || m > 10;
     const tgt = target.tokens;
     const srcTokens = src.tokens;
+    const handles = {};
     const heat = (slot, name, matrix, rowLabels, colLabels, extra = {}) => {
       const h = createHeatmap({ t, name, file: `cross-${slot}`, matrix, rowLabels, colLabels, compact: extra.compact ?? matrix.cols > 10, pool, slot, defer: true, ...extra });
       h.el.dataset.matrix = slot;
+      handles[slot] = h;
       return h.el;
+    };
+    // Hovering or focusing weight (i, j) marks target row i (its query, its output) and source row j
+    // (its key and value, or its encoder state).
+    const trace = (i, j) => {
+      const on = i !== null;
+      for (const slot of ['Q', 'Xtgt', 'output']) handles[slot]?.highlight(on ? { rows: [i] } : {});
+      for (const slot of ['K', 'V', 'Xsrc']) handles[slot]?.highlight(on ? { rows: [j] } : {});
     };
 
     // The mask in words.
@@ -250,9 +259,9 @@ export class AttentionCross extends AttentionElement {
     const main = (this._main ??= el('div', { class: 'grid' }));
     place(main, [
       heat('self', t('cross.self'), c.self.weights, tgt, tgt, { compact, exportable: false }),
-      heat('weights', t('cross.weights'), result.weights, tgt, srcTokens, { compact, mask: masked, maskedText: '0' }),
+      heat('weights', t('cross.weights'), result.weights, tgt, srcTokens, { compact, mask: masked, maskedText: '0', onCell: trace }),
     ]);
-    out.push(main, el('p', { class: 'note', text: t('cross.contrast') }));
+    out.push(main, el('p', { class: 'note', text: t('cross.contrast') }), el('p', { class: 'note', text: t('cross.hover') }));
 
     const inputs = (this._inputsGrid ??= el('div', { class: 'grid' }));
     const mats = additive
