@@ -135,6 +135,10 @@ describe('attention-positions', () => {
     await page.evaluate(() => document.querySelector('attention-positions').setAttribute('swap', '9 9'));
     await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('[data-role="out-of-range"]'));
     expect((await shown(page)).roles['out-of-range']).toContain('swap: 9 9 → 2 3');
+    // A script payload in the attribute is refused and listed as text.
+    await page.evaluate(() => document.querySelector('attention-positions').setAttribute('swap', '<img src=x onerror=alert(1)>'));
+    await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('[data-role="out-of-range"]')?.textContent.includes('<img'));
+    expect(await page.evaluate(() => document.querySelector('attention-positions').shadowRoot.querySelectorAll('img').length)).toBe(0);
     await page.evaluate(() => document.querySelector('attention-positions').setAttribute('lang', 'zh-CN'));
     await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('h2').textContent === '位置编码');
     const zh = await shown(page);
