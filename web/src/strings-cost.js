@@ -25,7 +25,7 @@ export const en = {
   'cost.causalNote': 'Causal mask: local and linear attention look back only; Linformer’s mixed keys cannot be masked by position, so it shows no mask.',
 
   'cost.measureHeading': 'Measured: time in WASM as n grows',
-  'cost.measureIntro': 'Random queries, keys and values of width d_k = {d} (seed {seed}) for n = {from} … {to}, each method timed in this browser. Full attention runs the fused path (no weights stored), a block of query rows at a time so the page stays responsive; its time is n × the fastest block’s time per row. The other three are timed in three rounds and the fastest counts. Axes are logarithmic: a slope of 2 means time ∝ n², a slope of 1 means time ∝ n. Other programs busy on the same machine add noise; measure again to check.',
+  'cost.measureIntro': 'Random queries, keys and values of width d_k = {d} (seed {seed}) for n = {from} … {to}, each method timed in this browser. Full attention runs the fused path (no weights stored), a block of query rows at a time so the page stays responsive; its time is n × the fastest block’s time per row. The other three are timed in six rounds and the fastest counts. Axes are logarithmic: a slope of 2 means time ∝ n², a slope of 1 means time ∝ n. Other programs busy on the same machine add noise; measure again to check.',
   'cost.measure': 'Measure',
   'cost.measureAgain': 'Measure again',
   'cost.measuring': 'Measuring n = {n} …',
@@ -93,7 +93,7 @@ export const zh = {
   'cost.causalNote': '因果掩蔽：局部注意力和线性注意力只向前看；Linformer 混合后的键无法按位置掩蔽，因此不显示掩蔽。',
 
   'cost.measureHeading': '实测：n 增大时在 WASM 中的耗时',
-  'cost.measureIntro': '随机生成宽度 d_k = {d} 的查询、键和值（种子 {seed}），n = {from} … {to}，每种方法都在本浏览器中计时。完整注意力使用融合路径（不存储权重），每次处理一块查询行，使页面保持响应；其耗时为 n 乘以最快那一块的每行耗时。其余三种方法分三轮计时，取最快的一轮。坐标轴为对数刻度：斜率 2 表示耗时 ∝ n²，斜率 1 表示耗时 ∝ n。同一台机器上其他繁忙的程序会带来噪声，可以重新测量加以核对。',
+  'cost.measureIntro': '随机生成宽度 d_k = {d} 的查询、键和值（种子 {seed}），n = {from} … {to}，每种方法都在本浏览器中计时。完整注意力使用融合路径（不存储权重），每次处理一块查询行，使页面保持响应；其耗时为 n 乘以最快那一块的每行耗时。其余三种方法分六轮计时，取最快的一轮。坐标轴为对数刻度：斜率 2 表示耗时 ∝ n²，斜率 1 表示耗时 ∝ n。同一台机器上其他繁忙的程序会带来噪声，可以重新测量加以核对。',
   'cost.measure': '开始测量',
   'cost.measureAgain': '重新测量',
   'cost.measuring': '正在测量 n = {n} ……',

@@ -377,8 +377,9 @@ export class AttentionCost extends AttentionElement {
         if (!(await pause())) return;
         const { E, F } = projections(s.k, n, s.seed);
         if (!(await pause())) return;
-        // Three rounds, each timing the variants and a third of full attention's blocks (at least
-        // one); the fastest round counts, as a burst of other work rarely spans all three.
+        // Six rounds of the variants, the first three each followed by a third of full attention's
+        // blocks (at least one); the fastest round counts, as a burst of other work on the machine
+        // rarely spans them all.
         const best = { local: Infinity, linear: Infinity, linformer: Infinity };
         const calls = {
           local: () => lab.localAttention(Q, K, V, { window: s.w }),
@@ -399,8 +400,9 @@ export class AttentionCost extends AttentionElement {
         const block = Math.max(1, Math.min(n, Math.floor(BLOCK_WORK / (n * Math.max(s.d, 8)))));
         const blocks = Math.ceil(n / block);
         let perRow = Infinity;
-        for (let r = 0; r < 3; r++) {
+        for (let r = 0; r < 6; r++) {
           if (!(await variants())) return;
+          if (r >= 3) continue;
           const mine = blocks >= 3 ? Array.from({ length: blocks }, (_, b) => b).filter((b) => b % 3 === r) : [r % blocks];
           for (const b of mine) {
             const r0 = b * block;
