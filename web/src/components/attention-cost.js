@@ -240,7 +240,7 @@ export class AttentionCost extends AttentionElement {
         name: t('cost.full'),
         matrix: full.weights,
         mask: fullBits,
-        notes: [t('cost.fullCost', { n, scores: fmt(n * n), d: dk + dv, macs: fmt(n * n * (dk + dv)), bytes: fmt(4 * n * n) }), t('cost.fusedSame', { diff: diff.toPrecision(2) })],
+        notes: [t('cost.fullCost', { n, scores: fmt(n * n), dk, dv, macs: fmt(n * n * (dk + dv)), bytes: fmt(4 * n * n) }), t('cost.fusedSame', { diff: diff.toPrecision(2) })],
       },
       { key: 'local', name: t('cost.local', { w }), matrix: local.weights, mask: localBits, notes: [t('cost.localCost', { scores: fmt(localScores), all: fmt(n * n), macs: fmt(localScores * (dk + dv)) })] },
       { key: 'linear', name: t('cost.linear'), matrix: linear.weights, mask: linearBits, notes: [t('cost.linearCost', { d: dk, dv, macs: fmt(2 * n * dk * dv + 2 * n * dk) })] },
