@@ -147,6 +147,19 @@ export class AttentionElement extends HTMLElement {
     this.root.replaceChildren(p);
   }
 
+  /**
+   * The node `make()` returns, kept between renders while `key` stays the same (e.g. a heading in
+   * one language): a kept node is neither rebuilt nor laid out again.
+   */
+  keep(name, key, make) {
+    const cache = (this._kept ??= new Map());
+    const hit = cache.get(name);
+    if (hit?.key === key) return hit.node;
+    const node = make();
+    cache.set(name, { key, node });
+    return node;
+  }
+
   emit(name, detail) {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }

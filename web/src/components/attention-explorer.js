@@ -251,13 +251,17 @@ export class AttentionExplorer extends AttentionElement {
     }
     const t = this.t;
     const lang = this.language;
-    this.root.setAttribute('lang', lang);
-    for (const node of this.root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
-    this.panelTabs.setAttribute('aria-label', t('app.panels'));
+    // Labels are rewritten only when the language changes (rewriting a text relays it out).
+    if (this._lang !== lang) {
+      this._lang = lang;
+      this.root.setAttribute('lang', lang);
+      for (const node of this.root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+      this.panelTabs.setAttribute('aria-label', t('app.panels'));
+    }
     const c = this.config();
     const values = { sentence: c.sentence, seed: c.seed, 'd-model': c.dModel, 'd-k': c.dK, heads: c.heads, mask: c.mask, 'valid-len': c.validLen };
-    for (const [name, input] of Object.entries(this.inputsEl)) if (this.shadowRoot.activeElement !== input) input.value = String(values[name]);
-    this.inputsEl['valid-len'].disabled = c.mask !== 'padding';
+    for (const [name, input] of Object.entries(this.inputsEl)) if (this.shadowRoot.activeElement !== input && input.value !== String(values[name])) input.value = String(values[name]);
+    if (this.inputsEl['valid-len'].disabled !== (c.mask !== 'padding')) this.inputsEl['valid-len'].disabled = c.mask !== 'padding';
     const active = this.panel;
     for (const [id, panel] of Object.entries(this.panels)) {
       for (const name of PASS_THROUGH) {

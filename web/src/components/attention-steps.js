@@ -92,7 +92,8 @@ export class AttentionSteps extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    const out = [el('h2', { text: t('steps.heading') }), el('p', { class: 'intro', text: t('steps.intro') })];
+    const lang = this.language;
+    const out = [this.keep('h2', lang, () => el('h2', { text: t('steps.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('steps.intro') }))];
 
     // Stepper: previous / play / next, a position, and the list of steps as tabs. The tabs are
     // kept between renders while the steps and language stay (their scroll position too).
@@ -106,24 +107,27 @@ export class AttentionSteps extends AttentionElement {
         go(moves[e.key]);
       }
     };
-    const nav = el('div', { class: 'stepper', part: 'stepper', role: 'group', 'aria-label': t('steps.list') });
-    nav.addEventListener('keydown', arrows);
-    nav.append(
-      el('button', { type: 'button', 'data-key': 'prev', part: 'button', 'aria-label': t('steps.prev'), text: `← ${t('steps.prev')}`, onclick: () => go(index - 1), ...(index === 0 ? { 'aria-disabled': 'true' } : {}) }),
-      el('button', { type: 'button', 'data-key': 'play', part: 'button', 'aria-pressed': String(Boolean(this._timer)), text: this._timer ? `⏸ ${t('steps.pause')}` : `▶ ${t('steps.play')}`, onclick: () => this.play() }),
-      el('button', { type: 'button', 'data-key': 'next', part: 'button', class: 'primary', 'aria-label': t('steps.next'), text: `${t('steps.next')} →`, onclick: () => go(index + 1), ...(index === steps.length - 1 ? { 'aria-disabled': 'true' } : {}) }),
-      el('span', { class: 'position', 'aria-live': 'polite', text: t('steps.position', { i: index + 1, n: steps.length }) }),
-    );
-    if (heads > 1) {
-      const select = el('select', { 'data-key': 'head', 'aria-label': t('steps.head') });
-      for (let h = 0; h < heads; h++) select.append(el('option', { value: String(h), text: t('heads.head', { h: h + 1 }) }));
-      select.value = String(headIndex);
-      select.addEventListener('change', () => {
-        this.setAttribute('head', select.value);
-        this.emit('attention-step', { step: this.step, head: Number(select.value) });
-      });
-      nav.append(el('label', { class: 'row' }, el('span', { text: t('steps.head') }), select));
-    }
+    const nav = this.keep('nav', `${lang}|${index}|${steps.length}|${Boolean(this._timer)}|${heads}|${headIndex}`, () => {
+      const nav = el('div', { class: 'stepper', part: 'stepper', role: 'group', 'aria-label': t('steps.list') });
+      nav.addEventListener('keydown', arrows);
+      nav.append(
+        el('button', { type: 'button', 'data-key': 'prev', part: 'button', 'aria-label': t('steps.prev'), text: `← ${t('steps.prev')}`, onclick: () => go(index - 1), ...(index === 0 ? { 'aria-disabled': 'true' } : {}) }),
+        el('button', { type: 'button', 'data-key': 'play', part: 'button', 'aria-pressed': String(Boolean(this._timer)), text: this._timer ? `⏸ ${t('steps.pause')}` : `▶ ${t('steps.play')}`, onclick: () => this.play() }),
+        el('button', { type: 'button', 'data-key': 'next', part: 'button', class: 'primary', 'aria-label': t('steps.next'), text: `${t('steps.next')} →`, onclick: () => go(index + 1), ...(index === steps.length - 1 ? { 'aria-disabled': 'true' } : {}) }),
+        el('span', { class: 'position', 'aria-live': 'polite', text: t('steps.position', { i: index + 1, n: steps.length }) }),
+      );
+      if (heads > 1) {
+        const select = el('select', { 'data-key': 'head', 'aria-label': t('steps.head') });
+        for (let h = 0; h < heads; h++) select.append(el('option', { value: String(h), text: t('heads.head', { h: h + 1 }) }));
+        select.value = String(headIndex);
+        select.addEventListener('change', () => {
+          this.setAttribute('head', select.value);
+          this.emit('attention-step', { step: this.step, head: Number(select.value) });
+        });
+        nav.append(el('label', { class: 'row' }, el('span', { text: t('steps.head') }), select));
+      }
+      return nav;
+    });
     out.push(nav);
 
     const tabsKey = `${this.language}|${this._keys.join()}`;
@@ -158,7 +162,7 @@ export class AttentionSteps extends AttentionElement {
     panel.setAttribute('aria-labelledby', `tab-${step.key}`);
     panel.dataset.step = step.key;
     const title = step.head && heads > 1 ? `${t(`step.${step.key}`)} · ${t('heads.head', { h: headIndex + 1 })}` : t(`step.${step.key}`);
-    const inPanel = [el('h3', { class: 'step-title', text: title }), el('p', { class: 'muted', text: t(`explain.${step.key}`) })];
+    const inPanel = [this.keep('title', title, () => el('h3', { class: 'step-title', text: title })), this.keep('explain', `${lang}|${step.key}`, () => el('p', { class: 'muted', text: t(`explain.${step.key}`) }))];
     const { n } = model;
     const dK = model.config.dK;
     const sizes = { n, d_k: dK, d_v: dK, d_model: model.config.dModel, h: heads };
