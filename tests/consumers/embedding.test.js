@@ -6,12 +6,13 @@
 // packed tarball, as listed in the doc's "What to copy".
 //
 // Tools, at exact versions, installed into each site's temp folder (from the
-// npm cache when it has them) and removed afterwards:
-//   Hexo (npm), Docusaurus (npm), Hugo (Debian's `hugo`, on PATH: CI installs it),
-//   mystmd (npm; Jupyter Book 2's engine: it parses the MyST snippet; its HTML
-//   site build needs a theme from the network, so the page is assembled here).
+// npm cache when it has them) and removed afterwards: Hexo and Docusaurus (npm),
+// Hugo (Debian's `hugo`, on PATH: .ci/run installs it; skipped locally without
+// it, failed in CI). Jupyter Book 1 is Sphinx (pip, not reachable): its built
+// layout is assembled by hand. Jupyter Book 2 is mystmd (npm): its site content
+// is built with a stub theme (real themes are downloaded) and checked.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -36,7 +37,7 @@ function blocks(heading) {
   return [...section.matchAll(/^(`{3,})([\w-]*)\n([\s\S]*?)^\1\s*$/gm)].map((m) => ({ lang: m[2], body: m[3] }));
 }
 
-/** The one block of `lang` under `heading` (throws when there is not exactly one). */
+/** The `index`th block of `lang` under `heading` (throws when there is none). */
 function block(heading, lang, index = 0) {
   const found = blocks(heading).filter((b) => b.lang === lang);
   if (found.length <= index) throw new Error(`docs/embedding.md, "## ${heading}": no ${lang} block #${index}`);
