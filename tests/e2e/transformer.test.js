@@ -233,6 +233,28 @@ describe('attention-transformer', () => {
     await context.close();
   });
 
+  test('edge cases: d_model = 1 (every row constant: LayerNorm gives 0, said so), valid length 0 (A = 0)', async () => {
+    const { page, problems, context } = await open('<attention-transformer step="norm1" d-model="1" mask="padding" valid-len="0" sentence="a b c"></attention-transformer>');
+    const e = expected({ sentence: 'a b c', dModel: 1, mask: 'padding', validLen: 0 });
+    let v = await shown(page);
+    expect(v.figures.norm1.shape).toBe('3×1');
+    expect(v.figures.norm1.values).toEqual(Array.from(e.matrices.norm1.data));
+    expect(v.figures.norm1.values).toEqual([0, 0, 0]);
+    expect(v.stats.map((row) => row[3])).toEqual([0, 0, 0]);
+    expect(v.roles['stats-summary']).toContain('a, b, c were constant');
+    expect(v.roles['stats-summary']).not.toContain('mean ≈ 0');
+    expect(v.roles.mask).toContain('A = 0');
+    await setAttr(page, 'step', 'attention');
+    await waitStep(page, 'attention');
+    v = await shown(page);
+    expect(v.figures.attention.values).toEqual([0, 0, 0]);
+    expect(v.figures['head-0'].values).toEqual(new Array(9).fill(0));
+    expect(v.figures['head-0'].masked).toEqual(new Array(9).fill(true));
+    expect(v.figures['op-X']).toBeUndefined();
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('out-of-range attributes are clamped with the visible note', async () => {
     const { page, problems, context } = await open('<attention-transformer step="bogus" positional="maybe" d-model="100" sentence="a b"></attention-transformer>');
     const v = await shown(page);

@@ -15,6 +15,8 @@ export const en = {
   'transformer.mask.causal': 'Mask: causal. Token i attends only to tokens 0…i: this is the masked self-attention of a decoder block; an encoder uses no causal mask.',
   'transformer.mask.padding': 'Mask: padding, valid length {v}. Tokens from position {v} on are padding: no query attends to them (weight exactly 0). Their own rows are still computed; a model ignores them later.',
 
+  'transformer.mask.empty': 'With valid length 0 no key is visible: every weight is 0, so A = 0 and X + A = X.',
+
   'transformer.list': 'Steps of the block',
   'transformer.prev': 'Previous',
   'transformer.next': 'Next',
@@ -66,7 +68,7 @@ export const en = {
   'transformer.head': 'Head {h}',
   'transformer.whyResidual': 'Why add the input back? The sublayer then only has to learn a correction to its input instead of a whole new representation, and the token keeps its own information even when attention mixes in others. In training, the gradient reaches earlier blocks through the “+” unchanged, so a stack of many blocks still learns.',
   'transformer.whyLayerNorm': 'Why layer normalisation and not batch normalisation? BatchNorm normalises each feature over the examples of a batch, so a token’s result would depend on the other sentences, their lengths and their padding, and inference would need running averages. LayerNorm uses only the token’s own d_model numbers: it behaves the same for one sentence or many, for any length, in training and in use.',
-  'transformer.whyPositionwise': 'Position-wise: the same small MLP, with the same W₁, b₁, W₂, b₂, is applied to every token separately. Row i of the result depends only on row i of its input (hover a cell to see it). Attention moved information between positions; the FFN transforms each position on its own.',
+  'transformer.whyPositionwise': 'Position-wise: the same small MLP, with the same W₁, b₁, W₂, b₂, is applied to every token separately. Row i of the result depends only on row i of its input (at step 5, hover a cell of H to see it). Attention moved information between positions; the FFN transforms each position on its own.',
   'transformer.relu': 'ReLU set {z} of the {all} entries of H to exactly 0 ({p}%).',
   'transformer.stack': 'Z has the shape of X, n × d_model = {n} × {d}: the output of one block is a valid input to the next, so blocks stack (the paper stacks 6 in the encoder).',
   'transformer.decoder': 'A decoder block differs in two ways. Its self-attention takes a causal mask, so position i sees only positions up to i (choose “causal” as the mask to see it here). And it has a third sublayer between the two: cross-attention, with queries from the decoder and keys and values from the encoder’s output Z, followed by its own add & norm.',
@@ -76,6 +78,7 @@ export const en = {
   'transformer.statsShow': 'Row mean and variance, before and after the LayerNorm',
   'transformer.statsCaption': 'Each token’s mean and variance over its d_model = {d} numbers (computed in the page from the library’s matrices)',
   'transformer.statsSummary': 'After LayerNorm every row has mean ≈ 0 (largest |mean|: {m}) and variance ≈ 1 (from {lo} to {hi}; the ε in the denominator keeps it a hair under 1).',
+  'transformer.statsFlat': 'The rows of {rows} were constant before the norm: there is nothing to rescale, so LayerNorm returns β (0 here) and their variance is 0. With d_model = 1 every row is constant.',
   'transformer.token': 'Token',
   'transformer.meanBefore': 'mean of {before}',
   'transformer.varBefore': 'variance of {before}',
@@ -100,6 +103,8 @@ export const zh = {
   'transformer.mask.none': '掩蔽：无。每个词元都关注所有词元，和编码器中一样。',
   'transformer.mask.causal': '掩蔽：因果掩蔽。词元 i 只关注词元 0…i：这是解码器块中的掩蔽自注意力；编码器不使用因果掩蔽。',
   'transformer.mask.padding': '掩蔽：填充掩蔽，有效长度 {v}。从位置 {v} 起的词元是填充：没有查询会关注它们（权重恰好为 0）。它们自己的行仍会被计算，模型在后面忽略它们。',
+
+  'transformer.mask.empty': '有效长度为 0 时没有可见的键：所有权重都是 0，因此 A = 0，X + A = X。',
 
   'transformer.list': '编码器块的步骤',
   'transformer.prev': '上一步',
@@ -152,7 +157,7 @@ export const zh = {
   'transformer.head': '头 {h}',
   'transformer.whyResidual': '为什么要把输入加回去？这样子层只需学习对输入的修正，而不必学出一个全新的表示；即使注意力混入了其他词元的信息，词元自己的信息也得以保留。训练时梯度经过“+”原样传回前面的块，所以堆叠很多块仍然能够训练。',
   'transformer.whyLayerNorm': '为什么用层规范化而不用批量规范化？批量规范化对每个特征在一个小批量的样本上做规范化，于是一个词元的结果会取决于同批的其他句子、它们的长度和填充，推理时还需要滑动平均。层规范化只用该词元自己的 d_model 个数：无论一句还是多句、序列多长、训练还是使用，它的行为都一样。',
-  'transformer.whyPositionwise': '基于位置：同一个小型多层感知机（同一组 W₁、b₁、W₂、b₂）分别作用于每个词元。结果的第 i 行只取决于输入的第 i 行（悬停单元格即可看到）。注意力在位置之间传递信息；前馈网络则对每个位置单独进行变换。',
+  'transformer.whyPositionwise': '基于位置：同一个小型多层感知机（同一组 W₁、b₁、W₂、b₂）分别作用于每个词元。结果的第 i 行只取决于输入的第 i 行（在第 5 步悬停 H 的单元格即可看到）。注意力在位置之间传递信息；前馈网络则对每个位置单独进行变换。',
   'transformer.relu': 'ReLU 把 H 的 {all} 个元素中的 {z} 个置为恰好 0（{p}%）。',
   'transformer.stack': 'Z 与 X 形状相同，都是 n × d_model = {n} × {d}：一个块的输出可以直接作为下一个块的输入，所以编码器块可以堆叠（论文的编码器堆叠了 6 个）。',
   'transformer.decoder': '解码器块有两点不同。它的自注意力使用因果掩蔽，位置 i 只能看到不超过 i 的位置（把掩蔽设为“因果”即可在这里看到）。并且它在两个子层之间还有第三个子层：编码器-解码器注意力（交叉注意力），查询来自解码器，键和值来自编码器的输出 Z，后面同样接加法和规范化。',
@@ -162,6 +167,7 @@ export const zh = {
   'transformer.statsShow': '层规范化前后每一行的均值和方差',
   'transformer.statsCaption': '每个词元在其 d_model = {d} 个数上的均值和方差（由页面根据库输出的矩阵计算）',
   'transformer.statsSummary': '层规范化之后，每一行的均值 ≈ 0（|均值| 最大为 {m}），方差 ≈ 1（从 {lo} 到 {hi}；分母中的 ε 使它略小于 1）。',
+  'transformer.statsFlat': '{rows} 这些行在规范化之前是常数：没有可以缩放的差异，所以层规范化返回 β（这里为 0），它们的方差为 0。当 d_model = 1 时，每一行都是常数。',
   'transformer.token': '词元',
   'transformer.meanBefore': '{before} 的均值',
   'transformer.varBefore': '{before} 的方差',

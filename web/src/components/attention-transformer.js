@@ -222,7 +222,8 @@ export class AttentionTransformer extends AttentionElement {
     out.push(el('p', { class: 'note', 'data-role': 'sizes', text: t('transformer.sizes', { n, d: dModel, h: heads, dk: dK, ff: ffn.dFf }) }));
     out.push(this.controls(t));
     const maskKey = model.config.mask === 'padding' ? 'transformer.mask.padding' : model.config.mask === 'causal' ? 'transformer.mask.causal' : 'transformer.mask.none';
-    out.push(el('p', { class: 'note', 'data-role': 'mask', text: t(maskKey, { v: model.config.validLen }) }));
+    const empty = model.config.mask === 'padding' && model.config.validLen === 0 ? ` ${t('transformer.mask.empty')}` : '';
+    out.push(el('p', { class: 'note', 'data-role': 'mask', text: `${t(maskKey, { v: model.config.validLen })}${empty}` }));
 
     // Stepper: previous / next and the position; the block's flow as a vertical list of tabs.
     const go = (k) => this.go(KEYS[Math.max(0, Math.min(KEYS.length - 1, k))]);
@@ -268,6 +269,13 @@ export class AttentionTransformer extends AttentionElement {
         b.tabIndex = k === index ? 0 : -1;
       });
       tabs.selected = index;
+      // In a narrow container the flow is a row that scrolls sideways: bring the selected step
+      // into view. The observer reports after the next layout, so nothing here forces one.
+      const io = new IntersectionObserver(([e]) => {
+        io.disconnect();
+        if (e.intersectionRatio < 1 && e.rootBounds) tabs.list.scrollLeft += e.boundingClientRect.left - e.rootBounds.left - 24;
+      }, { root: tabs.list });
+      io.observe(tabs.buttons[index]);
     }
 
     // The step: title, formula with the live shape, explanation, heatmap, and what goes with it.
@@ -367,7 +375,8 @@ export class AttentionTransformer extends AttentionElement {
         break;
       }
       case 'ffn':
-        operands([operand('hidden', row)]);
+        // No H operand here: at n = 32 it is another n × 4·d_model table to restyle on every change;
+        // the hidden step shows the same row-to-row dependence.
         why('whyPositionwise');
         break;
       case 'residual2':
@@ -395,10 +404,20 @@ export class AttentionTransformer extends AttentionElement {
       body.append(tr);
     });
     table.append(el('thead', {}, head), body);
-    const maxMean = Math.max(...b.map((s) => Math.abs(s.mean)));
-    const lo = Math.min(...b.map((s) => s.variance));
-    const hi = Math.max(...b.map((s) => s.variance));
-    const summary = el('p', { class: 'note', 'data-role': 'stats-summary', text: t('transformer.statsSummary', { m: exact(Math.fround(maxMean)), lo: fmtVar(lo), hi: fmtVar(hi) }) });
+    // A row that was constant has nothing to rescale: LayerNorm gives β (0 here), variance 0.
+    // With d_model = 1 every row is constant.
+    const flat = [];
+    const normal = [];
+    b.forEach((st, i) => (st.variance < 0.5 ? flat.push(tokens[i]) : normal.push(st)));
+    const parts = [];
+    if (normal.length) {
+      const maxMean = Math.max(...normal.map((st) => Math.abs(st.mean)));
+      const lo = Math.min(...normal.map((st) => st.variance));
+      const hi = Math.max(...normal.map((st) => st.variance));
+      parts.push(t('transformer.statsSummary', { m: exact(Math.fround(maxMean)), lo: fmtVar(lo), hi: fmtVar(hi) }));
+    }
+    if (flat.length) parts.push(t('transformer.statsFlat', { rows: flat.join(', ') }));
+    const summary = el('p', { class: 'note', 'data-role': 'stats-summary', text: parts.join(' ') });
     const details = (this._stats ??= el('details', { part: 'data', 'data-role': 'stats-details' }, el('summary')));
     if (!this._statsOpened) {
       this._statsOpened = true;
