@@ -21,11 +21,13 @@ const PAYLOADS = [
   '<a href="javascript:alert(1)">link</a>',
 ];
 // Every attribute any element observes (the explorer's and each panel's own ones).
-const ATTRIBUTES = ['sentence', 'seed', 'd-model', 'd-k', 'heads', 'mask', 'valid-len', 'step', 'head', 'lang', 'kernel', 'bandwidth', 'query', 'panel', 'hidden-size'];
-const TAGS = ['attention-explorer', 'attention-steps', 'attention-heads', 'attention-compare', 'attention-scaling', 'attention-pooling'];
+const ATTRIBUTES = ['sentence', 'seed', 'd-model', 'd-k', 'heads', 'mask', 'valid-len', 'step', 'head', 'lang', 'kernel', 'bandwidth', 'query', 'panel', 'hidden-size',
+  'source', 'scoring', 'valid-lens', 'swap', 'window', 'linformer-k', 'max-n', 'positional'];
+const TAGS = ['attention-explorer', 'attention-steps', 'attention-heads', 'attention-compare', 'attention-scaling', 'attention-pooling',
+  'attention-cross', 'attention-positions', 'attention-cost', 'attention-transformer'];
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 // The URL keys of web/src/state.js.
-const URL_KEYS = ['s', 'seed', 'dm', 'dk', 'h', 'mask', 'vl', 'step', 'head', 'lang', 'kernel', 'bw', 'panel'];
+const URL_KEYS = ['s', 'seed', 'dm', 'dk', 'h', 'mask', 'vl', 'step', 'head', 'lang', 'kernel', 'bw', 'panel', 'x', 'wq', 'wk', 'wv', 'wo'];
 
 /** A plain page that loads dist/components.js with one <script src> and holds `body`. */
 const plainPage = (body) => `<!doctype html>
@@ -417,13 +419,15 @@ const RANGE_CASES = [
   { attrs: { bandwidth: '0', query: '1e9', kernel: 'nope' }, note: 'kernel: nope → gaussian; bandwidth: 0 → 1; query: 1e9 → 2.5', only: 'attention-pooling' },
   { attrs: { 'hidden-size': '1e9' }, note: 'hidden-size: 1e9 → 64', only: 'attention-compare' },
   // Everything at once: every element computes at the largest sizes it allows (32 tokens, d_model 64, 8 heads of 64).
-  { attrs: { sentence: MANY, 'd-model': '1e9', 'd-k': '1e9', heads: '1e9', step: 'concat' }, note: 'd-model: 1e9 → 64; d-k: 1e9 → 64; heads: 1e9 → 8; sentence: 10000 tokens → the first 32' },
+  // The Transformer block's steps have no "concat" (its heads feed W_O inside the attention step).
+  { attrs: { sentence: MANY, 'd-model': '1e9', 'd-k': '1e9', heads: '1e9', step: 'concat' }, note: 'd-model: 1e9 → 64; d-k: 1e9 → 8; heads: 1e9 → 8; sentence: 10000 tokens → the first 32',
+    notes: { 'attention-transformer': 'd-model: 1e9 → 64; d-k: 1e9 → 8; heads: 1e9 → 8; sentence: 10000 tokens → the first 32; step: concat → X' } },
 ];
 
 const noteOf = (page, selector) => page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('.root > [data-role="out-of-range"]')?.textContent ?? null, selector);
 
 describe('out-of-range settings are clamped with a visible note; the tab stays responsive', () => {
-  test.each(RANGE_CASES)('attributes → $note', async ({ attrs, note, only }) => {
+  test.each(RANGE_CASES)('attributes → $note', async ({ attrs, note, notes = {}, only }) => {
     const { page, problems, context } = await hostilePage();
     const tags = only ? [only] : TAGS;
     await page.goto(plain.page(`range-${RANGE_CASES.findIndex((c) => c.note === note)}`, plainPage(tags.map((tag) => `<${tag}></${tag}>`).join('\n'))));
@@ -441,7 +445,7 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
     await responsive(page);
     for (const tag of tags) {
       const shown = await noteOf(page, tag);
-      expect(shown, tag).toBe(`Out of range, so changed: ${note}.`);
+      expect(shown, tag).toBe(`Out of range, so changed: ${notes[tag] ?? note}.`);
       expect(await page.evaluate((t) => document.querySelector(t).shadowRoot.querySelector('[data-role="out-of-range"]').checkVisibility(), tag)).toBe(true);
     }
     if (!only) {
