@@ -25,7 +25,7 @@ const nice = (v) => (Number.isInteger(v) || Math.abs(v) >= 100 ? v.toFixed(0) : 
 export function lineChart(o) {
   const W = o.width ?? 420;
   const H = o.height ?? 240;
-  const pad = { l: 48, r: 12, t: 12, b: 34 };
+  const pad = { l: 48, r: 20, t: 12, b: 34 }; // r: room for half of the last x label
   const fx = o.xLog ? Math.log2 : (v) => v;
   const fy = o.yLog ? Math.log10 : (v) => v;
   const xs = o.x.map(fx);
