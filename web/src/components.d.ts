@@ -99,7 +99,7 @@ export declare class AttentionTransformer extends AttentionElement {
   go(step: string): void;
 }
 
-/** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`). Fires `attention-change` with the whole state. */
+/** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`, `cross`, `positions`, `cost`, `transformer`). Fires `attention-change` with the whole state. */
 export declare class AttentionExplorer extends AttentionElement {
   /** The whole state, as a page would keep it in its URL. */
   readonly state: AttentionState & { step?: string; head?: string; kernel?: string; bandwidth?: string; panel: string; lang: 'en' | 'zh-CN' };
