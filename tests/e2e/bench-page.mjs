@@ -54,6 +54,7 @@ const INTERACTIONS = [
   ['steps: step (n×n)', 'steps', 'panel', 'step', (k) => ['scores', 'scaled', 'masked', 'weights'][k % 4]],
   ['steps: step (all)', 'steps', 'panel', 'step', (k, keys) => keys[(k * 5 + 1) % keys.length]],
   ['steps: head', 'steps', 'panel', 'head', (k) => String(k % 4)],
+  ['steps: d_k', 'steps', 'explorer', 'd-k', (k) => String(4 + (k % 4))],
   ['steps: sentence', 'steps', 'explorer', 'sentence', (k) => big.replace('w3 ', `v${k} `)],
   ['heads: seed', 'heads', 'explorer', 'seed', (k) => String(300 + k)],
   ['heads: mask', 'heads', 'explorer', 'mask', (k) => ['none', 'causal', 'padding'][k % 3]],
@@ -117,12 +118,22 @@ const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const max = (xs) => Math.max(...xs);
 console.log(`first contentful paint: median ${median(loads.map((l) => l.fcp)).toFixed(0)} ms; explorer rendered: median ${median(loads.map((l) => l.ready)).toFixed(0)} ms`);
 
+// The attribute extremes: 8 heads of d_k 64 asked for (clamped to h·d_k = 64, with the note), concat step.
+const extreme = [];
+for (let k = 0; k < 3; k++) {
+  await page.goto(`${s.url}/?s=${big}&dm=64&dk=64&h=8&step=concat`);
+  await ready(page);
+  extreme.push(await page.evaluate(() => ({ ready: performance.now(), note: document.querySelector('attention-explorer').shadowRoot.querySelector('[data-role="out-of-range"]')?.textContent })));
+}
+console.log(`extremes (?dm=64&dk=64&h=8&step=concat, 32 tokens): explorer rendered: median ${median(extreme.map((e) => e.ready)).toFixed(0)} ms, max ${max(extreme.map((e) => e.ready)).toFixed(0)} ms; note: ${extreme[0].note}`);
+
 const worst = { script: 0, layout: 0, cpu: 0 };
 const os = await import('node:os');
 console.log(`load average at start: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
 for (const [label, query] of [
   ['default sizes (n = 6, d_model = 8, 1 head)', '?mask=causal&step=weights'],
   ['largest sizes (n = 32, d_model = 64, 4 heads of d_k 16)', `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights`],
+  ['largest sizes (n = 32, d_model = 64, 8 heads of d_k 8)', `?s=${big}&dm=64&dk=8&h=8&mask=causal&step=concat`],
 ]) {
   await page.goto(`${s.url}/${query}`);
   await ready(page);

@@ -214,6 +214,17 @@ describe('demo page', () => {
     const lines = Buffer.concat(csv).toString('utf8').trim().split('\n');
     expect(lines[0]).toBe('"","a","b","c","d"');
     expect(lines.slice(1).flatMap((l) => l.split(',').slice(1))).toEqual(values);
+    // After a change that keeps the figure (same step and shape, another seed), exports carry the new numbers.
+    await page.locator('attention-explorer #in-seed').fill('5');
+    await page.waitForFunction((old) => {
+      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+      return steps.querySelector('figure[data-role=main] td[data-i]').dataset.value !== old;
+    }, values[0]);
+    const seeded = await inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => td.dataset.value)");
+    expect(seeded).not.toEqual(values);
+    const [again] = await Promise.all([page.waitForEvent('download'), page.locator('attention-explorer attention-steps figure[data-role="main"] button', { hasText: 'CSV' }).click()]);
+    const text = Buffer.concat(await (await again.createReadStream()).toArray()).toString('utf8');
+    expect(text.trim().split('\n').slice(1).flatMap((l) => l.split(',').slice(1))).toEqual(seeded);
     const [tex] = await Promise.all([page.waitForEvent('download'), page.locator('attention-explorer attention-steps figure[data-role="main"] button', { hasText: 'TeX' }).click()]);
     const texText = Buffer.concat(await (await tex.createReadStream()).toArray()).toString('utf8');
     expect(texText).toMatch(/^S = QK\^\{\\top\} = \\begin\{bmatrix\}/);

@@ -54,8 +54,6 @@ export function createHeatmap(o) {
   const file = (o.file ?? name).replace(/[^\w.-]+/g, '_');
 
   const figureClass = `heatmap ${scale.kind === 'sequential' ? 'seq' : 'div'}${compact ? ' compact' : ''}`;
-  const caption = el('figcaption', { part: 'heatmap-caption' });
-  caption.append(el('span', { class: 'name', text: name }), el('span', { class: 'shape', text: ` ${rows}×${cols}` }));
   const tableLabel = t('heatmap.table', { name, rows, cols });
   const colKey = colLabels.join('\u0000');
   const makeHead = () => {
@@ -116,38 +114,46 @@ export function createHeatmap(o) {
     }
   };
 
-  const readout = el('p', { class: 'readout', 'aria-live': 'polite', text: t('heatmap.readoutIdle') });
+  // The light parts (caption, legend, readout, export buttons) of a kept figure stay too while
+  // their texts do; the export buttons read this render's data from `exp`.
+  const exp = kept?.exp ?? {};
+  Object.assign(exp, { matrix, rowLabels, colLabels, isMasked, tex: o.tex, file });
+  const idle = t('heatmap.readoutIdle');
+  const makeCaption = () => {
+    const caption = el('figcaption', { part: 'heatmap-caption' });
+    caption.append(el('span', { class: 'name', text: name }), el('span', { class: 'shape', text: ` ${rows}×${cols}` }));
+    return caption;
+  };
+  const legendKey = [short(scale.min), short(scale.max), scale.gradient, anyMasked, t('heatmap.legend'), t('heatmap.masked')].join('\u0000');
+  const makeLegend = () => {
+    const legend = el('div', { class: 'legend', part: 'legend', role: 'img', 'aria-label': `${t('heatmap.legend')}: ${short(scale.min)} … ${short(scale.max)}` });
+    legend.append(el('span', { text: short(scale.min) }), el('span', { class: 'bar', style: `background: ${scale.gradient}` }), el('span', { text: short(scale.max) }));
+    if (anyMasked) legend.append(el('span', { class: 'masked-key', 'aria-hidden': 'true' }), el('span', { text: t('heatmap.masked') }));
+    return legend;
+  };
+  const barKey = o.exportable === false ? '' : [name, Boolean(o.tex), t('heatmap.export'), t('export.png'), t('export.label', { name, fmt: '' })].join('\u0000');
+  const makeBar = () => {
+    if (!barKey) return null;
+    const bar = el('div', { class: 'export', role: 'group', 'aria-label': `${t('heatmap.export')}: ${name}`, part: 'export' });
+    const button = (fmt, action) =>
+      bar.append(el('button', { type: 'button', part: 'button export-button', 'aria-label': t('export.label', { name, fmt: fmt.toUpperCase() }), text: t(`export.${fmt}`), onclick: action }));
+    bar.append(el('span', { class: 'export-label', 'aria-hidden': 'true', text: `${t('heatmap.export')}:` }));
+    button('png', async () => download(`${exp.file}.png`, await heatmapPng(exp.matrix, exp.rowLabels, exp.colLabels, exp.isMasked)));
+    button('svg', () => download(`${exp.file}.svg`, new Blob([heatmapSvg(exp.matrix, exp.rowLabels, exp.colLabels, exp.isMasked)], { type: 'image/svg+xml' })));
+    button('csv', () => download(`${exp.file}.csv`, new Blob([matrixCsv(exp.matrix, exp.rowLabels, exp.colLabels)], { type: 'text/csv' })));
+    button('json', () => download(`${exp.file}.json`, new Blob([matrixJson(exp.matrix, exp.rowLabels, exp.colLabels)], { type: 'application/json' })));
+    if (o.tex) button('tex', () => download(`${exp.file}.tex`, new Blob([`${exp.tex} = ${texMatrix(exp.matrix)}\n`], { type: 'application/x-tex' })));
+    return bar;
+  };
   // What the (kept) table's listeners read: this render's data, labels and callbacks.
   const view = {
     show(i, j) {
       const k = i * cols + j;
-      readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v: isMasked(k) ? `${exact(data[k])} (${t('heatmap.masked')})` : exact(data[k]) });
+      state.readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v: isMasked(k) ? `${exact(data[k])} (${t('heatmap.masked')})` : exact(data[k]) });
       o.onCell?.(i, j);
     },
     leave: () => o.onCell?.(null, null),
   };
-
-  const legend = el('div', { class: 'legend', part: 'legend', 'aria-label': t('heatmap.legend'), role: 'img' });
-  legend.append(
-    el('span', { text: short(scale.min) }),
-    el('span', { class: 'bar', style: `background: ${scale.gradient}` }),
-    el('span', { text: short(scale.max) }),
-  );
-  legend.setAttribute('aria-label', `${t('heatmap.legend')}: ${short(scale.min)} … ${short(scale.max)}`);
-  if (anyMasked) legend.append(el('span', { class: 'masked-key', 'aria-hidden': 'true' }), el('span', { text: t('heatmap.masked') }));
-
-  let bar = null;
-  if (o.exportable !== false) {
-    bar = el('div', { class: 'export', role: 'group', 'aria-label': `${t('heatmap.export')}: ${name}`, part: 'export' });
-    const button = (fmt, action) =>
-      bar.append(el('button', { type: 'button', part: 'button export-button', 'aria-label': t('export.label', { name, fmt: fmt.toUpperCase() }), text: t(`export.${fmt}`), onclick: action }));
-    bar.append(el('span', { class: 'export-label', 'aria-hidden': 'true', text: `${t('heatmap.export')}:` }));
-    button('png', async () => download(`${file}.png`, await heatmapPng(matrix, rowLabels, colLabels, isMasked)));
-    button('svg', () => download(`${file}.svg`, new Blob([heatmapSvg(matrix, rowLabels, colLabels, isMasked)], { type: 'image/svg+xml' })));
-    button('csv', () => download(`${file}.csv`, new Blob([matrixCsv(matrix, rowLabels, colLabels)], { type: 'text/csv' })));
-    button('json', () => download(`${file}.json`, new Blob([matrixJson(matrix, rowLabels, colLabels)], { type: 'application/json' })));
-    if (o.tex) button('tex', () => download(`${file}.tex`, new Blob([`${o.tex} = ${texMatrix(matrix)}\n`], { type: 'application/x-tex' })));
-  }
 
   if (kept) {
     fill(kept.cells);
@@ -155,18 +161,23 @@ export function createHeatmap(o) {
     // The roving tab stop (and focus) stay on the same cell.
     for (const td of entry.lit) td.classList.remove('hl');
     entry.lit.clear();
-    // Only the light parts are swapped; the table's body stays where it is.
+    // The table's body stays where it is; light parts are replaced only when their texts change.
     const f = entry.figure;
     if (f.className !== figureClass) f.className = figureClass;
-    entry.caption.replaceWith(caption);
-    entry.table.setAttribute('aria-label', tableLabel);
-    entry.tableCaption.textContent = tableLabel;
+    if (entry.tableLabel !== tableLabel) {
+      entry.caption.replaceWith((entry.caption = makeCaption()));
+      entry.table.setAttribute('aria-label', tableLabel);
+      entry.tableCaption.textContent = tableLabel;
+    }
     if (entry.colKey !== colKey) entry.thead.replaceWith((entry.thead = makeHead()));
-    entry.legend.replaceWith(legend);
-    entry.readout.replaceWith(readout);
-    if (entry.bar) entry.bar.remove();
-    if (bar) f.append(bar);
-    Object.assign(entry, { caption, colKey, legend, readout, bar, view, maskedLabel });
+    if (entry.legendKey !== legendKey) entry.legend.replaceWith((entry.legend = makeLegend()));
+    if (entry.readout.textContent !== idle) entry.readout.textContent = idle;
+    if (entry.barKey !== barKey) {
+      entry.bar?.remove();
+      entry.bar = makeBar();
+      if (entry.bar) f.append(entry.bar);
+    }
+    Object.assign(entry, { tableLabel, colKey, legendKey, barKey, view, maskedLabel });
   } else {
     fill(null);
     const figure = el('figure', { class: figureClass, part: 'heatmap' });
@@ -190,11 +201,15 @@ export function createHeatmap(o) {
     const cells = [...body.querySelectorAll('td')];
     table.append(body);
     if (cells[0]) cells[0].tabIndex = 0;
+    const caption = makeCaption();
+    const legend = makeLegend();
+    const readout = el('p', { class: 'readout', 'aria-live': 'polite', text: idle });
+    const bar = makeBar();
     figure.append(caption, el('div', { class: 'scroll', part: 'heatmap-scroll' }, table), legend, readout);
     if (bar) figure.append(bar);
     // Until it is first drawn, an off-screen figure takes this size (then the size it last had).
     figure.style.containIntrinsicSize = `auto ${estimateWidth(rows, cols, compact)}rem auto ${estimateHeight(rows, compact)}rem`;
-    kept = { shapeKey, colKey, maskedLabel, figure, table, tableCaption, body, cells, num, lev, val, txt, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0 };
+    kept = { shapeKey, colKey, tableLabel, legendKey, barKey, exp, maskedLabel, figure, table, tableCaption, body, cells, num, lev, val, txt, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0 };
     listen(kept, rows, cols);
     if (o.pool && o.slot) o.pool.set(o.slot, kept);
   }
