@@ -93,7 +93,7 @@ let browser;
  * Open `url`; wait until every attention-* element on it has rendered; return
  * what each shows, the problems seen and the server's request log.
  */
-async function openPage(server, path, { click } = {}) {
+async function openPage(server, path, { ready, click } = {}) {
   const context = await browser.newContext();
   const page = await context.newPage();
   const problems = [];
@@ -109,6 +109,7 @@ async function openPage(server, path, { click } = {}) {
   const url = `${server.url}${path}`;
   try {
     await page.goto(url);
+    if (ready) await page.waitForFunction(ready, null, { timeout: 30_000 });
     if (click) await page.click(click); // a client-side navigation (a single-page app's link)
     const elements = () => [...document.querySelectorAll('*')].filter((e) => e.localName.startsWith('attention-'));
     await page.waitForFunction(`(${elements})().length > 0 && (${elements})().every((e) => 'ready' in e.dataset)`, null, { timeout: 30_000 });
@@ -329,7 +330,8 @@ describe('docs/embedding.md: Docusaurus / MDX', () => {
 
   it('docusaurus: reached by a client-side link from another page, the elements render too', async () => {
     server.requests.length = 0;
-    const out = await openPage(server, '/', { click: 'article a[href="/notes/attention"]' });
+    // click once React has hydrated the page, so the link is the app's, not a full page load
+    const out = await openPage(server, '/', { ready: () => document.documentElement.dataset.hasHydrated === 'true', click: 'article a[href="/notes/attention"]' });
     expectRendered(out, { prefix: '/notes', tags: ['attention-steps', 'attention-heads'] });
     expect(out.requests[0]).toBe('/notes/');
     expect(out.requests).not.toContain('/notes/attention'); // no full page load
