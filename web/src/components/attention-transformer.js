@@ -81,8 +81,7 @@ const CSS = `
 .block { display: grid; grid-template-columns: minmax(11rem, 15rem) minmax(0, 1fr); gap: 0.5rem 1.2rem; align-items: start; margin-top: 0.5rem; }
 .flow[role="tablist"] { flex-direction: column; flex-wrap: nowrap; gap: 0; margin: 0; }
 .flow [role="tab"] { display: flex; justify-content: space-between; gap: 0.5rem; text-align: start; width: 100%; border-inline-start-width: 6px; font-size: 0.88rem; }
-.flow [role="tab"] .tab-shape { font-family: var(--_mono); font-size: 0.75rem; opacity: 0.85; white-space: nowrap; }
-.flow [role="tab"]:not(:last-child)::after { content: none; }
+.flow [role="tab"] .tab-shape { font-family: var(--_mono); font-size: 0.75rem; white-space: nowrap; }
 .flow .arrow { display: block; text-align: center; color: var(--_muted); line-height: 1; font-size: 0.8rem; padding: 1px 0; }
 .flow .sub1 { border-inline-start-color: #0072b2; }
 .flow .sub2 { border-inline-start-color: #e69f00; }
