@@ -79,14 +79,23 @@ export class AttentionCompare extends AttentionElement {
     const pool = (this._pool ??= new Map());
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    const out = [el('h2', { text: t('compare.heading') }), el('p', { class: 'intro', text: t('compare.intro') })];
+    const lang = this.language;
+    const out = [this.keep('h2', lang, () => el('h2', { text: t('compare.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('compare.intro') }))];
     const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
     renderTexCached(formula, (this._texCache ??= new Map()), `a(\\mathbf q,\\mathbf k) = \\mathbf w_v^{\\top}\\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k\\mathbf k) \\quad\\text{vs}\\quad \\frac{\\mathbf q^{\\top}\\mathbf k}{\\sqrt{d_k}} \\quad\\text{vs}\\quad \\mathbf q^{\\top}\\mathbf k`);
     out.push(formula);
 
-    const slider = el('input', { type: 'range', min: '1', max: '64', step: '1', value: String(h), id: 'hidden', 'data-key': 'hidden' });
-    slider.addEventListener('input', () => this.setAttribute('hidden-size', slider.value));
-    out.push(el('div', { class: 'controls' }, el('div', { class: 'field' }, el('label', { for: 'hidden', text: `${t('compare.hidden')}: ${h}` }), slider)));
+    // The slider is kept (a reader may be dragging it); its value and label follow the attribute.
+    if (!this._slider) {
+      const slider = el('input', { type: 'range', min: '1', max: '64', step: '1', id: 'hidden', 'data-key': 'hidden' });
+      slider.addEventListener('input', () => this.setAttribute('hidden-size', slider.value));
+      const label = el('label', { for: 'hidden' });
+      this._slider = { slider, label, box: el('div', { class: 'controls' }, el('div', { class: 'field' }, label, slider)) };
+    }
+    const { slider, label, box } = this._slider;
+    if (slider.value !== String(h)) slider.value = String(h);
+    if (label.textContent !== `${t('compare.hidden')}: ${h}`) label.textContent = `${t('compare.hidden')}: ${h}`;
+    out.push(box);
 
     const compact = n > 8;
     const methods = [

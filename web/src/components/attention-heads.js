@@ -19,11 +19,12 @@ export class AttentionHeads extends AttentionElement {
     const pool = (this._pool ??= new Map());
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    const out = [el('h2', { text: t('heads.heading') }), el('p', { class: 'intro', text: t('heads.intro') })];
+    const lang = this.language;
+    const out = [this.keep('h2', lang, () => el('h2', { text: t('heads.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('heads.intro') }))];
     const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
     renderTexCached(formula, (this._texCache ??= new Map()), `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${config.heads}})\\,W_O`);
     out.push(formula);
-    if (config.heads === 1) out.push(el('p', { class: 'note', text: t('heads.single') }));
+    if (config.heads === 1) out.push(this.keep('single', lang, () => el('p', { class: 'note', text: t('heads.single') })));
     const grid = (this._grid ??= el('div', { class: 'grid', part: 'heads' }));
     const figures = [];
     r.heads.forEach((head, k) => {
