@@ -232,6 +232,25 @@ describe('attention-transformer', () => {
     await context.close();
   });
 
+  test('hovering a cell outlines what it came from: the same cell of both addends, the same row of Y for H', async () => {
+    const { page, problems, context } = await open('<attention-transformer step="residual1" sentence="a b c d"></attention-transformer>');
+    const lit = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('attention-transformer').shadowRoot;
+        const out = {};
+        for (const f of root.querySelectorAll('figure[data-matrix^="op-"]')) out[f.dataset.matrix] = [...f.querySelectorAll('td.hl')].map((td) => `${td.dataset.i},${td.dataset.j}`);
+        return out;
+      });
+    await page.locator('attention-transformer figure[data-matrix="residual1"] td[data-i="1"][data-j="2"]').hover();
+    expect(await lit()).toEqual({ 'op-X': ['1,2'], 'op-attention': ['1,2'] });
+    await setAttr(page, 'step', 'hidden');
+    await waitStep(page, 'hidden');
+    await page.locator('attention-transformer figure[data-matrix="hidden"] td[data-i="2"][data-j="20"]').hover();
+    expect(await lit()).toEqual({ 'op-norm1': Array.from({ length: 8 }, (_, j) => `2,${j}`) });
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('X + P: the positional encoding enters the block; the checkbox toggles it', async () => {
     const { page, problems, context } = await open('<attention-transformer sentence="the cat sat on the mat" positional></attention-transformer>');
     const withP = expected({ positional: true });
