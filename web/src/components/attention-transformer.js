@@ -238,8 +238,8 @@ export class AttentionTransformer extends AttentionElement {
     const nav = el('div', { class: 'stepper', part: 'stepper', role: 'group', 'aria-label': t('transformer.list') });
     nav.addEventListener('keydown', arrows);
     nav.append(
-      el('button', { type: 'button', 'data-key': 'prev', part: 'button', text: `← ${t('transformer.prev')}`, onclick: () => go(index - 1), ...(index === 0 ? { 'aria-disabled': 'true' } : {}) }),
-      el('button', { type: 'button', 'data-key': 'next', part: 'button', class: 'primary', text: `${t('transformer.next')} →`, onclick: () => go(index + 1), ...(index === KEYS.length - 1 ? { 'aria-disabled': 'true' } : {}) }),
+      el('button', { type: 'button', 'data-key': 'prev', part: 'button', 'aria-label': t('transformer.prev'), text: `← ${t('transformer.prev')}`, onclick: () => go(index - 1), ...(index === 0 ? { 'aria-disabled': 'true' } : {}) }),
+      el('button', { type: 'button', 'data-key': 'next', part: 'button', class: 'primary', 'aria-label': t('transformer.next'), text: `${t('transformer.next')} →`, onclick: () => go(index + 1), ...(index === KEYS.length - 1 ? { 'aria-disabled': 'true' } : {}) }),
       el('span', { class: 'position', 'aria-live': 'polite', text: t('transformer.position', { i: index + 1, n: KEYS.length }) }),
     );
     out.push(nav);
