@@ -319,6 +319,19 @@ describe('attention-transformer', () => {
     await context.close();
   });
 
+  test('two instances on one page keep separate state', async () => {
+    const { page, problems, context } = await open('<attention-transformer id="a" step="ffn" seed="1"></attention-transformer><attention-transformer id="b" step="ffn" seed="2" positional></attention-transformer>');
+    await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('[data-key="next"]').click());
+    await page.waitForFunction(() => document.getElementById('a').getAttribute('step') === 'residual2');
+    const steps = await page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).shadowRoot.querySelector('[role="tabpanel"]').dataset.step));
+    expect(steps).toEqual(['residual2', 'ffn']);
+    const b = await shown(page, '#b');
+    expect(b.figures.ffn.values).toEqual(Array.from(expected({ seed: 2, positional: true }).matrices.ffn.data));
+    expect(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('#positional').checked)).toBe(false);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('out-of-range attributes are clamped with the visible note', async () => {
     const { page, problems, context } = await open('<attention-transformer step="bogus" positional="maybe" d-model="100" sentence="a b"></attention-transformer>');
     const v = await shown(page);
