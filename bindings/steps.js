@@ -24,8 +24,8 @@ const TRANSFORMER = {
   attention: ['Multi-head attention', 'A = \\operatorname{Concat}(O_1, \\dots, O_h)\\,W_O'],
   residual1: ['Residual connection', 'X + A'],
   norm1: ['Add & norm', 'Y = \\operatorname{LayerNorm}(X + A)'],
-  hidden: ['Feed-forward hidden layer', 'H = \\operatorname{ReLU}(YW_1 + b_1)'],
-  ffn: ['Feed-forward output', 'F = HW_2 + b_2'],
+  hidden: ['Feed-forward hidden layer', 'H_{\\text{ff}} = \\operatorname{ReLU}(YW_1 + b_1)'],
+  ffn: ['Feed-forward output', 'F = H_{\\text{ff}}W_2 + b_2'],
   residual2: ['Residual connection', 'Y + F'],
   output: ['Add & norm (block output)', 'Z = \\operatorname{LayerNorm}(Y + F)'],
 };
