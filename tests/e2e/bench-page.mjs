@@ -55,7 +55,7 @@ const INTERACTIONS = [
   ['steps: step (all)', 'steps', 'panel', 'step', (k, keys) => keys[(k * 5 + 1) % keys.length]],
   ['steps: head', 'steps', 'panel', 'head', (k) => String(k % 4)],
   ['steps: d_k', 'steps', 'explorer', 'd-k', (k) => String(4 + (k % 4))],
-  ['steps: sentence', 'steps', 'explorer', 'sentence', (k) => big.replace('w3 ', `v${k} `)],
+  ['steps: sentence', 'steps', 'explorer', 'sentence', (k, keys, sentence) => sentence.replace(/^\S+/, `v${k}`)],
   ['heads: seed', 'heads', 'explorer', 'seed', (k) => String(300 + k)],
   ['heads: mask', 'heads', 'explorer', 'mask', (k) => ['none', 'causal', 'padding'][k % 3]],
   ['compare: hidden size', 'compare', 'panel', 'hidden-size', (k) => String(4 + k)],
@@ -130,10 +130,10 @@ console.log(`extremes (?dm=64&dk=64&h=8&step=concat, 32 tokens): explorer render
 const worst = { script: 0, layout: 0, cpu: 0 };
 const os = await import('node:os');
 console.log(`load average at start: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
-for (const [label, query] of [
-  ['default sizes (n = 6, d_model = 8, 1 head)', '?mask=causal&step=weights'],
-  ['largest sizes (n = 32, d_model = 64, 4 heads of d_k 16)', `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights`],
-  ['largest sizes (n = 32, d_model = 64, 8 heads of d_k 8)', `?s=${big}&dm=64&dk=8&h=8&mask=causal&step=concat`],
+for (const [label, query, sentence] of [
+  ['default sizes (n = 6, d_model = 8, 1 head)', '?mask=causal&step=weights', 'the cat sat on the mat'],
+  ['largest sizes (n = 32, d_model = 64, 4 heads of d_k 16)', `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights`, big],
+  ['largest sizes (n = 32, d_model = 64, 8 heads of d_k 8)', `?s=${big}&dm=64&dk=8&h=8&mask=causal&step=concat`, big],
 ]) {
   await page.goto(`${s.url}/${query}`);
   await ready(page);
@@ -151,11 +151,14 @@ for (const [label, query] of [
   console.log(`  ${'interaction'.padEnd(22)}${heads.map((h) => h.padStart(16)).join('')}`);
   console.log(`  ${''.padEnd(22)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
   for (const [name, panelId, target, attribute, value] of INTERACTIONS) {
+    // Each interaction starts from the configuration's page (an earlier one may have changed it).
+    await page.goto(`${s.url}/${query}`);
+    await ready(page);
     const keys = await page.evaluate(show, panelId);
     const rows = [];
     for (let k = 0; k < RUNS; k++) {
       const m0 = await metrics();
-      const script = await page.evaluate(change, [panelId, target, attribute, value(k, keys)]);
+      const script = await page.evaluate(change, [panelId, target, attribute, value(k, keys, sentence)]);
       await page.evaluate(settle);
       const m1 = await metrics();
       rows.push({ script, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
