@@ -17,7 +17,7 @@
 //                 task, less the same wait without a change). Unlike wall time it does not grow
 //                 when other processes take the machine's cores.
 // On a shared machine wall times swing with the load; the cpu column much less.
-// Usage: node tests/e2e/bench-page.mjs [--runs 20]
+// Usage: node tests/e2e/bench-page.mjs [--runs 20] [--only steps]  (--only: interactions whose name starts so)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -25,6 +25,8 @@ import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser
 
 const at = process.argv.indexOf('--runs');
 const RUNS = at > 0 ? Number(process.argv[at + 1]) : 20;
+const only = process.argv.indexOf('--only');
+const ONLY = only > 0 ? process.argv[only + 1] : '';
 
 ensureBuilt();
 const site = join(root, 'site');
@@ -53,6 +55,8 @@ const INTERACTIONS = [
   ['steps: seed', 'steps', 'explorer', 'seed', (k) => String(100 + k)],
   ['steps: step (n×n)', 'steps', 'panel', 'step', (k) => ['scores', 'scaled', 'masked', 'weights'][k % 4]],
   ['steps: step (all)', 'steps', 'panel', 'step', (k, keys) => keys[(k * 5 + 1) % keys.length]],
+  // A reader pressing "next" after a moment (300 ms) on each step, from the first to the last and again.
+  ['steps: next (read)', 'steps', 'panel', 'step', (k, keys) => keys[(k + 1) % keys.length], 300],
   ['steps: head', 'steps', 'panel', 'head', (k) => String(k % 4)],
   ['steps: d_k', 'steps', 'explorer', 'd-k', (k) => String(4 + (k % 4))],
   ['steps: sentence', 'steps', 'explorer', 'sentence', (k, keys, sentence) => sentence.replace(/^\S+/, `v${k}`)],
@@ -150,7 +154,7 @@ for (const [label, query, sentence] of [
   const heads = ['script (wall)', 'style+layout', 'cpu (all)'];
   console.log(`  ${'interaction'.padEnd(22)}${heads.map((h) => h.padStart(16)).join('')}`);
   console.log(`  ${''.padEnd(22)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
-  for (const [name, panelId, target, attribute, value] of INTERACTIONS) {
+  for (const [name, panelId, target, attribute, value, wait] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
     // Each interaction starts from the configuration's page (an earlier one may have changed it).
     await page.goto(`${s.url}/${query}`);
     await ready(page);
@@ -161,6 +165,8 @@ for (const [label, query, sentence] of [
       const script = await page.evaluate(change, [panelId, target, attribute, value(k, keys, sentence)]);
       await page.evaluate(settle);
       const m1 = await metrics();
+      // A reader's pause: idle work then (the steps panel preparing its neighbours) is not counted.
+      if (wait) await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), wait);
       rows.push({ script, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
     }
     const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);

@@ -173,22 +173,7 @@ export class AttentionSteps extends AttentionElement {
     inPanel.push(formula);
 
     const tokens = model.tokens;
-    const colsFor = (key, m) => (['scores', 'scaled', 'masked', 'weights'].includes(key) ? tokens : dims(m.cols));
-    const heat = createHeatmap({
-      t,
-      name: t(`step.${step.key}`),
-      file: `attention-${step.key}`,
-      matrix: step.matrix,
-      rowLabels: tokens,
-      colLabels: colsFor(step.key, step.matrix),
-      mask: step.mask ?? (['weights'].includes(step.key) ? maskOf(steps) : undefined),
-      maskedText: step.key === 'weights' ? '0' : undefined,
-      tex: step.formula,
-      pool: this.pool(),
-      // One kept body per shape: going back to a step of an earlier shape refills it in place.
-      slot: `main ${step.matrix.rows}×${step.matrix.cols}`,
-      onCell: (i, j) => this.highlightOperands(i, j),
-    });
+    const heat = this.mainHeatmap(step, steps, model, t);
     heat.el.dataset.role = 'main';
     inPanel.push(heat.el);
 
@@ -208,10 +193,53 @@ export class AttentionSteps extends AttentionElement {
     place(panel, inPanel);
     out.push(panel);
     place(root, out);
+    this.prepareNeighbours(index, steps, model, result, headIndex, t);
     if (this._focusTab) {
       this._focusTab = false;
       tabs.querySelector('[aria-selected="true"]').focus();
     }
+  }
+
+  /** The step's own heatmap (kept per step in the pool). */
+  mainHeatmap(step, steps, model, t) {
+    const tokens = model.tokens;
+    const nByN = ['scores', 'scaled', 'masked', 'weights'].includes(step.key);
+    return createHeatmap({
+      t,
+      name: t(`step.${step.key}`),
+      file: `attention-${step.key}`,
+      matrix: step.matrix,
+      rowLabels: tokens,
+      colLabels: nByN ? tokens : dims(step.matrix.cols),
+      mask: step.mask ?? (step.key === 'weights' ? maskOf(steps) : undefined),
+      maskedText: step.key === 'weights' ? '0' : undefined,
+      tex: step.formula,
+      pool: this.pool(),
+      // One kept figure per step: a change of step swaps figures instead of rewriting cells.
+      slot: `main ${step.key}`,
+      onCell: (i, j) => this.highlightOperands(i, j),
+    });
+  }
+
+  /**
+   * While the page is idle, build the figures of the steps before and after the shown one (one
+   * figure per idle period), so that "next" and "previous" only swap figures. They are not in
+   * the document until shown, and are brought up to date then.
+   */
+  prepareNeighbours(index, steps, model, result, headIndex, t) {
+    if (typeof requestIdleCallback !== 'function') return;
+    cancelIdleCallback(this._idle);
+    const work = [];
+    for (const k of [index + 1, index - 1]) {
+      if (k < 0 || k >= steps.length) continue;
+      work.push(() => this.mainHeatmap(steps[k], steps, model, t), () => this.operandsFor(steps[k], steps, model, result, headIndex, t));
+    }
+    const next = (deadline) => {
+      if (!this.isConnected || !work.length) return;
+      if (deadline.timeRemaining() > 8) work.shift()();
+      if (work.length) this._idle = requestIdleCallback(next);
+    };
+    this._idle = requestIdleCallback(next);
   }
 
   /** Small heatmaps of what the current step was computed from, with how a cell maps onto them. */
@@ -222,7 +250,7 @@ export class AttentionSteps extends AttentionElement {
     let slot = 0;
     const mk = (name, matrix, rowLabels, colLabels, map, mask) => ({
       map,
-      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand-${slot++} ${matrix.rows}×${matrix.cols}` }),
+      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand ${step.key} ${slot++}` }),
     });
     const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
     switch (step.key) {
@@ -262,10 +290,14 @@ export class AttentionSteps extends AttentionElement {
     }
   }
 
-  /** Kept heatmap bodies by slot; a new sentence or size starts afresh. */
+  /**
+   * Kept heatmaps by slot (one per step and operand); their cells are brought up to date when
+   * shown again. A new sentence or new sizes start afresh (no kept figure would fit).
+   */
   pool() {
-    const shape = this._traced.key;
-    if (this._poolShape !== shape && this._pool?.size > 16) this._pool.clear();
+    const { model } = this._traced;
+    const shape = `${model.tokens.join('\u0000')}|${model.config.dModel}|${model.config.dK}|${model.config.heads}`;
+    if (this._poolShape !== shape) this._pool?.clear();
     this._poolShape = shape;
     return (this._pool ??= new Map());
   }
