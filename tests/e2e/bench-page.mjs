@@ -29,7 +29,8 @@ const only = process.argv.indexOf('--only');
 const ONLY = only > 0 ? process.argv[only + 1] : '';
 
 ensureBuilt();
-const site = join(root, 'site');
+// BENCH_SITE: another build of the site to measure (e.g. an earlier commit's), same method.
+const site = process.env.BENCH_SITE ?? join(root, 'site');
 const files = [];
 const walk = (dir) => {
   for (const e of readdirSync(dir, { withFileTypes: true })) (e.isDirectory() ? walk(join(dir, e.name)) : files.push(join(dir, e.name)));
