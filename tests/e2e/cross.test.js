@@ -110,7 +110,7 @@ describe('attention-cross', () => {
     expect(v.figures.K.values).toEqual(Array.from(e.K.data));
     // The trace's intermediates, drawn once their section is opened by keyboard.
     expect(v.figures.scores).toBeUndefined();
-    await page.locator('attention-cross').locator('details > summary').focus();
+    await page.locator('attention-cross').locator('details[data-role="steps"] > summary').focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('figure[data-matrix="scaled"]'));
     const traced = lab.scaledDotProductAttention(e.Q, e.K, e.V, { trace: true }).steps;
@@ -176,6 +176,34 @@ describe('attention-cross', () => {
     expect(v.figures.output.values).toEqual(Array.from(r.output.data));
     expect(v.figures.Xsrc.rows).toEqual(['猫', '坐', '着']);
     expect(v.figures.Q).toBeUndefined();
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('32 × 32 tokens at d_k 64: the operands (8,192 numbers) start closed; opened, they are the library\'s', async () => {
+    const sentence = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+    const source = Array.from({ length: 32 }, (_, i) => `s${i}`).join(' ');
+    const { page, problems, context } = await open(`<attention-cross sentence="${sentence}" source="${source}" d-model="64" d-k="64" seed="3"></attention-cross>`);
+    const closed = await shown(page);
+    expect(closed.figures.weights.shape).toBe('32×32');
+    expect(closed.figures.Q).toBeUndefined();
+    expect(closed.figures.output).toBeUndefined();
+    expect(await page.evaluate(() => document.querySelector('attention-cross').shadowRoot.querySelector('details[data-role="operands"]').open)).toBe(false);
+    await page.locator('attention-cross').locator('details[data-role="operands"] > summary').click();
+    await page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('figure[data-matrix="V"]'));
+    const v = await shown(page);
+    const e = expected({ sentence, source, seed: 3, dModel: 64, dK: 64 });
+    expect(v.figures.Q.shape).toBe('32×64');
+    expect(v.figures.Q.values).toEqual(Array.from(e.Q.data));
+    expect(v.figures.K.values).toEqual(Array.from(e.K.data));
+    expect(v.figures.V.values).toEqual(Array.from(e.V.data));
+    expect(v.figures.output.values).toEqual(Array.from(e.result.output.data));
+    // The reader's choice stays: after a seed change the section is still open, with the new numbers.
+    const e4 = expected({ sentence, source, seed: 4, dModel: 64, dK: 64 });
+    await page.evaluate(() => document.querySelector('attention-cross').setAttribute('seed', '4'));
+    await page.waitForFunction((x) => document.querySelector('attention-cross').shadowRoot.querySelector('figure[data-matrix="Q"] td[data-i]').dataset.value === x, String(e4.Q.data[0]));
+    expect(await page.evaluate(() => document.querySelector('attention-cross').shadowRoot.querySelector('details[data-role="operands"]').open)).toBe(true);
+    expect((await shown(page)).figures.output.values).toEqual(Array.from(e4.result.output.data));
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -340,7 +340,8 @@ describe('attention-transformer', () => {
     expect(v.roles['out-of-range']).toContain('positional: maybe → on');
     expect(v.roles['out-of-range']).toContain('d-model: 100 → 64');
     expect(v.figures.X.shape).toBe('2×64');
-    expect(v.tabs[4].text).toContain('2×256');
+    expect(v.tabs[4].text).toContain('2×128');
+    expect(v.roles.sizes).toContain('capped at 128');
     const e = expected({ sentence: 'a b', dModel: 64, positional: true });
     expect(v.figures.X.values).toEqual(Array.from(e.matrices.X.data));
     expect(problems.console).toEqual([]);

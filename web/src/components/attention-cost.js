@@ -445,15 +445,25 @@ export class AttentionCost extends AttentionElement {
       const same = ['w', 'k', 'd', 'seed', 'maxN'].every((key) => s[key] === now[key]);
       m.status.textContent = same ? t('cost.measured', { w: s.w, k: s.k, d: s.d, ms: fmt(run.ms) }) : t('cost.stale', { w: s.w, k: s.k, d: s.d });
     }
-    // The charts depend only on the language, the settings they show and the results so far.
+    // The time chart and its table depend only on the language and the run so far; the bytes
+    // chart on the language and the settings it draws (not the seed): each is kept while they stay.
     const chartKey = JSON.stringify([this.language, s, run?.rows.length ?? -1, Boolean(running)]);
-    if (m.chartKey === chartKey && run === m.chartRun) return;
+    const memKey = JSON.stringify([this.language, s.w, s.k, s.d, s.maxN]);
+    if (m.chartKey === chartKey && run === m.chartRun && m.memKey === memKey) return;
+    const sizes = SIZES.filter((v) => v <= s.maxN);
+    if (m.memKey !== memKey) {
+      m.memKey = memKey;
+      m.memWrap = this.memoryChart(s, sizes);
+    }
+    if (m.chartKey === chartKey && run === m.chartRun) {
+      place(m.charts, [...m.timeFigures.slice(0, 1), m.memWrap, ...m.timeFigures.slice(1)]);
+      return;
+    }
     m.chartKey = chartKey;
     m.chartRun = run;
 
     const figures = [];
     const rows = run?.rows ?? [];
-    const sizes = SIZES.filter((v) => v <= s.maxN);
     const labels = { full: t('cost.seriesFull'), local: t('cost.seriesLocal', { w: s.w }), linear: t('cost.seriesLinear'), linformer: t('cost.seriesLinformer', { k: s.k }) };
     if (rows.length) {
       const x = rows.map((r) => r.n);
@@ -477,25 +487,6 @@ export class AttentionCost extends AttentionElement {
       figures.push(wrap);
     }
 
-    // Bytes of the attention pattern if it were stored, from the shapes.
-    const memSeries = [
-      { key: 'full', label: t('cost.memFull'), y: sizes.map((n) => (4 * n * n) / 1024) },
-      { key: 'local', label: t('cost.memLocal'), y: sizes.map((n) => (4 * n * (2 * s.w - 1)) / 1024) },
-      { key: 'linformer', label: t('cost.memLinformer'), y: sizes.map((n) => (4 * n * s.k) / 1024) },
-    ].map((ser) => ({ ...ser, ...METHODS.find((meth) => meth.key === ser.key) }));
-    const memTitle = `${t('cost.memoryChart')} (KiB)`;
-    const memWrap = el('figure', { class: 'chart chart-wrap', part: 'chart', 'data-role': 'memory-chart' });
-    const memKey = el('div', { class: 'key' });
-    for (const ser of memSeries) memKey.append(legendItem(ser.label, ser.color, ser.dash || undefined));
-    const top = sizes[sizes.length - 1];
-    memWrap.append(
-      el('figcaption', { text: memTitle }),
-      lineChart({ title: memTitle, x: sizes, series: memSeries.map((ser) => ({ ...ser, dash: ser.dash || undefined })), xLog: true, yLog: true, ...decades(memSeries.flatMap((ser) => ser.y)), xRange: [sizes[0], top * 1.3], xTicks: sizes, xLabel: t('cost.n') }),
-      memKey,
-      el('p', { class: 'note', text: t('cost.memNote', { bytes: fmt(4 * s.d * s.d), n: fmt(top), mib: fmt((4 * top * top) / 2 ** 20) }) }),
-    );
-    figures.push(memWrap);
-
     if (rows.length) {
       const details = el('details', { part: 'data' });
       details.append(el('summary', { text: t('cost.table') }));
@@ -512,7 +503,30 @@ export class AttentionCost extends AttentionElement {
       if (open) details.open = true;
       figures.push(details);
     }
-    m.charts.replaceChildren(...figures);
+    m.timeFigures = figures;
+    place(m.charts, [...figures.slice(0, 1), m.memWrap, ...figures.slice(1)]);
+  }
+
+  /** Bytes of the attention pattern if it were stored, from the shapes. */
+  memoryChart(s, sizes) {
+    const t = this.t;
+    const memSeries = [
+      { key: 'full', label: t('cost.memFull'), y: sizes.map((n) => (4 * n * n) / 1024) },
+      { key: 'local', label: t('cost.memLocal'), y: sizes.map((n) => (4 * n * (2 * s.w - 1)) / 1024) },
+      { key: 'linformer', label: t('cost.memLinformer'), y: sizes.map((n) => (4 * n * s.k) / 1024) },
+    ].map((ser) => ({ ...ser, ...METHODS.find((meth) => meth.key === ser.key) }));
+    const memTitle = `${t('cost.memoryChart')} (KiB)`;
+    const memWrap = el('figure', { class: 'chart chart-wrap', part: 'chart', 'data-role': 'memory-chart' });
+    const memKey = el('div', { class: 'key' });
+    for (const ser of memSeries) memKey.append(legendItem(ser.label, ser.color, ser.dash || undefined));
+    const top = sizes[sizes.length - 1];
+    memWrap.append(
+      el('figcaption', { text: memTitle }),
+      lineChart({ title: memTitle, x: sizes, series: memSeries.map((ser) => ({ ...ser, dash: ser.dash || undefined })), xLog: true, yLog: true, ...decades(memSeries.flatMap((ser) => ser.y)), xRange: [sizes[0], top * 1.3], xTicks: sizes, xLabel: t('cost.n') }),
+      memKey,
+      el('p', { class: 'note', text: t('cost.memNote', { bytes: fmt(4 * s.d * s.d), n: fmt(top), mib: fmt((4 * top * top) / 2 ** 20) }) }),
+    );
+    return memWrap;
   }
 
   /** D2L 10.6's comparison, with the live n and d (and w) filled in. */

@@ -13,6 +13,12 @@ import { renderTexCached } from '../tex.js';
 export const DEFAULT_SOURCE = '小猫坐在垫子上';
 const MAX_SOURCE = 400;
 const HIDDEN = 8;
+/**
+ * The operands and output (Q, K, V, O: up to four 32×64 tables, 8,192 cells) are shown open at
+ * first only up to this many cells: more cannot be rewritten within a frame on every change. The
+ * reader can open (or close) them; their choice then stays.
+ */
+export const OPEN_CELLS = 2048;
 const dims = (n, prefix) => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
 
 /**
@@ -110,7 +116,10 @@ export class AttentionCross extends AttentionElement {
   compute(lab) {
     const target = buildModel(this.config(), this.inputs);
     const { config } = target;
-    const src = buildModel({ ...config, sentence: this.source });
+    // The source's model depends only on its sentence and the settings (not on typed inputs).
+    const srcKey = JSON.stringify({ ...config, sentence: this.source });
+    if (this._src?.key !== srcKey) this._src = { key: srcKey, model: buildModel({ ...config, sentence: this.source }) };
+    const src = this._src.model;
     const n = target.n;
     const m = src.n;
     // The first head's projections (d_model×d_k): one head of cross-attention.
@@ -263,16 +272,31 @@ export class AttentionCross extends AttentionElement {
     ]);
     out.push(main, el('p', { class: 'note', text: t('cross.contrast') }), el('p', { class: 'note', text: t('cross.hover') }));
 
+    // The operands and the output, drawn only while their section is open (open at first when small).
+    const opCells = additive ? (n + m) * d + n * result.output.cols : (n + 2 * m) * dk + n * result.output.cols;
+    if (!this._opSection) {
+      // A toggle re-renders unless this render already drew the section so (an automatic open or close).
+      this._opSection = el('details', { part: 'data', 'data-role': 'operands', ontoggle: () => this._opSection.open !== this._opDrawn && this.requestRender() }, el('summary'));
+      this._opSection.firstChild.addEventListener('click', () => (this._opChosen = true), { once: true });
+    }
+    const opSection = this._opSection;
+    if (!this._opChosen && opSection.open !== opCells <= OPEN_CELLS) opSection.open = opCells <= OPEN_CELLS;
+    this._opDrawn = opSection.open;
+    const opNames = additive ? 'X_tgt, X_src, O' : 'Q, K, V, O';
+    opSection.firstChild.textContent = t('cross.operands', { list: opNames, cells: opCells, max: OPEN_CELLS });
     const inputs = (this._inputsGrid ??= el('div', { class: 'grid' }));
-    const mats = additive
-      ? [heat('Xtgt', t('cross.Xtgt'), target.X, tgt, dims(d, 'd')), heat('Xsrc', t('cross.Xsrc'), src.X, srcTokens, dims(d, 'd'))]
-      : [heat('Q', t('cross.Q'), c.Q, tgt, dims(dk, 'd')), heat('K', t('cross.K'), c.K, srcTokens, dims(dk, 'd')), heat('V', t('cross.V'), c.V, srcTokens, dims(dk, 'd'))];
-    mats.push(heat('output', t(additive ? 'cross.outputAdditive' : 'cross.output'), result.output, tgt, dims(result.output.cols, 'd')));
-    place(inputs, mats);
-    out.push(inputs);
+    if (opSection.open) {
+      const mats = additive
+        ? [heat('Xtgt', t('cross.Xtgt'), target.X, tgt, dims(d, 'd')), heat('Xsrc', t('cross.Xsrc'), src.X, srcTokens, dims(d, 'd'))]
+        : [heat('Q', t('cross.Q'), c.Q, tgt, dims(dk, 'd')), heat('K', t('cross.K'), c.K, srcTokens, dims(dk, 'd')), heat('V', t('cross.V'), c.V, srcTokens, dims(dk, 'd'))];
+      mats.push(heat('output', t(additive ? 'cross.outputAdditive' : 'cross.output'), result.output, tgt, dims(result.output.cols, 'd')));
+      place(inputs, mats);
+      place(opSection, [opSection.firstChild, inputs]);
+    } else place(opSection, [opSection.firstChild]);
+    out.push(opSection);
 
     // The intermediates are drawn only while their section is open.
-    const details = (this._details ??= el('details', { part: 'data', ontoggle: () => this.requestRender() }, el('summary')));
+    const details = (this._details ??= el('details', { part: 'data', 'data-role': 'steps', ontoggle: () => this.requestRender() }, el('summary')));
     details.firstChild.textContent = t('cross.steps');
     const inner = [details.firstChild];
     if (details.open) {

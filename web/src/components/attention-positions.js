@@ -88,10 +88,15 @@ export class AttentionPositions extends AttentionElement {
     const model = buildModel(this.config(), this.inputs);
     const { X, config, tokens, n } = model;
     const d = config.dModel;
-    const P = toMatrix(lab.positionalEncoding(n, d));
-    const chart = toMatrix(lab.positionalEncoding(CHART_POSITIONS, d));
-    // P Pᵀ: the scores step (QKᵀ with scale 1) of attention with Q = K = V = P.
-    const PPt = lab.scaledDotProductAttention(P, P, P, { scale: 1, trace: true }).steps.find((s) => s.id === 'scores').matrix;
+    // P, the chart's columns and P Pᵀ depend only on n and d: kept while they stay.
+    if (this._enc?.n !== n || this._enc.d !== d || this._enc.lab !== lab) {
+      const P = toMatrix(lab.positionalEncoding(n, d));
+      const chart = toMatrix(lab.positionalEncoding(CHART_POSITIONS, d));
+      // P Pᵀ: the scores step (QKᵀ with scale 1) of attention with Q = K = V = P.
+      const PPt = lab.scaledDotProductAttention(P, P, P, { scale: 1, trace: true }).steps.find((s) => s.id === 'scores').matrix;
+      this._enc = { n, d, lab, P, chart, PPt };
+    }
+    const { P, chart, PPt } = this._enc;
     const Wq = firstColumns(model.Wq, config.dK);
     const Wk = firstColumns(model.Wk, config.dK);
     const Wv = firstColumns(model.Wv, config.dK);
@@ -159,21 +164,26 @@ export class AttentionPositions extends AttentionElement {
     // P and its columns against position.
     const top = (this._top ??= el('div', { class: 'grid' }));
     const pFigure = heat('P', t('positions.P'), P, positions, columns);
-    const chartWrap = el('figure', { class: 'chart chart-wrap', part: 'chart', 'data-role': 'chart' });
-    const title = t('positions.chart', { max: CHART_POSITIONS - 1 });
-    const x = Array.from({ length: CHART_POSITIONS }, (_, i) => i);
-    const series = chartColumns(d).map((j, k) => {
-      return {
-        label: t('positions.column', { j, fn: j % 2 === 0 ? 'sin' : 'cos', w: j < 2 ? '1' : `10000^(−${2 * Math.floor(j / 2)}/${d})` }),
-        y: x.map((i) => c.chart.data[i * d + j]),
-        ...SERIES[k],
-      };
-    });
-    chartWrap.append(el('figcaption', { text: title }), lineChart({ title, x, series, yRange: [-1, 1], yTicks: [-1, -0.5, 0, 0.5, 1], xTicks: [0, 8, 16, 24, 32, 40, 48, 56, 63], xLabel: t('positions.position') }));
-    const key = el('div', { class: 'key' });
-    for (const s of series) key.append(legendItem(s.label, s.color, s.dash));
-    chartWrap.append(key);
-    place(top, [pFigure, chartWrap]);
+    // The chart depends only on d (its data) and the language: kept while they stay.
+    const chartKey = `${d}|${this.language}`;
+    if (this._chart?.key !== chartKey || this._chart.data !== c.chart) {
+      const chartWrap = el('figure', { class: 'chart chart-wrap', part: 'chart', 'data-role': 'chart' });
+      const title = t('positions.chart', { max: CHART_POSITIONS - 1 });
+      const x = Array.from({ length: CHART_POSITIONS }, (_, i) => i);
+      const series = chartColumns(d).map((j, k) => {
+        return {
+          label: t('positions.column', { j, fn: j % 2 === 0 ? 'sin' : 'cos', w: j < 2 ? '1' : `10000^(−${2 * Math.floor(j / 2)}/${d})` }),
+          y: x.map((i) => c.chart.data[i * d + j]),
+          ...SERIES[k],
+        };
+      });
+      chartWrap.append(el('figcaption', { text: title }), lineChart({ title, x, series, yRange: [-1, 1], yTicks: [-1, -0.5, 0, 0.5, 1], xTicks: [0, 8, 16, 24, 32, 40, 48, 56, 63], xLabel: t('positions.position') }));
+      const key = el('div', { class: 'key' });
+      for (const s of series) key.append(legendItem(s.label, s.color, s.dash));
+      chartWrap.append(key);
+      this._chart = { key: chartKey, data: c.chart, el: chartWrap };
+    }
+    place(top, [pFigure, this._chart.el]);
     out.push(top, el('p', { class: 'note', text: t('positions.Pnote') }));
 
     // P Pᵀ: constant along diagonals.
@@ -198,10 +208,14 @@ export class AttentionPositions extends AttentionElement {
     ui.labels.legend.textContent = t('positions.swap');
     ui.labels.i.textContent = t('positions.swapFirst');
     ui.labels.j.textContent = t('positions.swapSecond');
+    // The options are rebuilt only when the tokens change.
+    const optionsKey = tokens.join('\u0000');
     for (const [select, value] of [[ui.first, i], [ui.second, j]]) {
-      const options = tokens.map((tok, k) => el('option', { value: String(k), text: `${k}: ${tok}` }));
-      select.replaceChildren(...options);
-      select.value = String(value);
+      if (select._optionsKey !== optionsKey) {
+        select.replaceChildren(...tokens.map((tok, k) => el('option', { value: String(k), text: `${k}: ${tok}` })));
+        select._optionsKey = optionsKey;
+      }
+      if (select.value !== String(value)) select.value = String(value);
     }
     out.push(el('p', { class: 'intro', text: t('positions.attentionIntro', { i, j }) }), ui.form);
     const compact = n > 10;

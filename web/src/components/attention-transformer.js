@@ -12,8 +12,14 @@ import { hashString, randomMatrix } from '../random.js';
 import { exact } from '../format.js';
 import { renderTexCached } from '../tex.js';
 
-/** d_ff = FFN_FACTOR · d_model, as in the paper (512 → 2048). */
+/** d_ff = FFN_FACTOR · d_model, as in the paper (512 → 2048), … */
 export const FFN_FACTOR = 4;
+/**
+ * … up to FFN_MAX: at 32 tokens and d_model 64 a 4× hidden layer is a 32×256 table, 8,192 cells
+ * (four times any other on the page), too many to restyle within a frame on every change; capped,
+ * it is 32×128. Below d_model 32 the paper's ratio holds; the page says when it does not.
+ */
+export const FFN_MAX = 128;
 
 /** The steps in order, each in sublayer 0 (input), 1 (attention) or 2 (feed-forward). */
 export const STEPS = [
@@ -33,7 +39,7 @@ const KEYS = STEPS.map((s) => s.key);
  * W₂ (d_ff×d_model), b₂ (d_model). Streams named apart from model.js's W_Q…W_O.
  */
 export function ffnWeights(dModel, seed) {
-  const dFf = FFN_FACTOR * dModel;
+  const dFf = Math.min(FFN_FACTOR * dModel, FFN_MAX);
   const stream = (name) => hashString(`transformer:${name}:${seed}`);
   return {
     dFf,
@@ -218,7 +224,9 @@ export class AttentionTransformer extends AttentionElement {
     const overview = (this._overview ??= el('div', { class: 'formula', part: 'formula', 'data-role': 'overview' }));
     renderTexCached(overview, texCache, 'Y = \\operatorname{LayerNorm}\\big(X + \\operatorname{MultiHead}(X)\\big),\\qquad Z = \\operatorname{LayerNorm}\\big(Y + \\operatorname{ReLU}(YW_1 + b_1)W_2 + b_2\\big)');
     out.push(overview);
-    out.push(el('p', { class: 'note', 'data-role': 'sizes', text: t('transformer.sizes', { n, d: dModel, h: heads, dk: dK, ff: ffn.dFf }) }));
+    const capped = ffn.dFf < FFN_FACTOR * dModel;
+    const sizes = t('transformer.sizes', { n, d: dModel, h: heads, dk: dK, ff: ffn.dFf, ffText: capped ? t('transformer.ffCapped', { ff: ffn.dFf, full: FFN_FACTOR * dModel, max: FFN_MAX }) : t('transformer.ff', { ff: ffn.dFf }) });
+    out.push(el('p', { class: 'note', 'data-role': 'sizes', text: sizes }));
     out.push(this.controls(t));
     const maskKey = model.config.mask === 'padding' ? 'transformer.mask.padding' : model.config.mask === 'causal' ? 'transformer.mask.causal' : 'transformer.mask.none';
     const empty = model.config.mask === 'padding' && model.config.validLen === 0 ? ` ${t('transformer.mask.empty')}` : '';
@@ -288,11 +296,14 @@ export class AttentionTransformer extends AttentionElement {
     const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula', 'data-role': 'formula' }));
     formula.dataset.tex = formulas[key];
     renderTexCached(formula, texCache, `${formulas[key]} \\qquad \\big[\\, ${shape} = ${n} \\times ${wide ? ffn.dFf : dModel} \\,\\big]`);
-    inPanel.push(formula, el('p', { class: 'muted', 'data-role': 'explain', text: t(`transformer.explain.${titleKey}`) }));
+    const explainKey = key === 'hidden' && capped ? 'hiddenCapped' : titleKey;
+    inPanel.push(formula, el('p', { class: 'muted', 'data-role': 'explain', text: t(`transformer.explain.${explainKey}`, { ff: ffn.dFf, max: FFN_MAX }) }));
 
     const colLabels = wide ? dims(ffn.dFf, 'f') : dims(dModel, 'd');
     const name = `${t(`transformer.name.${key}`)} (${wide ? 'n×d_ff' : 'n×d_model'})`;
-    const main = createHeatmap({ t, name, file: `transformer-${key}`, matrix: matrices[key], rowLabels: tokens, colLabels, tex: formulas[key].split('=')[0].trim() || undefined, pool, slot: `main-${key}`, onCell: (i, j) => this.highlightOperands(i, j) });
+    // One kept table per shape: a step change rewrites the cells that differ in place instead of
+    // removing one 2,048-cell table and inserting another (each visits every node).
+    const main = createHeatmap({ t, name, file: `transformer-${key}`, matrix: matrices[key], rowLabels: tokens, colLabels, tex: formulas[key].split('=')[0].trim() || undefined, pool, slot: wide ? 'main-ff' : 'main-d', onCell: (i, j) => this.highlightOperands(i, j) });
     main.el.dataset.matrix = key;
     main.el.dataset.role = 'main';
     inPanel.push(main.el);
@@ -316,15 +327,18 @@ export class AttentionTransformer extends AttentionElement {
     const { dModel } = model.config;
     const items = [];
     this._operands = [];
+    // Operands are n×d_model; slots by position, so a step change updates the kept tables in place.
     const operand = (k, map) => {
       const m = matrices[k];
-      const h = createHeatmap({ t, name: `${t(`transformer.name.${k}`)}`, matrix: m, rowLabels: tokens, colLabels: dims(m.cols, k === 'hidden' ? 'f' : 'd'), compact: true, exportable: false, pool, slot: `op-${key}-${k}` });
+      const h = createHeatmap({ t, name: `${t(`transformer.name.${k}`)}`, matrix: m, rowLabels: tokens, colLabels: dims(m.cols, k === 'hidden' ? 'f' : 'd'), compact: true, exportable: false, pool, slot: `op-${this._operands.length}` });
       h.el.dataset.matrix = `op-${k}`;
       this._operands.push({ heat: h, map });
       return h.el;
     };
     const operands = (list) => {
-      const box = el('div', { class: 'operands', part: 'operands' }, el('p', { class: 'note wide', text: t('transformer.hoverHint') }), ...list);
+      const box = (this._operandBox ??= el('div', { class: 'operands', part: 'operands' }, el('p', { class: 'note wide' })));
+      box.firstChild.textContent = t('transformer.hoverHint');
+      place(box, [box.firstChild, ...list]);
       items.push(box);
     };
     const why = (k, vars = {}) => items.push(el('p', { class: 'why', 'data-role': k, text: t(`transformer.${k}`, vars) }));
@@ -390,6 +404,15 @@ export class AttentionTransformer extends AttentionElement {
   /** Each token's mean and variance over its d_model features, before and after the LayerNorm. */
   statsTable(c, before, after, t) {
     const { tokens } = c.model;
+    const details = (this._stats ??= el('details', { part: 'data', 'data-role': 'stats-details' }, el('summary')));
+    if (!this._statsOpened) {
+      this._statsOpened = true;
+      details.open = tokens.length <= 12;
+    }
+    // Kept while the trace, the pair of steps and the language stay (a seed change rebuilds it).
+    const statsKey = `${before}|${after}|${this.language}`;
+    if (this._statsFor?.c === c && this._statsFor.key === statsKey) return details;
+    this._statsFor = { c, key: statsKey };
     const a = this.statsOf(c, before);
     const b = this.statsOf(c, after);
     const table = el('table', { class: 'stats', 'data-role': 'stats' });
@@ -417,11 +440,6 @@ export class AttentionTransformer extends AttentionElement {
     }
     if (flat.length) parts.push(t('transformer.statsFlat', { rows: flat.join(', ') }));
     const summary = el('p', { class: 'note', 'data-role': 'stats-summary', text: parts.join(' ') });
-    const details = (this._stats ??= el('details', { part: 'data', 'data-role': 'stats-details' }, el('summary')));
-    if (!this._statsOpened) {
-      this._statsOpened = true;
-      details.open = tokens.length <= 12;
-    }
     details.firstChild.textContent = t('transformer.statsShow');
     place(details, [details.firstChild, summary, table]);
     return details;

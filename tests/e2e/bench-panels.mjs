@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Benchmark of the four newer panels (not a test: numbers only, no assertions): attention-cross,
+// attention-positions, attention-transformer and attention-cost, each alone on a plain page with
+// dist/components.js, at the page's largest sizes (32 tokens, d_model 64, d_k 64; cross with a
+// 32-token source), in Debian's Chromium (tests/e2e/browser.js).
+//
+// Per change, after a warm-up, over `runs` rounds (median and max), as in bench-page.mjs:
+//   script        wall time from the change (an attribute set, as the panel's controls do) until
+//                 the element's `attention-render` event: the synchronous re-render;
+//   style+layout  RecalcStyleDuration + LayoutDuration (Chrome DevTools Protocol Performance
+//                 metrics), deltas over the change and the next two frames;
+//   cpu           main-thread CPU (CDP ThreadTime) over the change and the next two frames and a
+//                 task, less the same wait without a change: script, style, layout, paint and
+//                 anything deferred. Unlike wall time it does not grow when other processes take
+//                 the machine's cores.
+// Usage: node tests/e2e/bench-panels.mjs [--runs 15] [--warm 3] [--only cross]
+//   (--only: interactions whose name starts so)
+import os from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
+
+const arg = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : fallback;
+};
+const RUNS = Number(arg('--runs', 15));
+const WARM = Number(arg('--warm', 3));
+const ONLY = arg('--only', '');
+// --bundle FILE: measure another build of components.js (e.g. a copy kept from before a change),
+// served as /__alt/components.js beside dist/'s other files, so before and after run alike.
+const BUNDLE = arg('--bundle', '');
+
+const words = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
+const BIG = words('w', 32);
+const SOURCE = words('s', 32);
+const LARGE = { sentence: BIG, 'd-model': '64', 'd-k': '64', heads: '1', seed: '1' };
+// The sentence edit keeps 32 tokens: the first word changes.
+const edit = (k) => BIG.replace(/^\S+/, `v${k}`);
+const TSTEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'];
+
+// [name, tag, starting attributes, attribute changed, value of round k].
+const INTERACTIONS = [
+  ['cross: seed', 'attention-cross', { ...LARGE, source: SOURCE }, 'seed', (k) => String(100 + k)],
+  ['cross: sentence', 'attention-cross', { ...LARGE, source: SOURCE }, 'sentence', edit],
+  ['cross: source', 'attention-cross', { ...LARGE, source: SOURCE }, 'source', (k) => SOURCE.replace(/^\S+/, `u${k}`)],
+  ['cross: d_k', 'attention-cross', { ...LARGE, source: SOURCE }, 'd-k', (k) => String(k % 2 ? 64 : 63)],
+  ['cross: scoring', 'attention-cross', { ...LARGE, source: SOURCE }, 'scoring', (k) => (k % 2 ? 'dot' : 'additive')],
+  ['cross: valid-lens', 'attention-cross', { ...LARGE, source: SOURCE }, 'valid-lens', (k) => Array.from({ length: 32 }, (_, i) => 1 + ((i + k) % 32)).join(' ')],
+  ['cross: mask', 'attention-cross', { ...LARGE, source: SOURCE }, 'mask', (k) => ['causal', 'padding', 'none'][k % 3]],
+  ['positions: seed', 'attention-positions', LARGE, 'seed', (k) => String(100 + k)],
+  ['positions: sentence', 'attention-positions', LARGE, 'sentence', edit],
+  ['positions: d_k', 'attention-positions', LARGE, 'd-k', (k) => String(k % 2 ? 64 : 63)],
+  ['positions: d_model', 'attention-positions', LARGE, 'd-model', (k) => String(k % 2 ? 64 : 62)],
+  ['positions: swap', 'attention-positions', LARGE, 'swap', (k) => `${k % 31} ${(k % 31) + 1}`],
+  ['transformer: step', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k + 1) % TSTEPS.length]],
+  ['transformer: next', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k * 3 + 1) % TSTEPS.length]],
+  ['transformer: seed@X', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'X' }, 'seed', (k) => String(100 + k)],
+  ['transformer: seed@attention', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'attention' }, 'seed', (k) => String(100 + k)],
+  ['transformer: seed@hidden', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'hidden' }, 'seed', (k) => String(100 + k)],
+  ['transformer: seed@norm1', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'norm1' }, 'seed', (k) => String(100 + k)],
+  ['transformer: sentence@hidden', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'hidden' }, 'sentence', edit],
+  ['transformer: d_k@attention', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'attention' }, 'd-k', (k) => String(k % 2 ? 16 : 15)],
+  ['transformer: positional', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'residual1' }, 'positional', (k) => (k % 2 ? 'off' : 'on')],
+  ['cost: seed', 'attention-cost', LARGE, 'seed', (k) => String(100 + k)],
+  ['cost: sentence', 'attention-cost', LARGE, 'sentence', edit],
+  ['cost: d_k', 'attention-cost', LARGE, 'd-k', (k) => String(k % 2 ? 64 : 63)],
+  ['cost: window', 'attention-cost', LARGE, 'window', (k) => String(1 + (k % 32))],
+  ['cost: linformer-k', 'attention-cost', LARGE, 'linformer-k', (k) => String(1 + (k % 32))],
+  ['cost: mask', 'attention-cost', LARGE, 'mask', (k) => ['causal', 'padding', 'none'][k % 3]],
+];
+
+/** Runs in the page: one change, timed until its render. */
+const change = async ([name, value]) => {
+  const panel = document.querySelector('#panel');
+  const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+  const t0 = performance.now();
+  panel.setAttribute(name, value);
+  await done;
+  return performance.now() - t0;
+};
+
+/** Runs in the page: lets deferred work (requestAnimationFrame, tasks) and paint run. */
+const settle = async () => {
+  for (let f = 0; f < 2; f++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+  await new Promise((r) => setTimeout(r, 20));
+};
+
+ensureBuilt();
+const b = await launch();
+const s = await server(root);
+const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+const cdp = await context.newCDPSession(page);
+await cdp.send('Performance.enable');
+const metrics = async () => {
+  const { metrics: list } = await cdp.send('Performance.getMetrics');
+  const m = Object.fromEntries(list.map((x) => [x.name, x.value * 1000]));
+  return { layout: m.RecalcStyleDuration + m.LayoutDuration, cpu: m.ThreadTime };
+};
+let html = '';
+await page.route('**/__bench.html', (route) => route.fulfill({ contentType: 'text/html', body: html }));
+await page.route('**/__alt/**', (route) => {
+  const file = new URL(route.request().url()).pathname.replace(/^\/__alt\//, '');
+  route.fulfill({ path: file === 'components.js' ? BUNDLE : join(root, 'dist', file) });
+});
+const script = BUNDLE ? '/__alt/components.js' : '/dist/components.js';
+const esc = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
+const max = (xs) => Math.max(...xs);
+const loadStart = os.loadavg();
+console.log(`bench-panels (${script}${BUNDLE ? ` = ${BUNDLE}` : ''}): ${RUNS} rounds after ${WARM} warm-up; load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${new Date().toISOString()}`);
+const heads = ['script (wall)', 'style+layout', 'cpu (all)'];
+console.log(`  ${'interaction'.padEnd(30)}${heads.map((h) => h.padStart(16)).join('')}`);
+console.log(`  ${''.padEnd(30)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
+const worst = {};
+for (const [name, tag, attrs, attribute, value] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
+  html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="${script}"></script></head><body><${tag} id="panel" ${Object.entries(attrs)
+    .map(([k, v]) => `${k}="${esc(v)}"`)
+    .join(' ')}></${tag}></body></html>`;
+  await page.goto(`${s.url}/__bench.html`);
+  await page.waitForFunction(() => 'ready' in (document.querySelector('#panel')?.dataset ?? {}));
+  await page.evaluate(settle);
+  // The measurement's own cost: the same round trips and wait without a change.
+  const idle = [];
+  for (let k = 0; k < 5; k++) {
+    const m0 = await metrics();
+    await page.evaluate(() => performance.now());
+    await page.evaluate(settle);
+    idle.push((await metrics()).cpu - m0.cpu);
+  }
+  const base = median(idle);
+  const rows = [];
+  for (let k = -WARM; k < RUNS; k++) {
+    const m0 = await metrics();
+    const script = await page.evaluate(change, [attribute, value(k + WARM, attrs)]);
+    await page.evaluate(settle);
+    const m1 = await metrics();
+    if (k >= 0) rows.push({ script, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+  }
+  const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
+  console.log(`  ${name.padEnd(30)}${['script', 'layout', 'cpu'].map(col).join('')}`);
+  const panel = name.split(':')[0];
+  worst[panel] ??= { script: 0, layout: 0, cpu: 0 };
+  for (const key of ['script', 'layout', 'cpu']) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
+}
+for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms`);
+console.log(`load average at end: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+if (problems.console.length || problems.external.length) console.log('page problems:', JSON.stringify(problems));
+await context.close();
+await b.close();
+await s.close();
