@@ -29,8 +29,16 @@ export type VectorInput = Float32Array | ReadonlyArray<number>;
 export type Mask = 'none' | 'causal' | { validLens: number | ReadonlyArray<number> | Int32Array } | MatrixInput;
 
 /** Identifier of a trace step, in computation order. */
-export type StepId = 'Q' | 'K' | 'V' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output' | 'concat'
-  | 'attention' | 'residual1' | 'norm1' | 'hidden' | 'ffn' | 'residual2';
+export type StepId = 'Q' | 'K' | 'V' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output' | 'concat';
+
+/** Identifier of a step of {@link AttentionLab.transformerBlock}'s trace, in computation order. */
+export type TransformerStepId = 'Q' | 'K' | 'V' | 'concat' | 'attention' | 'residual1' | 'norm1' | 'hidden' | 'ffn' | 'residual2' | 'output';
+
+/** One recorded intermediate of a traced Transformer block. */
+export interface TransformerStep extends Omit<Step, 'id' | 'mask'> {
+  /** Stable identifier; translate titles by it. */
+  id: TransformerStepId;
+}
 
 /** One recorded intermediate of a traced call. */
 export interface Step {
@@ -163,7 +171,7 @@ export interface TransformerBlockResult {
   /** Each head, when traced. */
   heads?: TransformerHead[];
   /** The intermediates in order, when traced. */
-  steps?: Step[];
+  steps?: TransformerStep[];
 }
 
 /** One head of a multi-head result. */

@@ -14,15 +14,18 @@ import { freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
 // Size budget, in bytes. The aim is the SIMD .wasm plus the JS that init()
 // loads under 40 KB gzip; the hard limits below leave ~15% over today's sizes so
 // growth is a decision, not an accident. Raise them deliberately, in this file.
+// Raised once (after 0.1.0): the Transformer block, positional encoding (double sin, cos
+// and pow from libc) and parametric pooling took each .wasm from 60 to 82 KB raw
+// (25 to 35.5 KB gzip), and the four new panels components.js from 407 to 502 KB.
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
-  wasmRaw: 72 * KB,
-  wasmGzip: 30 * KB,
+  wasmRaw: 96 * KB,
+  wasmGzip: 41 * KB,
   initJsRaw: 90 * KB,
   initJsGzip: 27 * KB,
-  simdInitTotalGzip: 56 * KB,
-  simdInitBundledGzip: 44 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
+  simdInitTotalGzip: 70 * KB,
+  simdInitBundledGzip: 60 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   componentsRaw: 660 * KB,
   componentsGzip: 224 * KB,
   tarball: 620 * KB,

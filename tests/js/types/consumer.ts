@@ -18,6 +18,7 @@ import type {
   Matrix,
   ParametricPoolingResult,
   TransformerBlockResult,
+  TransformerStepId,
   MatrixInput,
   MultiHeadLayer,
   MultiHeadLayerOptions,
@@ -114,7 +115,11 @@ export async function main(): Promise<number> {
   const fit: ParametricPoolingResult = lab.fitParametricPooling([0, 1, 2], [1, 2, 3], { w: 1, learningRate: 0.5, epochs: 5 });
   console.log(fit.w, fit.bandwidth, fit.losses.length);
   const block: TransformerBlockResult = lab.transformerBlock(nested, { ...multiOptions, W1: nested, W2: nested, b1: [0], epsilon: 1e-5, trace: true });
-  console.log(block.output.rows, block.steps?.[0]?.id, block.heads?.[0]?.weights.rows);
+  const blockStep: TransformerStepId | undefined = block.steps?.[5]?.id;
+  console.log(block.output.rows, blockStep, block.heads?.[0]?.weights.rows);
+  // @ts-expect-error a block's step ids ('residual1', …) are not attention step ids
+  const attentionStep: StepId | undefined = block.steps?.[5]?.id;
+  console.log(attentionStep);
   const positions: Matrix = lab.positionalEncoding(4, 8, { base: 100 });
   const shifted: Matrix = lab.addPositionalEncoding(positions);
   console.log(shifted.rows);
