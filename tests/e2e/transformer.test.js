@@ -55,7 +55,9 @@ const shown = (page, selector = 'attention-transformer') =>
     if (host.tagName === 'ATTENTION-EXPLORER') host = host.shadowRoot.querySelector('attention-transformer');
     const root = host.shadowRoot;
     const figures = {};
-    for (const f of root.querySelectorAll('figure[data-matrix]')) {
+    // Other steps' boxes stay in the document, skipped and inert (class "off"): not what is shown.
+    const live = (x) => !x.closest('.off');
+    for (const f of [...root.querySelectorAll('figure[data-matrix]')].filter(live)) {
       figures[f.dataset.matrix] = {
         caption: f.querySelector('figcaption').textContent,
         shape: f.querySelector('figcaption .shape').textContent.trim(),
@@ -66,8 +68,8 @@ const shown = (page, selector = 'attention-transformer') =>
       };
     }
     const roles = {};
-    for (const p of root.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
-    const stats = [...root.querySelectorAll('table.stats tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value)));
+    for (const p of [...root.querySelectorAll('[data-role]')].filter(live)) roles[p.dataset.role] = p.textContent;
+    const stats = [...root.querySelectorAll('table.stats tbody tr')].filter(live).map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value)));
     return {
       heading: root.querySelector('h2')?.textContent,
       title: root.querySelector('.step-title')?.textContent,
@@ -87,9 +89,11 @@ function expected({ sentence = 'the cat sat on the mat', seed = 42, dModel = 8, 
   const model = buildModel({ sentence, seed, dModel, dK, heads, mask, validLen });
   const d = model.config.dModel;
   const stream = (name) => hashString(`transformer:${name}:${model.config.seed}`);
-  const W1 = randomMatrix(d, 4 * d, stream('W1'), 1 / Math.sqrt(d));
-  const b1 = randomMatrix(1, 4 * d, stream('b1'), 0.1).data;
-  const W2 = randomMatrix(4 * d, d, stream('W2'), 1 / Math.sqrt(4 * d));
+  // d_ff = 4 · d_model, capped at 128 columns (d_model 64 gives 128, not 256).
+  const ff = Math.min(4 * d, 128);
+  const W1 = randomMatrix(d, ff, stream('W1'), 1 / Math.sqrt(d));
+  const b1 = randomMatrix(1, ff, stream('b1'), 0.1).data;
+  const W2 = randomMatrix(ff, d, stream('W2'), 1 / Math.sqrt(ff));
   const b2 = randomMatrix(1, d, stream('b2'), 0.1).data;
   const X = positional ? lab.addPositionalEncoding(model.X) : model.X;
   const r = lab.transformerBlock(X, { heads: model.config.heads, Wq: model.Wq, Wk: model.Wk, Wv: model.Wv, Wo: model.Wo, W1, b1, W2, b2, mask: model.mask, trace: true });
@@ -238,7 +242,7 @@ describe('attention-transformer', () => {
       page.evaluate(() => {
         const root = document.querySelector('attention-transformer').shadowRoot;
         const out = {};
-        for (const f of root.querySelectorAll('figure[data-matrix^="op-"]')) out[f.dataset.matrix] = [...f.querySelectorAll('td.hl')].map((td) => `${td.dataset.i},${td.dataset.j}`);
+        for (const f of [...root.querySelectorAll('figure[data-matrix^="op-"]')].filter((x) => !x.closest('.off'))) out[f.dataset.matrix] = [...f.querySelectorAll('td.hl')].map((td) => `${td.dataset.i},${td.dataset.j}`);
         return out;
       });
     await page.locator('attention-transformer figure[data-matrix="residual1"] td[data-i="1"][data-j="2"]').hover();
@@ -328,6 +332,42 @@ describe('attention-transformer', () => {
     const b = await shown(page, '#b');
     expect(b.figures.ffn.values).toEqual(Array.from(expected({ seed: 2, positional: true }).matrices.ffn.data));
     expect(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('#positional').checked)).toBe(false);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('32 tokens, d_model 64: d_ff capped at 128 (said so); a step left behind shows the new numbers when shown again; large operands start closed', async () => {
+    const sentence = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+    const { page, problems, context } = await open(`<attention-transformer step="residual1" sentence="${sentence}" d-model="64" d-k="16" heads="4" seed="1"></attention-transformer>`);
+    let v = await shown(page);
+    const e1 = expected({ sentence, seed: 1, dModel: 64, dK: 16, heads: 4 });
+    expect(v.roles.sizes).toContain('d_ff = 128 (4 · d_model would be 256; capped at 128');
+    expect(v.figures.residual1.values).toEqual(Array.from(e1.matrices.residual1.data));
+    // Two 32×64 operands (4,096 numbers): closed at first, not drawn; opened, they are the library's.
+    expect(v.figures['op-X']).toBeUndefined();
+    await page.locator('attention-transformer').locator('.step-box:not(.off) details[data-role="operands"] > summary').click();
+    await page.waitForFunction(() => document.querySelector('attention-transformer').shadowRoot.querySelector('.step-box:not(.off) figure[data-matrix="op-attention"]'));
+    v = await shown(page);
+    expect(v.figures['op-X'].values).toEqual(Array.from(e1.matrices.X.data));
+    expect(v.figures['op-attention'].values).toEqual(Array.from(e1.matrices.attention.data));
+    // The hidden layer is 32 × 128.
+    await setAttr(page, 'step', 'hidden');
+    await waitStep(page, 'hidden');
+    v = await shown(page);
+    expect(v.figures.hidden.shape).toBe('32×128');
+    expect(v.figures.hidden.values).toEqual(Array.from(e1.matrices.hidden.data));
+    expect(v.roles.explain).toContain('stops at 128 columns');
+    // A seed change on the hidden step; back on residual1 (kept, drawn for seed 1) the numbers are seed 2's.
+    await setAttr(page, 'seed', '2');
+    const e2 = expected({ sentence, seed: 2, dModel: 64, dK: 16, heads: 4 });
+    await page.waitForFunction((x) => document.querySelector('attention-transformer').shadowRoot.querySelector('.step-box:not(.off) figure[data-matrix="hidden"] td[data-i]').dataset.value === x, String(e2.matrices.hidden.data[0]));
+    expect((await shown(page)).figures.hidden.values).toEqual(Array.from(e2.matrices.hidden.data));
+    await setAttr(page, 'step', 'residual1');
+    await waitStep(page, 'residual1');
+    v = await shown(page);
+    expect(v.figures.residual1.values).toEqual(Array.from(e2.matrices.residual1.data));
+    // The reader opened the operands: they stay open, with seed 2's numbers.
+    expect(v.figures['op-X'].values).toEqual(Array.from(e2.matrices.X.data));
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -20,6 +20,8 @@ export const FFN_FACTOR = 4;
  * it is 32×128. Below d_model 32 the paper's ratio holds; the page says when it does not.
  */
 export const FFN_MAX = 128;
+/** A step's operands are shown open at first only up to this many numbers. */
+export const OPEN_CELLS = 2048;
 
 /** The steps in order, each in sublayer 0 (input), 1 (attention) or 2 (feed-forward). */
 export const STEPS = [
@@ -97,6 +99,7 @@ const CSS = `
 .sublayers .key1 { background: #0072b2; }
 .sublayers .key2 { background: #e69f00; }
 .step-title { margin-top: 0; }
+.step-box.off { content-visibility: hidden; }
 .why { border-inline-start: 4px solid var(--_accent); padding: 0.2rem 0.6rem; background: var(--_surface); border-radius: 0 var(--_radius) var(--_radius) 0; }
 .heads-grid { display: flex; flex-wrap: wrap; gap: 0.6rem; align-items: flex-start; }
 .heads-grid figure.heatmap .export, .heads-grid figure.heatmap .readout { display: none; }
@@ -299,15 +302,35 @@ export class AttentionTransformer extends AttentionElement {
     const explainKey = key === 'hidden' && capped ? 'hiddenCapped' : titleKey;
     inPanel.push(formula, el('p', { class: 'muted', 'data-role': 'explain', text: t(`transformer.explain.${explainKey}`, { ff: ffn.dFf, max: FFN_MAX }) }));
 
-    const colLabels = wide ? dims(ffn.dFf, 'f') : dims(dModel, 'd');
-    const name = `${t(`transformer.name.${key}`)} (${wide ? 'n×d_ff' : 'n×d_model'})`;
-    // One kept table per shape: a step change rewrites the cells that differ in place instead of
-    // removing one 2,048-cell table and inserting another (each visits every node).
-    const main = createHeatmap({ t, name, file: `transformer-${key}`, matrix: matrices[key], rowLabels: tokens, colLabels, tex: formulas[key].split('=')[0].trim() || undefined, pool, slot: wide ? 'main-ff' : 'main-d', onCell: (i, j) => this.highlightOperands(i, j) });
-    main.el.dataset.matrix = key;
-    main.el.dataset.role = 'main';
-    inPanel.push(main.el);
-    inPanel.push(...this.extras(key, c, t, pool));
+    // Each step's heatmaps and notes are kept in a box of their own, drawn when the step is shown
+    // and the trace or language changed since; the other steps' boxes stay in the document, skipped
+    // (content-visibility: hidden keeps their layout for when they are shown again) and inert. A
+    // step change then costs no cell writes and no layout of a 2,048-cell table; a seed change
+    // redraws only the step on screen (the others when they are next shown).
+    const boxes = (this._stepBoxes ??= new Map());
+    let box = boxes.get(key);
+    if (!box) boxes.set(key, (box = { wrap: el('div', { class: 'step-box', 'data-step': key }) }));
+    if (box.c !== c || box.lang !== this.language) {
+      const colLabels = wide ? dims(ffn.dFf, 'f') : dims(dModel, 'd');
+      const name = `${t(`transformer.name.${key}`)} (${wide ? 'n×d_ff' : 'n×d_model'})`;
+      const main = createHeatmap({ t, name, file: `transformer-${key}`, matrix: matrices[key], rowLabels: tokens, colLabels, tex: formulas[key].split('=')[0].trim() || undefined, pool, slot: `main-${key}`, onCell: (i, j) => this.highlightOperands(i, j) });
+      main.el.dataset.matrix = key;
+      main.el.dataset.role = 'main';
+      place(box.wrap, [main.el, ...this.extras(key, c, t, pool)]);
+      Object.assign(box, { c, lang: this.language, operands: this._operands });
+    }
+    this._operands = box.operands;
+    for (const [k, b] of boxes) {
+      const off = k !== key;
+      if (b.wrap.classList.contains('off') !== off) {
+        b.wrap.classList.toggle('off', off);
+        b.wrap.inert = off;
+        if (off) for (const op of b.operands) op.heat.highlight({});
+      }
+    }
+    const stepBoxes = (this._stepsEl ??= el('div', { class: 'step-boxes' }));
+    place(stepBoxes, [...boxes.values()].map((b) => b.wrap));
+    inPanel.push(stepBoxes);
     place(panel, inPanel);
 
     const block = (this._block ??= el('div', { class: 'block' }));
@@ -327,19 +350,27 @@ export class AttentionTransformer extends AttentionElement {
     const { dModel } = model.config;
     const items = [];
     this._operands = [];
-    // Operands are n×d_model; slots by position, so a step change updates the kept tables in place.
     const operand = (k, map) => {
       const m = matrices[k];
-      const h = createHeatmap({ t, name: `${t(`transformer.name.${k}`)}`, matrix: m, rowLabels: tokens, colLabels: dims(m.cols, k === 'hidden' ? 'f' : 'd'), compact: true, exportable: false, pool, slot: `op-${this._operands.length}` });
+      const h = createHeatmap({ t, name: `${t(`transformer.name.${k}`)}`, matrix: m, rowLabels: tokens, colLabels: dims(m.cols, k === 'hidden' ? 'f' : 'd'), compact: true, exportable: false, pool, slot: `op-${key}-${k}` });
       h.el.dataset.matrix = `op-${k}`;
       this._operands.push({ heat: h, map });
       return h.el;
     };
+    // The operands, in a section of this step's own: open at first while they are at most
+    // OPEN_CELLS numbers (two 32×64 tables cannot be rewritten within a frame on every change);
+    // the reader's choice then stays. Drawn only while open.
     const operands = (list) => {
-      const box = (this._operandBox ??= el('div', { class: 'operands', part: 'operands' }, el('p', { class: 'note wide' })));
-      box.firstChild.textContent = t('transformer.hoverHint');
-      place(box, [box.firstChild, ...list]);
-      items.push(box);
+      const cells = list.reduce((sum, [k]) => sum + matrices[k].data.length, 0);
+      const section = ((this._opSections ??= {})[key] ??= this.operandSection(key));
+      if (!section._chosen && section.open !== cells <= OPEN_CELLS) section.open = cells <= OPEN_CELLS;
+      section._drawn = section.open;
+      section.firstChild.textContent = t('transformer.operands', { list: list.map(([k]) => t(`transformer.short.${k}`)).join(', '), cells, max: OPEN_CELLS });
+      const figures = section.open ? list.map(([k, map]) => operand(k, map)) : [];
+      const inner = (section._inner ??= el('div', { class: 'operands', part: 'operands' }));
+      place(inner, [el('p', { class: 'note wide', text: t('transformer.hoverHint') }), ...figures]);
+      place(section, figures.length ? [section.firstChild, inner] : [section.firstChild]);
+      items.push(section);
     };
     const why = (k, vars = {}) => items.push(el('p', { class: 'why', 'data-role': k, text: t(`transformer.${k}`, vars) }));
     const same = (i, j) => ({ cells: [[i, j]] });
@@ -363,13 +394,13 @@ export class AttentionTransformer extends AttentionElement {
         break;
       }
       case 'residual1':
-        operands([operand('X', same), operand('attention', same)]);
+        operands([['X', same], ['attention', same]]);
         why('whyResidual');
         break;
       case 'norm1':
       case 'output': {
         const before = key === 'norm1' ? 'residual1' : 'residual2';
-        operands([operand(before, row)]);
+        operands([[before, row]]);
         items.push(this.statsTable(c, before, key, t));
         why('whyLayerNorm');
         if (key === 'output') {
@@ -383,7 +414,7 @@ export class AttentionTransformer extends AttentionElement {
         let zeros = 0;
         for (let k = 0; k < H.length; k++) if (H[k] === 0) zeros++;
         items.push(el('p', { class: 'note', 'data-role': 'relu', text: t('transformer.relu', { z: zeros, all: H.length, p: ((100 * zeros) / H.length).toFixed(0) }) }));
-        operands([operand('norm1', row)]);
+        operands([['norm1', row]]);
         why('whyPositionwise');
         break;
       }
@@ -393,7 +424,7 @@ export class AttentionTransformer extends AttentionElement {
         why('whyPositionwise');
         break;
       case 'residual2':
-        operands([operand('norm1', same), operand('ffn', same)]);
+        operands([['norm1', same], ['ffn', same]]);
         why('whyResidual');
         break;
       default:
@@ -401,18 +432,28 @@ export class AttentionTransformer extends AttentionElement {
     return items;
   }
 
+  /** A step's operands section; a toggle redraws the step unless this render drew it so. */
+  operandSection(key) {
+    const section = el('details', { part: 'data', 'data-role': 'operands' }, el('summary'));
+    section.addEventListener('toggle', () => {
+      if (section.open === section._drawn) return;
+      const box = this._stepBoxes?.get(key);
+      if (box) box.c = null;
+      this.requestRender();
+    });
+    section.firstChild.addEventListener('click', () => (section._chosen = true), { once: true });
+    return section;
+  }
+
   /** Each token's mean and variance over its d_model features, before and after the LayerNorm. */
   statsTable(c, before, after, t) {
     const { tokens } = c.model;
-    const details = (this._stats ??= el('details', { part: 'data', 'data-role': 'stats-details' }, el('summary')));
-    if (!this._statsOpened) {
-      this._statsOpened = true;
+    // One per step (norm1, output), kept with its open state; drawn with its step's box.
+    const details = ((this._stats ??= {})[after] ??= el('details', { part: 'data', 'data-role': 'stats-details' }, el('summary')));
+    if (!details._opened) {
+      details._opened = true;
       details.open = tokens.length <= 12;
     }
-    // Kept while the trace, the pair of steps and the language stay (a seed change rebuilds it).
-    const statsKey = `${before}|${after}|${this.language}`;
-    if (this._statsFor?.c === c && this._statsFor.key === statsKey) return details;
-    this._statsFor = { c, key: statsKey };
     const a = this.statsOf(c, before);
     const b = this.statsOf(c, after);
     const table = el('table', { class: 'stats', 'data-role': 'stats' });
