@@ -38,7 +38,7 @@ const LARGE = { sentence: BIG, 'd-model': '64', 'd-k': '64', heads: '1', seed: '
 const edit = (k) => BIG.replace(/^\S+/, `v${k}`);
 const TSTEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'];
 
-// [name, tag, starting attributes, attribute changed, value of round k].
+// [name, tag, starting attributes, attribute changed, value of round k, warm-up rounds (default --warm)].
 const INTERACTIONS = [
   ['cross: seed', 'attention-cross', { ...LARGE, source: SOURCE }, 'seed', (k) => String(100 + k)],
   ['cross: sentence', 'attention-cross', { ...LARGE, source: SOURCE }, 'sentence', edit],
@@ -53,6 +53,8 @@ const INTERACTIONS = [
   ['positions: d_model', 'attention-positions', LARGE, 'd-model', (k) => String(k % 2 ? 64 : 62)],
   ['positions: swap', 'attention-positions', LARGE, 'swap', (k) => `${k % 31} ${(k % 31) + 1}`],
   ['transformer: step', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k + 1) % TSTEPS.length]],
+  // After every step has been shown once (8 warm-up rounds): a reader going back and forth.
+  ['transformer: step (revisit)', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k + 1) % TSTEPS.length], 8],
   ['transformer: next', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k * 3 + 1) % TSTEPS.length]],
   ['transformer: seed@X', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'X' }, 'seed', (k) => String(100 + k)],
   ['transformer: seed@attention', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'attention' }, 'seed', (k) => String(100 + k)],
@@ -113,7 +115,7 @@ const heads = ['script (wall)', 'style+layout', 'cpu (all)'];
 console.log(`  ${'interaction'.padEnd(30)}${heads.map((h) => h.padStart(16)).join('')}`);
 console.log(`  ${''.padEnd(30)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
 const worst = {};
-for (const [name, tag, attrs, attribute, value] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
+for (const [name, tag, attrs, attribute, value, warm = WARM] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
   html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="${script}"></script></head><body><${tag} id="panel" ${Object.entries(attrs)
     .map(([k, v]) => `${k}="${esc(v)}"`)
     .join(' ')}></${tag}></body></html>`;
@@ -130,9 +132,9 @@ for (const [name, tag, attrs, attribute, value] of INTERACTIONS.filter(([n]) => 
   }
   const base = median(idle);
   const rows = [];
-  for (let k = -WARM; k < RUNS; k++) {
+  for (let k = -warm; k < RUNS; k++) {
     const m0 = await metrics();
-    const script = await page.evaluate(change, [attribute, value(k + WARM, attrs)]);
+    const script = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
     await page.evaluate(settle);
     const m1 = await metrics();
     if (k >= 0) rows.push({ script, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
