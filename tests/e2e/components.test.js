@@ -127,4 +127,66 @@ describe('components', () => {
     expect(problems.console).toEqual([]);
     await context.close();
   });
+  test('a kept heatmap off screen is aria-busy after a change, then shows the latest numbers once ready', async () => {
+    const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1000, height: 600 } });
+    await page.goto(`${s.url}/tests/e2e/fixtures/all.html`);
+    const sentence = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+    const attrs = { sentence, 'd-model': '64', 'd-k': '16', heads: '4', mask: 'causal', seed: '5', lang: 'en' };
+    await page.evaluate((a) => {
+      document.body.replaceChildren();
+      const heads = document.createElement('attention-heads');
+      heads.id = 'kept';
+      for (const [k, v] of Object.entries(a)) heads.setAttribute(k, v);
+      document.body.append(heads);
+    }, attrs);
+    await allReady(page, '#kept');
+    // Let the IntersectionObserver see where each figure is.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
+    const cells = (id) =>
+      page.evaluate((sel) => [...document.querySelector(sel).shadowRoot.querySelectorAll('figure')].map((f) => [...f.querySelectorAll('td[data-i]')].map((td) => [td.className, td.textContent, td.dataset.value, td.getAttribute('aria-label')].join('|'))), id);
+    const before = await cells('#kept');
+    // Two changes in a row before the follow-up task (the second one merges into the first):
+    // what is seen right after them.
+    const during = await page.evaluate(async () => {
+      const el = document.querySelector('#kept');
+      const rendered = () => new Promise((r) => el.addEventListener('attention-render', r, { once: true }));
+      let next = rendered();
+      el.setAttribute('seed', '6');
+      await next;
+      next = rendered();
+      el.setAttribute('seed', '7');
+      el.setAttribute('lang', 'zh-CN');
+      await next;
+      const figures = [...el.shadowRoot.querySelectorAll('figure')];
+      return {
+        ready: 'ready' in el.dataset,
+        busy: figures.map((f) => [f.getAttribute('aria-busy'), f.querySelector('table').getAttribute('aria-busy')]),
+        lastText: [...figures.at(-1).querySelectorAll('td[data-i]')].map((td) => td.textContent),
+      };
+    });
+    expect(during.ready).toBe(false);
+    // The first head is on screen: drawn in the change. The output, far below, waits and says so.
+    expect(during.busy[0]).toEqual([null, null]);
+    expect(during.busy.at(-1)).toEqual(['true', 'true']);
+    expect(during.lastText).toEqual(before.at(-1).map((c) => c.split('|')[1]));
+    await allReady(page, '#kept');
+    const after = await cells('#kept');
+    expect(after.at(-1)).not.toEqual(before.at(-1));
+    expect(await page.evaluate(() => document.querySelector('#kept').shadowRoot.querySelectorAll('[aria-busy]').length)).toBe(0);
+    // The same settings drawn from scratch by a new element: every cell of every figure equal.
+    await page.evaluate((a) => {
+      const fresh = document.createElement('attention-heads');
+      fresh.id = 'fresh';
+      for (const [k, v] of Object.entries({ ...a, seed: '7', lang: 'zh-CN' })) fresh.setAttribute(k, v);
+      document.body.append(fresh);
+    }, attrs);
+    await allReady(page, '#fresh');
+    const fresh = await cells('#fresh');
+    expect(fresh.length).toBe(6);
+    expect(after).toEqual(fresh);
+    // Masked cells carry the Chinese label (relabelled off screen too).
+    expect(after.at(-3).some((c) => c.startsWith('masked|0|0|0, '))).toBe(true);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
 });

@@ -1,6 +1,7 @@
 // What every attention-lab element shares: a shadow root with the styles,
 // configuration from attributes (or the `inputs` property), the language,
 // batched re-rendering once the WASM library is loaded, and composed events.
+import { fillsPending, whenFilled } from './heatmap.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
 import { normalise, outOfRange } from './model.js';
@@ -134,7 +135,15 @@ export class AttentionElement extends HTMLElement {
       }
       this.showOutOfRange();
       if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
-      this.dataset.ready = '';
+      // `data-ready` once every heatmap's cells show this render (off-screen ones are filled in
+      // a task posted by the render); `attention-render` at the end of the synchronous render.
+      const render = (this._renders = (this._renders ?? 0) + 1);
+      if (fillsPending()) {
+        delete this.dataset.ready;
+        whenFilled(() => {
+          if (this._renders === render) this.dataset.ready = '';
+        });
+      } else this.dataset.ready = '';
       this.emit('attention-render', {});
     });
   }

@@ -6,6 +6,7 @@ import { download, heatmapPng, heatmapSvg, matrixCsv, matrixJson } from './expor
 import { exact, isMaskedValue, short } from './format.js';
 import { texMatrix } from './tex.js';
 
+const UNWRITTEN = 1e300;
 const LEVEL_CLASS = Array.from({ length: 256 }, (_, q) => `c${q}`);
 const escapeText = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -38,10 +39,14 @@ export { el };
  * @param {(i:number|null, j:number|null) => void} [o.onCell]
  * @param {Map<string, object>} [o.pool]  kept between renders by the caller: bodies to reuse
  * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
+ * @param {boolean} [o.defer]  accepted for compatibility: every kept heatmap off screen is deferred
  *
- * Every cell is brought up to date before this returns, on screen or not. Figures off screen
- * cost no style, layout or paint until they come near the viewport (`content-visibility: auto`
- * in styles.js; a size estimate set here stands in for them until then).
+ * A new figure is complete when this returns. A kept one (pool and slot) near the viewport has its
+ * cells' texts and colours brought up to date before this returns, their data-value in a task
+ * posted now; one off screen gets all of it in that task (or as soon as it comes near), and is
+ * aria-busy until then. `whenFilled` tells when no cells wait. Figures off screen cost no style,
+ * layout or paint until they come near the viewport (`content-visibility: auto` in styles.js; a
+ * size estimate set here stands in for them until then). Exports always read this render's data.
  */
 export function createHeatmap(o) {
   const { t, matrix, name } = o;
@@ -80,37 +85,47 @@ export function createHeatmap(o) {
   const n = rows * cols;
   let anyMasked = false;
   for (let k = 0; k < n && !anyMasked; k++) anyMasked = isMasked(k);
-  // Per cell: the value and colour level last written (-1 masked, -2 never), and the strings.
+  // Per cell, as its DOM shows it: the value the text and colour were drawn from, the colour
+  // level (-1 masked, -2 never), the text, and the value in data-value (UNWRITTEN: never, a
+  // number no float32 equals).
   const num = kept?.num ?? new Float64Array(n);
   const lev = kept?.lev ?? new Int16Array(n).fill(-2);
-  const val = kept?.val ?? new Array(n);
   const txt = kept?.txt ?? new Array(n);
-  // A masked cell's text and label (language, or −∞ against 0) may change while its value does not.
-  const relabel = kept !== undefined && kept.maskedLabel !== maskedLabel;
-  // Brings the strings (and a kept body's cells) up to this matrix; untouched cells cost a compare.
-  const fill = (cellsToWrite) => {
+  const dv = kept?.dv ?? new Float64Array(n).fill(UNWRITTEN);
+  // What is seen (and read by assistive technology): text, colour and the masked label. Brings
+  // the arrays (and a kept body's cells) up to this matrix; untouched cells cost a compare.
+  const draw = (s) => {
+    const cellsToWrite = s?.cells;
+    // A masked cell's text and label (language, or −∞ against 0) may change while its value does not.
+    const relabel = s !== undefined && s.cellsLabel !== maskedLabel;
     for (let k = 0; k < n; k++) {
       const v = data[k];
       const q = isMasked(k) ? -1 : level(v);
       const was = lev[k];
       const same = was !== -2 && (was === -1) === (q === -1) && Object.is(num[k], v);
       if (same && was === q && !(q === -1 && relabel)) continue;
+      const text = q === -1 ? maskedText : same ? txt[k] : short(v);
       const td = cellsToWrite?.[k];
-      if (!same) {
-        const value = isMaskedValue(v) ? '-Infinity' : String(v);
-        const text = q === -1 ? maskedText : short(v);
-        if (td) {
-          if (val[k] !== value) td.setAttribute('data-value', value);
-          if (txt[k] !== text) td.firstChild.data = text;
-        }
-        num[k] = v;
-        val[k] = value;
-        txt[k] = text;
-      } else if (q === -1 && td && txt[k] !== maskedText) td.firstChild.data = txt[k] = maskedText;
-      if (td && was !== q) td.className = q === -1 ? 'masked' : LEVEL_CLASS[q];
-      if (td && q === -1 && (was !== -1 || relabel)) td.setAttribute('aria-label', maskedLabel);
-      else if (td && was === -1 && q !== -1) td.removeAttribute('aria-label');
+      if (td) {
+        if (txt[k] !== text) td.firstChild.data = text;
+        // A highlighted cell (see highlight) keeps its mark.
+        if (was !== q) td.className = (q === -1 ? 'masked' : LEVEL_CLASS[q]) + (s.lit.size && s.lit.has(td) ? ' hl' : '');
+        if (q === -1 && (was !== -1 || relabel)) td.setAttribute('aria-label', maskedLabel);
+        else if (was === -1 && q !== -1) td.removeAttribute('aria-label');
+      }
+      num[k] = v;
+      txt[k] = text;
       lev[k] = q;
+    }
+    if (s) s.cellsLabel = maskedLabel;
+  };
+  // data-value (the exact number, for scripts and tests; nothing shows it): may come a task later.
+  const writeValues = (cellsToWrite) => {
+    for (let k = 0; k < n; k++) {
+      const v = data[k];
+      if (Object.is(dv[k], v)) continue;
+      cellsToWrite[k].setAttribute('data-value', isMaskedValue(v) ? '-Infinity' : String(v));
+      dv[k] = v;
     }
   };
 
@@ -156,8 +171,13 @@ export function createHeatmap(o) {
   };
 
   if (kept) {
-    fill(kept.cells);
     const entry = kept;
+    // On screen or near it (or not known yet), the cells are drawn now and their data-value
+    // written in a task right after; off screen, both wait for that task (or until it comes near).
+    entry.pendingDraw = entry.near === false ? draw : null;
+    entry.pendingValues = writeValues;
+    if (!entry.pendingDraw) draw(entry);
+    schedule(entry);
     // The roving tab stop (and focus) stay on the same cell.
     for (const td of entry.lit) td.classList.remove('hl');
     entry.lit.clear();
@@ -177,9 +197,9 @@ export function createHeatmap(o) {
       entry.bar = makeBar();
       if (entry.bar) f.append(entry.bar);
     }
-    Object.assign(entry, { tableLabel, colKey, legendKey, barKey, view, maskedLabel });
+    Object.assign(entry, { tableLabel, colKey, legendKey, barKey, view });
   } else {
-    fill(null);
+    draw(undefined);
     const figure = el('figure', { class: figureClass, part: 'heatmap' });
     const tableCaption = el('caption', { class: 'sr-only', text: tableLabel });
     const thead = makeHead();
@@ -192,7 +212,8 @@ export function createHeatmap(o) {
       for (let j = 0; j < cols; j++) {
         const k = i * cols + j;
         const q = lev[k];
-        html.push(`<td class="${q === -1 ? 'masked' : LEVEL_CLASS[q]}" data-i="${i}" data-j="${j}" data-value="${val[k]}"${q === -1 ? ` aria-label="${ariaAttr}"` : ''}>${txt[k]}</td>`);
+        dv[k] = data[k];
+        html.push(`<td class="${q === -1 ? 'masked' : LEVEL_CLASS[q]}" data-i="${i}" data-j="${j}" data-value="${isMaskedValue(data[k]) ? '-Infinity' : String(data[k])}"${q === -1 ? ` aria-label="${ariaAttr}"` : ''}>${txt[k]}</td>`);
       }
       html.push('</tr>');
     }
@@ -209,9 +230,14 @@ export function createHeatmap(o) {
     if (bar) figure.append(bar);
     // Until it is first drawn, an off-screen figure takes this size (then the size it last had).
     figure.style.containIntrinsicSize = `auto ${estimateWidth(rows, cols, compact)}rem auto ${estimateHeight(rows, compact)}rem`;
-    kept = { shapeKey, colKey, tableLabel, legendKey, barKey, exp, maskedLabel, figure, table, tableCaption, body, cells, num, lev, val, txt, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0 };
+    kept = { shapeKey, colKey, tableLabel, legendKey, barKey, exp, cellsLabel: maskedLabel, figure, table, tableCaption, body, cells, num, lev, txt, dv, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0, near: undefined, pendingDraw: null, pendingValues: null };
     listen(kept, rows, cols);
-    if (o.pool && o.slot) o.pool.set(o.slot, kept);
+    if (o.pool && o.slot) {
+      const before = o.pool.get(o.slot);
+      if (before) forget(before);
+      o.pool.set(o.slot, kept);
+      watch(kept);
+    }
   }
   const state = kept;
   const { cells } = state;
@@ -228,6 +254,85 @@ export function createHeatmap(o) {
     state.lit = on;
   }
   return { el: state.figure, highlight, cells };
+}
+
+// Kept heatmaps whose cells wait for the follow-up task: all of it off screen (their figure and
+// table are aria-busy until then), only data-value on screen. The task is posted in the change;
+// a later change before it replaces what waits (only the latest data is written), and a
+// heatmap that comes near the viewport first is drawn at once.
+const waiting = new Set();
+const whenDone = [];
+let posted = false;
+const channel = typeof MessageChannel === 'function' ? new MessageChannel() : null;
+if (channel) channel.port1.onmessage = () => flush();
+const post = () => {
+  if (posted) return;
+  posted = true;
+  if (channel) channel.port2.postMessage(0);
+  else setTimeout(flush, 0);
+};
+const busy = (s, on) => {
+  if (s.busy === on) return;
+  s.busy = on;
+  for (const node of [s.figure, s.table]) on ? node.setAttribute('aria-busy', 'true') : node.removeAttribute('aria-busy');
+};
+function schedule(s) {
+  busy(s, s.pendingDraw !== null);
+  waiting.add(s);
+  post();
+}
+function run(s) {
+  waiting.delete(s);
+  const { pendingDraw, pendingValues } = s;
+  s.pendingDraw = s.pendingValues = null;
+  pendingDraw?.(s);
+  pendingValues?.(s.cells);
+  busy(s, false);
+}
+function settled() {
+  if (waiting.size) return;
+  for (const callback of whenDone.splice(0)) callback();
+}
+function flush() {
+  posted = false;
+  for (const s of [...waiting]) run(s);
+  settled();
+}
+// "Near": within one viewport height of the viewport (above or below).
+const seen = new WeakMap();
+const io =
+  typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) {
+            const s = seen.get(e.target);
+            if (!s) continue;
+            s.near = e.isIntersecting;
+            if (s.near && s.pendingDraw) run(s);
+          }
+          settled();
+        },
+        { rootMargin: '100% 0px' },
+      )
+    : null;
+function watch(s) {
+  seen.set(s.figure, s);
+  io?.observe(s.figure);
+}
+function forget(s) {
+  io?.unobserve(s.figure);
+  waiting.delete(s);
+  s.pendingDraw = s.pendingValues = null;
+  busy(s, false);
+  settled();
+}
+
+/** Whether some heatmap's cells wait for the follow-up task. */
+export const fillsPending = () => waiting.size > 0;
+/** Call `callback` once no heatmap's cells wait (at once if none do). */
+export function whenFilled(callback) {
+  whenDone.push(callback);
+  settled();
 }
 
 // Rough sizes (rem) of a figure from its shape, per the cell sizes in styles.js.
