@@ -174,7 +174,9 @@ export function createHeatmap(o) {
     const entry = kept;
     // On screen or near it (or not known yet), the cells are drawn now and their data-value
     // written in a task right after; off screen, both wait for that task (or until it comes near).
-    entry.pendingDraw = entry.near === false ? draw : null;
+    // A figure out of the document (e.g. a kept body the caller is about to place again) may be
+    // placed on screen in this change: drawn now.
+    entry.pendingDraw = entry.near === false && entry.figure.isConnected ? draw : null;
     entry.pendingValues = writeValues;
     if (!entry.pendingDraw) draw(entry);
     schedule(entry);
