@@ -79,7 +79,9 @@ export function createHeatmap(o) {
   // holds (see levelRules in colors.js): no per-cell style writes, nothing inline.
   const span = scale.max - scale.min || 1;
   const level = (v) => Math.min(255, Math.max(0, Math.round(((v - scale.min) / span) * 255)));
-  const shapeKey = `${rows}×${cols}\u0000${rowLabels.join('\u0000')}`;
+  // A kept figure is reused for the same shape; new row labels (a new sentence) only rewrite the row headers.
+  const shapeKey = `${rows}×${cols}`;
+  const rowKey = rowLabels.join('\u0000');
   let kept = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
   if (kept && kept.shapeKey !== shapeKey) kept = undefined;
   const n = rows * cols;
@@ -192,6 +194,7 @@ export function createHeatmap(o) {
       entry.tableCaption.textContent = tableLabel;
     }
     if (entry.colKey !== colKey) entry.thead.replaceWith((entry.thead = makeHead()));
+    if (entry.rowKey !== rowKey) entry.rowHeads.forEach((th, i) => th.textContent !== rowLabels[i] && (th.textContent = rowLabels[i]));
     if (entry.legendKey !== legendKey) entry.legend.replaceWith((entry.legend = makeLegend()));
     if (entry.readout.textContent !== idle) entry.readout.textContent = idle;
     if (entry.barKey !== barKey) {
@@ -199,7 +202,7 @@ export function createHeatmap(o) {
       entry.bar = makeBar();
       if (entry.bar) f.append(entry.bar);
     }
-    Object.assign(entry, { tableLabel, colKey, legendKey, barKey, view });
+    Object.assign(entry, { tableLabel, colKey, rowKey, legendKey, barKey, view });
   } else {
     draw(undefined);
     const figure = el('figure', { class: figureClass, part: 'heatmap' });
@@ -220,7 +223,8 @@ export function createHeatmap(o) {
       html.push('</tr>');
     }
     body.innerHTML = html.join('');
-    body.querySelectorAll('th').forEach((th, i) => (th.textContent = rowLabels[i]));
+    const rowHeads = [...body.querySelectorAll('th')];
+    rowHeads.forEach((th, i) => (th.textContent = rowLabels[i]));
     const cells = [...body.querySelectorAll('td')];
     table.append(body);
     if (cells[0]) cells[0].tabIndex = 0;
@@ -232,7 +236,7 @@ export function createHeatmap(o) {
     if (bar) figure.append(bar);
     // Until it is first drawn, an off-screen figure takes this size (then the size it last had).
     figure.style.containIntrinsicSize = `auto ${estimateWidth(rows, cols, compact)}rem auto ${estimateHeight(rows, compact)}rem`;
-    kept = { shapeKey, colKey, tableLabel, legendKey, barKey, exp, cellsLabel: maskedLabel, figure, table, tableCaption, body, cells, num, lev, txt, dv, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0, near: undefined, pendingDraw: null, pendingValues: null };
+    kept = { shapeKey, colKey, rowKey, rowHeads, tableLabel, legendKey, barKey, exp, cellsLabel: maskedLabel, figure, table, tableCaption, body, cells, num, lev, txt, dv, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0, near: undefined, pendingDraw: null, pendingValues: null };
     listen(kept, rows, cols);
     if (o.pool && o.slot) {
       const before = o.pool.get(o.slot);
