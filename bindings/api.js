@@ -295,11 +295,11 @@ export function createApi(module, { simd }) {
     return result;
   }
 
-  // A vector option of a given length, or `fill` repeated when it is absent.
-  function vectorOption(fn, o, name, length, fill) {
+  // A vector option of a given length (`what` names it, e.g. "d_ff = W1.cols"), or `fill` repeated when it is absent.
+  function vectorOption(fn, o, name, length, what, fill) {
     if (o[name] === undefined) return new Float32Array(length).fill(fill);
     const v = toVector(fn, name, o[name]);
-    expectEqual(v.length, length, () => `${fn}: ${name} has ${v.length} values but must have ${length}`);
+    expectEqual(v.length, length, () => `${fn}: ${name} has ${v.length} values but must have ${what} = ${length}`);
     return v;
   }
 
@@ -321,9 +321,9 @@ export function createApi(module, { simd }) {
     expectEqual(w2.cols, dModel, () => `${fn}: X is ${shape(x)} but W2 is ${shape(w2)} (W2.cols must equal d_model = X.cols for the residual connection)`);
     const dFf = w1.cols;
     const vectors = {
-      b1: vectorOption(fn, o, 'b1', dFf, 0), b2: vectorOption(fn, o, 'b2', dModel, 0),
-      gamma1: vectorOption(fn, o, 'gamma1', dModel, 1), beta1: vectorOption(fn, o, 'beta1', dModel, 0),
-      gamma2: vectorOption(fn, o, 'gamma2', dModel, 1), beta2: vectorOption(fn, o, 'beta2', dModel, 0),
+      b1: vectorOption(fn, o, 'b1', dFf, 'd_ff (W1.cols)', 0), b2: vectorOption(fn, o, 'b2', dModel, 'd_model (X.cols)', 0),
+      gamma1: vectorOption(fn, o, 'gamma1', dModel, 'd_model (X.cols)', 1), beta1: vectorOption(fn, o, 'beta1', dModel, 'd_model (X.cols)', 0),
+      gamma2: vectorOption(fn, o, 'gamma2', dModel, 'd_model (X.cols)', 1), beta2: vectorOption(fn, o, 'beta2', dModel, 'd_model (X.cols)', 0),
     };
     const epsilon = Math.fround(toNumber(fn, 'epsilon', o.epsilon, 1e-5));
     if (!(epsilon > 0) || epsilon === Infinity)
@@ -531,8 +531,10 @@ export function createApi(module, { simd }) {
     const w = new DataView(module.HEAPU8.buffer).getFloat64(f.addr(wOut), true);
     const curve = workspace.read(f.addr(losses), epochs);
     const bad = curve.findIndex((l) => !Number.isFinite(l));
-    if (bad >= 0 || !Number.isFinite(w))
-      fail(AttentionError.codes.OVERFLOW, `${fn}: gradient descent diverged (${bad >= 0 ? `loss ${curve[bad]} at epoch ${bad}` : `w = ${w}`}); use a smaller learningRate (got ${learningRate})`);
+    if (bad === 0)
+      fail(AttentionError.codes.OVERFLOW, `${fn}: the loss at the starting w = ${w0} is ${curve[0]} in float32, before any step; rescale yTrain or start from another w`);
+    if (bad > 0 || !Number.isFinite(w))
+      fail(AttentionError.codes.OVERFLOW, `${fn}: gradient descent diverged (${bad > 0 ? `loss ${curve[bad]} at epoch ${bad}` : `w = ${w}`}); use a smaller learningRate (got ${learningRate})`);
     return { w, bandwidth: w === 0 ? Infinity : 1 / Math.abs(w), losses: curve };
   }
 

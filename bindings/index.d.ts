@@ -302,7 +302,7 @@ export interface ParametricPoolingOptions {
 export interface ParametricPoolingResult {
   /** The fitted w. */
   w: number;
-  /** 1/|w|: pass it to {@link AttentionLab.nadarayaWatson} (Gaussian kernel) to predict with the fitted model; Infinity when w = 0. */
+  /** 1/|w|: pass it to {@link AttentionLab.nadarayaWatson} (Gaussian kernel) to predict with the fitted model. Infinity when w = 0: the kernel is flat, which is `kernel: 'constant'` (plain average). */
   bandwidth: number;
   /** The leave-one-out loss ½ Σ_i (f_{−i}(x_i) − y_i)² before each step (one per epoch). */
   losses: Float32Array;
@@ -358,7 +358,7 @@ export interface AttentionLab {
   fitParametricPooling(xTrain: VectorInput, yTrain: VectorInput, options?: ParametricPoolingOptions): ParametricPoolingResult;
   /**
    * Sinusoidal positional encoding, n×d: P[i][2j] = sin(i / base^(2j/d)), P[i][2j+1] = cos(i / base^(2j/d)).
-   * Row i depends only on the position i; P_i·P_j depends only on i − j. n = 0 or d = 0 gives an empty matrix.
+   * Row i depends only on the position i; for an even d, P_i·P_j depends only on i − j. n = 0 or d = 0 gives an empty matrix.
    */
   positionalEncoding(n: number, d: number, options?: PositionalEncodingOptions): Matrix;
   /** X + P: each row of X (n×d) plus the positional encoding of its position. */

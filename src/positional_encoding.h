@@ -7,7 +7,7 @@
 // Column pairs are sine waves whose wavelength grows geometrically from 2π
 // to 2π·base, so low columns change fast and high columns slowly, like the
 // digits of a binary counter. For a fixed offset k, P[i+k] is a rotation of
-// P[i] in each (sin, cos) pair, so P_i·P_j depends on i - j only: relative
+// P[i] in each (sin, cos) pair, so for an even d P_i·P_j depends on i - j only: relative
 // position is a linear function of the encoding.
 #pragma once
 

@@ -54,7 +54,18 @@ describe.each(BUILDS)('transformerBlock ($name build)', ({ simd }) => {
     expectClose(byId.residual2, want.sum2, { ...TOL, label: 'Y + F' });
     expectClose(got.output, want.output, { ...TOL, label: 'output' });
     expect(got.heads).toHaveLength(heads);
-    got.heads.forEach((head, h) => expectClose(head.weights, want.attention.heads[h].weights, { ...TOL, label: `head ${h}` }));
+    expectClose(byId.Q, want.attention.Q, { ...TOL, label: 'Q' });
+    expectClose(byId.K, want.attention.K, { ...TOL, label: 'K' });
+    expectClose(byId.V, want.attention.V, { ...TOL, label: 'V' });
+    expectClose(byId.concat, want.attention.concat, { ...TOL, label: 'concat' });
+    got.heads.forEach((head, h) => {
+      const r = want.attention.heads[h];
+      expectClose(head.weights, r.weights, { ...TOL, label: `head ${h} weights` });
+      expectClose(head.output, r.output, { ...TOL, label: `head ${h} output` });
+      expectClose(head.Q, r.Q, { ...TOL, label: `head ${h} Q` });
+      expectClose(head.K, r.K, { ...TOL, label: `head ${h} K` });
+      expectClose(head.V, r.V, { ...TOL, label: `head ${h} V` });
+    });
     for (const s of got.steps) expect(s.formula.length, s.id).toBeGreaterThan(0);
   });
 
@@ -86,8 +97,8 @@ describe.each(BUILDS)('transformerBlock ($name build)', ({ simd }) => {
       [{ W2: randomMatrix(rng(1), 16, 5) }, ['W2', '16×5', 'd_model']],
       [{ W2: randomMatrix(rng(1), 12, 8) }, ['W1', '8×16', 'W2', '12×8', 'd_ff']],
       [{ W1: randomMatrix(rng(1), 7, 16) }, ['W1', '7×16', 'd_model']],
-      [{ b1: new Float32Array(3) }, ['b1', '3', '16']],
-      [{ gamma2: [1, 2] }, ['gamma2', '2', '8']],
+      [{ b1: new Float32Array(3) }, ['b1', '3', 'd_ff (W1.cols) = 16']],
+      [{ gamma2: [1, 2] }, ['gamma2', '2', 'd_model (X.cols) = 8']],
     ];
     for (const [change, parts] of cases) {
       const error = thrown(() => lab.transformerBlock(X, { ...w, ...change }));

@@ -471,7 +471,7 @@ export class AttentionTransformer extends AttentionElement {
     // With d_model = 1 every row is constant.
     const flat = [];
     const normal = [];
-    b.forEach((st, i) => (st.variance < 0.5 ? flat.push(tokens[i]) : normal.push(st)));
+    b.forEach((st, i) => (a[i].variance === 0 ? flat.push(tokens[i]) : normal.push(st)));
     const parts = [];
     if (normal.length) {
       const maxMean = Math.max(...normal.map((st) => Math.abs(st.mean)));
