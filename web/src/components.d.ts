@@ -41,7 +41,7 @@ export interface AttentionState {
  * `--attn-accent`, `--attn-accent-fg`, `--attn-focus`, `--attn-highlight`, `--attn-cell-size`,
  * `--attn-radius`, `--attn-font`, `--attn-mono`; parts `base`, `heatmap`, `heatmap-table`,
  * `legend`, `export`, `button`, `formula`, `tab`, `tabs`, `stepper`, `step`, `operands`, `chart`.
- * Fires `attention-render` (composed) after each render.
+ * Fires `attention-render` (composed) after each render; `data-ready` is set once every heatmap of the latest render is filled.
  */
 export declare class AttentionElement extends HTMLElement {
   /** The default tag name. */
