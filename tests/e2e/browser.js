@@ -58,6 +58,34 @@ export async function watchedPage(browser, options = {}) {
   return { page, context, problems };
 }
 
+/**
+ * A plain page (no CSS of ours) on the test server's origin holding `body` and dist/components.js,
+ * with `csp` sent as a Content-Security-Policy header when given. CSP violations are collected in
+ * `window.__violations`, dialogs (dismissed) in the returned `dialogs`. Resolves once there is a
+ * `selector` element and every one of them has rendered.
+ */
+export async function componentPage(browser, origin, body, { selector, lang = 'en', csp, viewport = { width: 1280, height: 900 } } = {}) {
+  const w = await watchedPage(browser, { viewport, locale: 'en-US' });
+  w.dialogs = [];
+  w.page.on('dialog', (d) => {
+    w.dialogs.push(d.message());
+    d.dismiss();
+  });
+  await w.page.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
+  });
+  const url = `${origin}/__page-${Math.random().toString(36).slice(2)}.html`;
+  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>components</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>`;
+  await w.page.route(url, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: html }));
+  await w.page.goto(url);
+  await w.page.waitForFunction((sel) => {
+    const all = [...document.querySelectorAll(sel)];
+    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
+  }, selector);
+  return w;
+}
+
 /** Wait until every attention-lab element on the page (including nested ones) has rendered. */
 export async function ready(page, selector = 'attention-explorer') {
   await page.waitForFunction((sel) => {

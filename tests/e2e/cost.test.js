@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+import { componentPage, ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
 
 let b;
 let s;
@@ -27,20 +27,8 @@ afterAll(async () => {
 
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
-/** A plain page (served under the test server's origin) holding `body` and dist/components.js; `csp` sent as a header. */
-async function plainPage(body, { lang = 'en', viewport = { width: 1280, height: 900 }, csp } = {}) {
-  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
-  await w.page.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
-  });
-  const url = `${s.url}/tests/e2e/__cost-${Math.random().toString(36).slice(2)}.html`;
-  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>cost</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>`;
-  await w.page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: html }));
-  await w.page.goto(url);
-  await w.page.waitForFunction(() => [...document.querySelectorAll('attention-cost')].every((el) => 'ready' in el.dataset));
-  return w;
-}
+/** A plain page holding `body` (see componentPage). */
+const plainPage = (body, options = {}) => componentPage(b.browser, s.url, body, { selector: 'attention-cost', ...options });
 
 /** Run `body` (a function body over `root`, the element's shadow root) in the page. */
 const inCost = (page, selector, body) => page.evaluate(([sel, fn]) => new Function('root', fn)(document.querySelector(sel).shadowRoot), [selector, body]);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
+import { componentPage, ensureBuilt, launch, root, server } from './browser.js';
 
 let b;
 let s;
@@ -27,28 +27,8 @@ afterAll(async () => {
 
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
-/** A plain page (no CSS of ours) holding `body`, with the components module; `csp` sent as a header. */
-async function open(body, { lang = 'en', selector = 'attention-cross', csp, viewport = { width: 1280, height: 900 } } = {}) {
-  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
-  w.dialogs = [];
-  await w.page.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
-  });
-  w.page.on('dialog', (d) => {
-    w.dialogs.push(d.message());
-    d.dismiss();
-  });
-  await w.page.route('**/__cross.html', (route) =>
-    route.fulfill({ contentType: 'text/html', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>cross</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
-  );
-  await w.page.goto(`${s.url}/__cross.html`);
-  await w.page.waitForFunction((sel) => {
-    const all = [...document.querySelectorAll(sel)];
-    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
-  }, selector);
-  return w;
-}
+/** A plain page holding `body` (see componentPage). */
+const open = (body, { selector = 'attention-cross', ...options } = {}) => componentPage(b.browser, s.url, body, { selector, ...options });
 
 /** What one element shows: every heatmap's caption, headers and cell values; notes by role. */
 const shown = (page, selector = 'attention-cross') =>

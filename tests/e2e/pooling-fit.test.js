@@ -4,7 +4,7 @@
 // refits; "use the learned bandwidth" moves the panel's Gaussian kernel to it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { poolingData } from '../../web/src/pooling-data.js';
-import { ensureBuilt, launch, server, watchedPage } from './browser.js';
+import { componentPage, ensureBuilt, launch, server } from './browser.js';
 
 let b;
 let s;
@@ -21,15 +21,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function open(attrs) {
-  const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
-  await w.page.route('**/__pool.html', (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pool</title><script type="module" src="/dist/components.js"></script></head><body><attention-pooling ${attrs}></attention-pooling></body></html>` }),
-  );
-  await w.page.goto(`${s.url}/__pool.html`);
-  await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-pooling')?.dataset ?? {}));
-  return w;
-}
+const open = (attrs) => componentPage(b.browser, s.url, `<attention-pooling ${attrs}></attention-pooling>`, { selector: 'attention-pooling' });
 
 const readFit = (page) =>
   page.evaluate(() => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
-import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
+import { componentPage, ensureBuilt, launch, root, server } from './browser.js';
 
 let b;
 let s;
@@ -24,18 +24,8 @@ afterAll(async () => {
   await s?.close();
 });
 
-async function open(body, { selector = 'attention-positions', viewport = { width: 1280, height: 900 } } = {}) {
-  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
-  await w.page.route('**/__positions.html', (route) =>
-    route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>positions</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
-  );
-  await w.page.goto(`${s.url}/__positions.html`);
-  await w.page.waitForFunction((sel) => {
-    const all = [...document.querySelectorAll(sel)];
-    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
-  }, selector);
-  return w;
-}
+/** A plain page holding `body` (see componentPage). */
+const open = (body, { selector = 'attention-positions', ...options } = {}) => componentPage(b.browser, s.url, body, { selector, ...options });
 
 const shown = (page, selector = 'attention-positions') =>
   page.evaluate((sel) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { hashString, randomMatrix } from '../../web/src/random.js';
-import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
+import { componentPage, ensureBuilt, launch, root, server, watchedPage } from './browser.js';
 
 let b;
 let s;
@@ -31,22 +31,8 @@ const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-
 const STEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'];
 
 /** A plain page (no CSS of ours) holding `body`, with the components module; `csp` sent as a header. */
-async function open(body, { selector = 'attention-transformer', csp, viewport = { width: 1280, height: 900 } } = {}) {
-  const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
-  await w.page.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
-  });
-  await w.page.route('**/__transformer.html', (route) =>
-    route.fulfill({ contentType: 'text/html', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>transformer</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>` }),
-  );
-  await w.page.goto(`${s.url}/__transformer.html`);
-  await w.page.waitForFunction((sel) => {
-    const all = [...document.querySelectorAll(sel)];
-    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
-  }, selector);
-  return w;
-}
+/** A plain page holding `body` (see componentPage). */
+const open = (body, { selector = 'attention-transformer', ...options } = {}) => componentPage(b.browser, s.url, body, { selector, ...options });
 
 /** What the element shows: its figures (caption, shape, headers, values), notes by role, the stats table, tabs. */
 const shown = (page, selector = 'attention-transformer') =>
