@@ -95,3 +95,66 @@ export async function ready(page, selector = 'attention-explorer') {
     return [...inner].every((p) => 'ready' in p.dataset);
   }, selector);
 }
+/**
+ * Runs in the page (page.evaluate(audit, panel)): controls without an accessible name, data tables
+ * without row and column headers, text below WCAG AA contrast. Without `panel` it walks every
+ * shadow root of the document; with a tag, the explorer and that panel's shadow root (hidden parts
+ * of the explorer left out).
+ */
+export function audit(panel) {
+  const all = [];
+  if (panel) {
+    const explorer = document.querySelector('attention-explorer').shadowRoot;
+    const own = explorer.querySelector(panel).shadowRoot;
+    all.push(...[...explorer.querySelectorAll('*'), ...own.querySelectorAll('*')].filter((el) => !el.closest('[hidden]') || el.getRootNode() === own));
+  } else {
+    const visit = (r) => {
+      for (const el of r.querySelectorAll('*')) {
+        all.push(el);
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+  }
+  const visible = (el) => el.getClientRects().length > 0 && el.checkVisibility();
+  const nameOf = (el) => {
+    if (el.getAttribute('aria-label')) return el.getAttribute('aria-label');
+    const by = el.getAttribute('aria-labelledby');
+    if (by) return by.split(' ').map((id) => el.getRootNode().getElementById(id)?.textContent ?? '').join(' ');
+    if (el.labels?.length) return el.labels[0].textContent;
+    return el.textContent;
+  };
+  const unnamed = all
+    .filter((el) => el.matches('button, input, select, textarea, summary, [role="tab"], table') && visible(el))
+    .filter((el) => !nameOf(el)?.trim())
+    .map((el) => el.outerHTML.slice(0, 100));
+  const tables = all.filter((el) => el.matches('table[role="grid"]') && visible(el));
+  const headerless = tables.filter((t) => !t.querySelector('thead th[scope="col"]') || !t.querySelector('tbody th[scope="row"]')).length;
+
+  const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+  const lum = ([r, g, bl]) => {
+    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(bl);
+  };
+  const background = (el) => {
+    for (let n = el; n; n = n.parentElement ?? n.getRootNode().host) {
+      const c = rgb(getComputedStyle(n).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
+      if (getComputedStyle(n).backgroundImage !== 'none') return null; // hatched cells: checked by colour choice
+    }
+    return rgb(getComputedStyle(document.body).backgroundColor).slice(0, 3);
+  };
+  const low = [];
+  for (const el of all) {
+    if (!visible(el)) continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || el.closest('.katex, svg')) continue;
+    const bg = background(el);
+    if (!bg) continue;
+    const fg = rgb(getComputedStyle(el).color).slice(0, 3);
+    const [a, c] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+    const ratio = (a + 0.05) / (c + 0.05);
+    if (ratio < 4.5) low.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
+  }
+  return { unnamed, tables: tables.length, headerless, low: [...new Set(low)].slice(0, 20) };
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { hashString, randomMatrix } from '../../web/src/random.js';
-import { componentPage, ensureBuilt, launch, root, server, watchedPage } from './browser.js';
+import { audit, componentPage, ensureBuilt, launch, root, server, watchedPage } from './browser.js';
 
 let b;
 let s;
@@ -97,51 +97,6 @@ const rowStats = (M) =>
 const setAttr = (page, name, value, sel = 'attention-transformer') =>
   page.evaluate(([n, v, s]) => document.querySelector(s).setAttribute(n, v), [name, value, sel]);
 const waitStep = (page, step) => page.waitForFunction((st) => document.querySelector('attention-transformer').shadowRoot.querySelector('[role="tabpanel"]')?.dataset.step === st, step);
-
-// Runs in the page: the transformer panel's controls, tables and text colours (the checks of
-// a11y.test.js, over this panel's shadow root and the explorer around it).
-function audit() {
-  const explorer = document.querySelector('attention-explorer').shadowRoot;
-  const panel = explorer.querySelector('attention-transformer').shadowRoot;
-  const all = [...explorer.querySelectorAll('*'), ...panel.querySelectorAll('*')].filter((el) => !el.closest('[hidden]') || el.getRootNode() === panel);
-  const visible = (el) => el.getClientRects().length > 0 && el.checkVisibility();
-  const nameOf = (el) => {
-    if (el.getAttribute('aria-label')) return el.getAttribute('aria-label');
-    const by = el.getAttribute('aria-labelledby');
-    if (by) return by.split(' ').map((id) => el.getRootNode().getElementById(id)?.textContent ?? '').join(' ');
-    if (el.labels?.length) return el.labels[0].textContent;
-    return el.textContent;
-  };
-  const unnamed = all.filter((el) => el.matches('button, input, select, textarea, summary, [role="tab"], table') && visible(el) && !nameOf(el)?.trim()).map((el) => el.outerHTML.slice(0, 100));
-  const tables = all.filter((el) => el.matches('table[role="grid"]') && visible(el));
-  const headerless = tables.filter((t) => !t.querySelector('thead th[scope="col"]') || !t.querySelector('tbody th[scope="row"]')).length;
-  const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
-  const lum = ([r, g, bl]) => {
-    const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(bl);
-  };
-  const background = (el) => {
-    for (let n = el; n; n = n.parentElement ?? n.getRootNode().host) {
-      const c = rgb(getComputedStyle(n).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
-      if (getComputedStyle(n).backgroundImage !== 'none') return null;
-    }
-    return rgb(getComputedStyle(document.body).backgroundColor).slice(0, 3);
-  };
-  const low = [];
-  for (const el of all) {
-    if (!visible(el)) continue;
-    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (!own || el.closest('.katex, svg')) continue;
-    const bg = background(el);
-    if (!bg) continue;
-    const fg = rgb(getComputedStyle(el).color).slice(0, 3);
-    const [a, c] = [lum(fg), lum(bg)].sort((x, y) => y - x);
-    const ratio = (a + 0.05) / (c + 0.05);
-    if (ratio < 4.5) low.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
-  }
-  return { unnamed, tables: tables.length, headerless, low: [...new Set(low)].slice(0, 20) };
-}
 
 describe('attention-transformer', () => {
   test('alone on a plain page: every step equals the library’s trace, with its live shape', async () => {
@@ -459,7 +414,7 @@ describe('attention-transformer', () => {
       for (const step of ['attention', 'norm1', 'output']) {
         await page.evaluate((st) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').setAttribute('step', st), step);
         await page.waitForFunction((st) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').shadowRoot.querySelector('[role="tabpanel"]')?.dataset.step === st, step);
-        results.push(await page.evaluate(audit));
+        results.push(await page.evaluate(audit, 'attention-transformer'));
       }
       for (const r of results) {
         expect(r.unnamed).toEqual([]);
