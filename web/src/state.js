@@ -1,4 +1,7 @@
 // The page state in the URL query, so a link reproduces a view (and a step).
+// Field → query key. The keys are part of every link already shared: add keys, never rename one.
+// The panels' own settings (after `panel`) are written by <attention-explorer> from the panels'
+// attributes (see its PANEL_SETTINGS) and checked by the panels when a link is opened.
 const KEYS = {
   sentence: 's',
   seed: 'seed',
@@ -13,6 +16,20 @@ const KEYS = {
   kernel: 'kernel',
   bandwidth: 'bw',
   panel: 'panel',
+  // The panels' own settings: attention-compare's hidden-size, attention-pooling's query,
+  // attention-cross's source, scoring and valid-lens, attention-positions' swap,
+  // attention-cost's window, linformer-k and max-n, attention-transformer's positional and step.
+  hiddenSize: 'hs',
+  query: 'q',
+  source: 'src',
+  scoring: 'scoring',
+  validLens: 'vlens',
+  swap: 'swap',
+  window: 'win',
+  linformerK: 'lk',
+  maxN: 'maxn',
+  positional: 'pos',
+  transformerStep: 'tstep',
   // Matrices typed by hand, in short form (see encodeMatrixText).
   x: 'x',
   wq: 'wq',

@@ -1,6 +1,8 @@
 // <attention-explorer>: the input model's controls and every panel, sharing
 // one configuration. Emits `attention-change` with the whole state whenever
-// anything changes, so a page can keep it in the URL.
+// anything changes, so a page can keep it in the URL; that state includes the
+// panels' own settings (read from their attributes, watched by a MutationObserver),
+// and `panelSettings = state` gives them back to the panels when a link is opened.
 import { AttentionElement, CONFIG_ATTRIBUTES } from '../base.js';
 import { el } from '../heatmap.js';
 import { LIMITS, parseMatrixText } from '../model.js';
@@ -29,6 +31,24 @@ const TYPED = [
 ];
 // A typed matrix goes into the link only when its text is at most this long.
 const URL_TEXT = 400;
+// The panels' own settings, kept in the state (and so in the URL) from the panels' attributes:
+// [state field, panel, attribute, longest value written, longest value applied]. The panels
+// check what they are given (a visible note for a value they cannot use, as for any attribute);
+// the explorer only bounds the lengths. The source sentence has the sentence's limit: written
+// cut to 400 characters, applied up to 4000 so the panel can say it was cut.
+const PANEL_SETTINGS = [
+  ['hiddenSize', 'compare', 'hidden-size', 16, 16],
+  ['query', 'pooling', 'query', 16, 16],
+  ['source', 'cross', 'source', 400, 4000],
+  ['scoring', 'cross', 'scoring', 16, 16],
+  ['validLens', 'cross', 'valid-lens', 200, 200],
+  ['swap', 'positions', 'swap', 16, 16],
+  ['window', 'cost', 'window', 16, 16],
+  ['linformerK', 'cost', 'linformer-k', 16, 16],
+  ['maxN', 'cost', 'max-n', 16, 16],
+  ['positional', 'transformer', 'positional', 16, 16],
+  ['transformerStep', 'transformer', 'step', 16, 16],
+];
 
 export class AttentionExplorer extends AttentionElement {
   static tag = 'attention-explorer';
@@ -53,8 +73,48 @@ export class AttentionExplorer extends AttentionElement {
       bandwidth: this.getAttribute('bandwidth') || undefined,
       panel: this.panel,
       lang: this.language,
+      ...this.panelSettings,
       ...this.typedState(),
     };
+  }
+
+  /**
+   * The panels' own settings that are set ({ source, scoring, validLens, swap, window, linformerK,
+   * maxN, positional, transformerStep, hiddenSize, query }; see PANEL_SETTINGS), as strings
+   * bounded in length. `positional` is '1' for the attribute present without a value (and back).
+   * Setting it applies the given fields to the panels as attributes (before the panels exist,
+   * once they do): a string sets the attribute, null removes it, a missing field is left as is.
+   * The panels' controls set these attributes, and every change of them fires `attention-change`.
+   */
+  get panelSettings() {
+    const out = {};
+    for (const [field, id, attr, max] of PANEL_SETTINGS) {
+      let v = this.panels ? this.panels[id].getAttribute(attr) : this._pendingSettings?.[field];
+      if (v === null || v === undefined) continue;
+      if (attr === 'positional' && v === '') v = '1';
+      out[field] = String(v).slice(0, max);
+    }
+    return out;
+  }
+  set panelSettings(settings) {
+    const given = {};
+    for (const [field, , , , max] of PANEL_SETTINGS) {
+      const v = settings?.[field];
+      if (v === undefined) continue;
+      given[field] = v === null ? null : String(v).slice(0, max);
+    }
+    if (!this.panels) {
+      this._pendingSettings = { ...this._pendingSettings, ...given };
+      return;
+    }
+    for (const [field, id, attr] of PANEL_SETTINGS) {
+      if (!(field in given)) continue;
+      const panel = this.panels[id];
+      // positional=1 is the attribute present without a value, as the panel's checkbox sets it.
+      const v = attr === 'positional' && given[field] === '1' ? '' : given[field];
+      if (v === null) panel.removeAttribute(attr);
+      else if (panel.getAttribute(attr) !== v) panel.setAttribute(attr, v);
+    }
   }
 
   /** The typed matrices in use, as short text for the URL ({ x, wq, … }; long ones are left out). */
@@ -193,6 +253,17 @@ export class AttentionExplorer extends AttentionElement {
       this.setAttribute('bandwidth', String(e.detail.bandwidth));
       this.changed();
     });
+    // The panels' own settings: whatever sets them (their controls, a script), the state follows.
+    const watched = new MutationObserver((records) => {
+      if (records.some((r) => r.oldValue !== r.target.getAttribute(r.attributeName))) this.changed();
+    });
+    for (const [id] of PANELS) {
+      const attributeFilter = PANEL_SETTINGS.filter(([, panel]) => panel === id).map(([, , attr]) => attr);
+      if (attributeFilter.length) watched.observe(this.panels[id], { attributes: true, attributeFilter, attributeOldValue: true });
+    }
+    const pending = this._pendingSettings;
+    this._pendingSettings = null;
+    if (pending) this.panelSettings = pending;
     this.built = true;
   }
 
