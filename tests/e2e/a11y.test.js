@@ -1,6 +1,8 @@
-// Accessibility checks in light and dark: every focusable control has an
-// accessible name, every heatmap is a table with headers, and the text colours
-// of the page and the panels reach WCAG AA contrast (4.5:1) on their backgrounds.
+// Accessibility checks in light and dark, in English and Chinese: every focusable control has an
+// accessible name, every heatmap is a table with headers, and the text colours of the page and
+// the panels reach WCAG AA contrast (4.5:1) on their backgrounds. Every panel of the explorer is
+// audited with its folded parts (<details>) opened, so what a reader can unfold is checked too;
+// the transformer at several steps, the cost panel also after a (short) measurement.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { audit, ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
@@ -18,18 +20,52 @@ afterAll(async () => {
   await s?.close();
 });
 
+const PANELS = ['steps', 'heads', 'compare', 'scaling', 'pooling', 'cross', 'positions', 'cost', 'transformer'];
+// Further views audited after the first: attributes set on the panel, or 'measure' (cost's button).
+const MORE = {
+  transformer: [{ step: 'attention' }, { step: 'norm1' }, { step: 'output' }],
+  cost: [{ 'max-n': '64' }, 'measure'],
+};
+
+/** Opens every visible closed <details> of the panel and waits for their toggle events. */
+const unfold = (page, tag) =>
+  page.evaluate(async (t) => {
+    const shadow = document.querySelector('attention-explorer').shadowRoot.querySelector(`attention-${t}`).shadowRoot;
+    const closed = [...shadow.querySelectorAll('details:not([open])')].filter((d) => d.checkVisibility());
+    const toggled = closed.map((d) => new Promise((done) => d.addEventListener('toggle', done, { once: true })));
+    for (const d of closed) d.querySelector(':scope > summary').click();
+    await Promise.all(toggled);
+  }, tag);
+
 describe('accessibility', () => {
-  for (const scheme of ['light', 'dark'])
-    for (const panel of ['steps', 'heads', 'compare', 'scaling', 'pooling'])
-      test(`${panel} panel, ${scheme}: names, table headers, AA contrast`, async () => {
-        const { page, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, colorScheme: scheme });
-        await page.goto(`${s.url}/?panel=${panel}&mask=causal&step=masked&h=2`);
-        await ready(page);
-        const r = await page.evaluate(audit);
-        expect(r.unnamed).toEqual([]);
-        if (panel !== 'scaling') expect(r.tables).toBeGreaterThan(0);
-        expect(r.headerless).toBe(0);
-        expect(r.low).toEqual([]);
-        await context.close();
-      });
+  for (const lang of ['en', 'zh-CN'])
+    for (const scheme of ['light', 'dark'])
+      for (const panel of PANELS)
+        test(`${panel} panel, ${lang}, ${scheme}: names, table headers, AA contrast`, async () => {
+          const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, colorScheme: scheme, locale: lang });
+          await page.goto(`${s.url}/?panel=${panel}&mask=causal&step=masked&h=2&lang=${lang}`);
+          await ready(page);
+          expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+          const panelEl = page.locator(`attention-explorer attention-${panel}`);
+          expect(await panelEl.evaluate((el) => el.shadowRoot.querySelector('.root').getAttribute('lang'))).toBe(lang);
+          for (const view of [null, ...(MORE[panel] ?? [])]) {
+            if (view === 'measure') {
+              await panelEl.locator('button[data-key="measure"]').click();
+              await page.waitForFunction(() => {
+                const r = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cost').shadowRoot;
+                return r.querySelector('table[data-role=times] tbody tr') && !r.querySelector('[data-role=charts][aria-busy=true]');
+              }, null, { timeout: 60_000 });
+            } else if (view) await panelEl.evaluate((el, attrs) => Object.entries(attrs).forEach(([k, v]) => el.setAttribute(k, v)), view);
+            await ready(page);
+            await unfold(page, panel);
+            await ready(page);
+            const r = await page.evaluate(audit);
+            expect(r.unnamed).toEqual([]);
+            if (panel !== 'scaling') expect(r.tables).toBeGreaterThan(0);
+            expect(r.headerless).toBe(0);
+            expect(r.low).toEqual([]);
+          }
+          expect(problems.console).toEqual([]);
+          await context.close();
+        });
 });
