@@ -161,17 +161,25 @@ describe('components', () => {
       return {
         ready: 'ready' in el.dataset,
         busy: figures.map((f) => [f.getAttribute('aria-busy'), f.querySelector('table').getAttribute('aria-busy')]),
+        firstColours: [...figures[0].querySelectorAll('td[data-i]')].map((td) => td.className),
+        firstLabels: [...figures[0].querySelectorAll('td[data-i]')].map((td) => td.getAttribute('aria-label')),
         lastText: [...figures.at(-1).querySelectorAll('td[data-i]')].map((td) => td.textContent),
       };
     });
     expect(during.ready).toBe(false);
-    // The first head is on screen: drawn in the change. The output, far below, waits and says so.
-    expect(during.busy[0]).toEqual([null, null]);
+    // The first head (32×32, compact: its cells show colour only) is on screen: its colours are
+    // drawn in the change, its cells' labels (aria-label) wait for the task, and it says so. The
+    // output, far below and not compact, waits for all of it.
+    expect(during.busy[0]).toEqual(['true', 'true']);
+    expect(during.firstLabels).toEqual(before[0].map((c) => c.split('|')[3]));
     expect(during.busy.at(-1)).toEqual(['true', 'true']);
     expect(during.lastText).toEqual(before.at(-1).map((c) => c.split('|')[1]));
     await allReady(page, '#kept');
     const after = await cells('#kept');
     expect(after.at(-1)).not.toEqual(before.at(-1));
+    expect(during.firstColours).toEqual(after[0].map((c) => c.split('|')[0]));
+    expect(during.firstColours).not.toEqual(before[0].map((c) => c.split('|')[0]));
+    expect(after[0]).not.toEqual(before[0]);
     expect(await page.evaluate(() => document.querySelector('#kept').shadowRoot.querySelectorAll('[aria-busy]').length)).toBe(0);
     // The same settings drawn from scratch by a new element: every cell of every figure equal.
     await page.evaluate((a) => {
@@ -185,7 +193,7 @@ describe('components', () => {
     expect(fresh.length).toBe(6);
     expect(after).toEqual(fresh);
     // Masked cells carry the Chinese label (relabelled off screen too).
-    expect(after.at(-3).some((c) => c.startsWith('masked|0|0|0, '))).toBe(true);
+    expect(after.at(-3).some((c) => /^masked\|[^|]*\|0\|0, 已/.test(c))).toBe(true);
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -8,7 +8,6 @@ import { texMatrix } from './tex.js';
 
 const UNWRITTEN = 1e300;
 const LEVEL_CLASS = Array.from({ length: 256 }, (_, q) => `c${q}`);
-const escapeText = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const el = (tag, props = {}, ...children) => {
   const node = document.createElement(tag);
@@ -41,10 +40,9 @@ export { el };
  * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
  * @param {boolean} [o.defer]  accepted for compatibility: every kept heatmap off screen is deferred
  *
- * A new figure is complete when this returns. A kept one (pool and slot) near the viewport has its
- * cells' texts and colours brought up to date before this returns, their data-value in a task
- * posted now; one off screen gets all of it in that task (or as soon as it comes near), and is
- * aria-busy until then. `whenFilled` tells when no cells wait. Figures off screen cost no style,
+ * A new figure, and a kept one (pool and slot) near the viewport, has its cells' texts and
+ * colours drawn before this returns, their data-value in a task posted now; a kept one off screen
+ * gets all of it in that task (or as soon as it comes near), and is aria-busy until then. `whenFilled` tells when no cells wait. Figures off screen cost no style,
  * layout or paint until they come near the viewport (`content-visibility: auto` in styles.js; a
  * size estimate set here stands in for them until then). Exports always read this render's data.
  */
@@ -71,7 +69,7 @@ export function createHeatmap(o) {
   // visits all its nodes). With a `pool` (a Map the caller keeps between renders) and a `slot`
   // name, a figure of the same shape and row labels is kept where it is: its light parts are
   // replaced and only the cells whose text, value or colour changed are rewritten. Otherwise the
-  // body is built as one HTML string (the cells hold only numbers we format; header texts, user
+  // body is a copy of an empty one of the same shape, drawn cell by cell (header texts, user
   // tokens, are set as text).
   const maskedText = o.maskedText ?? '−∞';
   const maskedLabel = `${maskedText}, ${t('heatmap.masked')}`;
@@ -80,46 +78,59 @@ export function createHeatmap(o) {
   const span = scale.max - scale.min || 1;
   const level = (v) => Math.min(255, Math.max(0, Math.round(((v - scale.min) / span) * 255)));
   // A kept figure is reused for the same shape; new row labels (a new sentence) only rewrite the row headers.
-  const shapeKey = `${rows}×${cols}`;
+  const shapeKey = `${rows}×${cols}${compact ? ' compact' : ''}`;
   const rowKey = rowLabels.join('\u0000');
   let kept = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
   if (kept && kept.shapeKey !== shapeKey) kept = undefined;
   const n = rows * cols;
   let anyMasked = false;
   for (let k = 0; k < n && !anyMasked; k++) anyMasked = isMasked(k);
-  // Per cell, as its DOM shows it: the value the text and colour were drawn from, the colour
-  // level (-1 masked, -2 never), the text, and the value in data-value (UNWRITTEN: never, a
-  // number no float32 equals).
-  const num = kept?.num ?? new Float64Array(n);
+  // Per cell, as its DOM shows it: the colour level (-1 masked, -2 never), the value its label
+  // was made from, whether that cell was masked then (2: never labelled), the label, and the
+  // value in data-value (UNWRITTEN: never, a number no float32 equals).
   const lev = kept?.lev ?? new Int16Array(n).fill(-2);
+  const num = kept?.num ?? new Float64Array(n);
+  const hid = kept?.hid ?? new Uint8Array(n).fill(2);
   const txt = kept?.txt ?? new Array(n);
   const dv = kept?.dv ?? new Float64Array(n).fill(UNWRITTEN);
-  // What is seen (and read by assistive technology): text, colour and the masked label. Brings
-  // the arrays (and a kept body's cells) up to this matrix; untouched cells cost a compare.
-  const draw = (s) => {
-    const cellsToWrite = s?.cells;
-    // A masked cell's text and label (language, or −∞ against 0) may change while its value does not.
-    const relabel = s !== undefined && s.cellsLabel !== maskedLabel;
+  // Colour: one class per cell; untouched cells cost a compare. A highlighted cell (see
+  // highlight) keeps its mark.
+  const paint = (s) => {
     for (let k = 0; k < n; k++) {
-      const v = data[k];
-      const q = isMasked(k) ? -1 : level(v);
-      const was = lev[k];
-      const same = was !== -2 && (was === -1) === (q === -1) && Object.is(num[k], v);
-      if (same && was === q && !(q === -1 && relabel)) continue;
-      const text = q === -1 ? maskedText : same ? txt[k] : short(v);
-      const td = cellsToWrite?.[k];
-      if (td) {
-        if (txt[k] !== text) td.firstChild.data = text;
-        // A highlighted cell (see highlight) keeps its mark.
-        if (was !== q) td.className = (q === -1 ? 'masked' : LEVEL_CLASS[q]) + (s.lit.size && s.lit.has(td) ? ' hl' : '');
-        if (q === -1 && (was !== -1 || relabel)) td.setAttribute('aria-label', maskedLabel);
-        else if (was === -1 && q !== -1) td.removeAttribute('aria-label');
-      }
-      num[k] = v;
-      txt[k] = text;
+      const q = isMasked(k) ? -1 : level(data[k]);
+      if (lev[k] === q) continue;
+      const td = s.cells[k];
+      td.className = (q === -1 ? 'masked' : LEVEL_CLASS[q]) + (s.lit.size && s.lit.has(td) ? ' hl' : '');
       lev[k] = q;
     }
-    if (s) s.cellsLabel = maskedLabel;
+  };
+  // Label: the number in the cell, or, in a compact figure (whose cells are too small to show
+  // it), the cell's aria-label; masked cells say so. A label is not seen in a compact figure, and
+  // a changed text costs the table's layout: there it comes in the task with data-value.
+  const label = (s) => {
+    // A masked cell's label (language, or −∞ against 0) may change while its value does not.
+    const relabel = s.cellsLabel !== maskedLabel;
+    for (let k = 0; k < n; k++) {
+      const v = data[k];
+      const masked = isMasked(k) ? 1 : 0;
+      if (hid[k] === masked && Object.is(num[k], v) && !(masked && relabel)) continue;
+      const td = s.cells[k];
+      const text = masked ? maskedText : short(v);
+      if (compact) td.setAttribute('aria-label', masked ? maskedLabel : text);
+      else {
+        if (txt[k] !== text) td.firstChild.data = text;
+        if (masked) td.setAttribute('aria-label', maskedLabel);
+        else if (hid[k] === 1) td.removeAttribute('aria-label');
+      }
+      num[k] = v;
+      hid[k] = masked;
+      txt[k] = text;
+    }
+    s.cellsLabel = maskedLabel;
+  };
+  const draw = (s) => {
+    paint(s);
+    label(s);
   };
   // data-value (the exact number, for scripts and tests; nothing shows it): may come a task later.
   const writeValues = (cellsToWrite) => {
@@ -178,9 +189,11 @@ export function createHeatmap(o) {
     // written in a task right after; off screen, both wait for that task (or until it comes near).
     // A figure out of the document (e.g. a kept body the caller is about to place again) may be
     // placed on screen in this change: drawn now.
-    entry.pendingDraw = entry.near === false && entry.figure.isConnected ? draw : null;
+    const off = entry.near === false && entry.figure.isConnected;
+    if (!off) paint(entry);
+    if (!off && !compact) label(entry);
+    entry.pendingDraw = off ? draw : compact ? label : null;
     entry.pendingValues = writeValues;
-    if (!entry.pendingDraw) draw(entry);
     schedule(entry);
     // The roving tab stop (and focus) stay on the same cell.
     for (const td of entry.lit) td.classList.remove('hl');
@@ -204,28 +217,19 @@ export function createHeatmap(o) {
     }
     Object.assign(entry, { tableLabel, colKey, rowKey, legendKey, barKey, view });
   } else {
-    draw(undefined);
     const figure = el('figure', { class: figureClass, part: 'heatmap' });
     const tableCaption = el('caption', { class: 'sr-only', text: tableLabel });
     const thead = makeHead();
     const table = el('table', { role: 'grid', 'aria-label': tableLabel, part: 'heatmap-table' }, tableCaption, thead);
-    const body = el('tbody');
-    const html = [];
-    const ariaAttr = escapeText(maskedLabel);
-    for (let i = 0; i < rows; i++) {
-      html.push('<tr><th scope="row"></th>');
-      for (let j = 0; j < cols; j++) {
-        const k = i * cols + j;
-        const q = lev[k];
-        dv[k] = data[k];
-        html.push(`<td class="${q === -1 ? 'masked' : LEVEL_CLASS[q]}" data-i="${i}" data-j="${j}" data-value="${isMaskedValue(data[k]) ? '-Infinity' : String(data[k])}"${q === -1 ? ` aria-label="${ariaAttr}"` : ''}>${txt[k]}</td>`);
-      }
-      html.push('</tr>');
-    }
-    body.innerHTML = html.join('');
-    const rowHeads = [...body.querySelectorAll('th')];
+    // A copy of an empty body of this shape (copying nodes is about twice as fast as parsing
+    // them), then every cell drawn as a kept one is; data-value comes in the task (see schedule).
+    const body = emptyBody(rows, cols).cloneNode(true);
+    const rowHeads = Array.from(body.rows, (tr) => tr.cells[0]);
     rowHeads.forEach((th, i) => (th.textContent = rowLabels[i]));
-    const cells = [...body.querySelectorAll('td')];
+    const cells = Array.from(body.getElementsByTagName('td'));
+    const fresh = { cells, lit: new Set(), cellsLabel: undefined };
+    paint(fresh);
+    if (!compact) label(fresh);
     table.append(body);
     if (cells[0]) cells[0].tabIndex = 0;
     const caption = makeCaption();
@@ -236,8 +240,9 @@ export function createHeatmap(o) {
     if (bar) figure.append(bar);
     // Until it is first drawn, an off-screen figure takes this size (then the size it last had).
     figure.style.containIntrinsicSize = `auto ${estimateWidth(rows, cols, compact)}rem auto ${estimateHeight(rows, compact)}rem`;
-    kept = { shapeKey, colKey, rowKey, rowHeads, tableLabel, legendKey, barKey, exp, cellsLabel: maskedLabel, figure, table, tableCaption, body, cells, num, lev, txt, dv, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0, near: undefined, pendingDraw: null, pendingValues: null };
+    kept = { shapeKey, colKey, rowKey, rowHeads, tableLabel, legendKey, barKey, exp, cellsLabel: fresh.cellsLabel, figure, table, tableCaption, body, cells, num, lev, hid, txt, dv, caption, thead, legend, readout, bar, view, lit: new Set(), current: 0, near: undefined, pendingDraw: compact ? label : null, pendingValues: writeValues };
     listen(kept, rows, cols);
+    schedule(kept);
     if (o.pool && o.slot) {
       const before = o.pool.get(o.slot);
       if (before) forget(before);
@@ -296,7 +301,7 @@ function run(s) {
   busy(s, false);
 }
 function settled() {
-  if (waiting.size) return;
+  if (waiting.size || retiring.size) return;
   for (const callback of whenDone.splice(0)) callback();
 }
 function flush() {
@@ -334,11 +339,28 @@ function forget(s) {
 }
 
 /** Whether some heatmap's cells wait for the follow-up task. */
-export const fillsPending = () => waiting.size > 0;
+export const fillsPending = () => waiting.size > 0 || retiring.size > 0;
 /** Call `callback` once no heatmap's cells wait (at once if none do). */
 export function whenFilled(callback) {
   whenDone.push(callback);
   settled();
+}
+
+// Empty table bodies by shape (rows of a header cell and cells holding one space, to be
+// copied): the last few shapes used.
+const bodies = new Map();
+function emptyBody(rows, cols) {
+  const key = `${rows}×${cols}`;
+  let body = bodies.get(key);
+  if (body) bodies.delete(key);
+  else {
+    body = document.createElement('tbody');
+    const row = `<tr><th scope="row"></th>${Array.from({ length: cols }, (_, j) => `<td data-i="@" data-j="${j}"> </td>`).join('')}</tr>`;
+    body.innerHTML = Array.from({ length: rows }, (_, i) => row.replaceAll('@', String(i))).join('');
+    if (bodies.size >= 12) bodies.delete(bodies.keys().next().value);
+  }
+  bodies.set(key, body);
+  return body;
 }
 
 // Rough sizes (rem) of a figure from its shape, per the cell sizes in styles.js.
@@ -381,14 +403,63 @@ function listen(state, rows, cols) {
 
 /**
  * Make `children` the children of `parent`, in order, leaving in place those already there (a
- * kept heatmap is neither removed nor re-inserted, which would visit each of its cells).
+ * kept heatmap is neither removed nor re-inserted, which would visit each of its cells). A child
+ * no longer wanted that holds a table is retired: hidden and inert at once, taken out of the
+ * document when the page is next idle (taking 2,048 cells out costs some 6 ms, more than drawing
+ * them), and wanted again before then, shown where it is.
  */
 export function place(parent, children) {
   const wanted = new Set(children);
-  for (const node of [...parent.childNodes]) if (!wanted.has(node)) node.remove();
-  let at = parent.firstChild;
-  for (const node of children) {
-    if (node === at) at = at.nextSibling;
-    else parent.insertBefore(node, at);
+  for (const node of [...parent.childNodes]) {
+    if (wanted.has(node)) unretire(node);
+    else if (!retiring.has(node)) holdsTable(node) ? retire(node) : node.remove();
   }
+  let at = parent.firstChild;
+  const skip = () => {
+    while (at && retiring.has(at)) at = at.nextSibling;
+  };
+  for (const node of children) {
+    skip();
+    if (node === at) at = at.nextSibling;
+    else {
+      unretire(node);
+      parent.insertBefore(node, at);
+    }
+  }
+}
+
+// Retired nodes wait here until removed (one or more per idle period); until then the heatmaps'
+// `whenFilled` waits for them too, so a ready element holds only what it shows.
+const retiring = new Map();
+let sweeping = false;
+const holdsTable = (node) => node.nodeType === 1 && (node.tagName === 'TABLE' || node.getElementsByTagName('table').length > 0);
+function retire(node) {
+  retiring.set(node, [node.hidden, node.inert]);
+  node.hidden = true;
+  node.inert = true;
+  if (sweeping) return;
+  sweeping = true;
+  const idle = typeof requestIdleCallback === 'function' ? (f) => requestIdleCallback(f, { timeout: 300 }) : (f) => setTimeout(() => f({ timeRemaining: () => 50, didTimeout: false }), 0);
+  const sweep = (deadline) => {
+    for (const [node, [hidden, inert]] of retiring) {
+      if (deadline.timeRemaining() < 4 && !deadline.didTimeout) break;
+      retiring.delete(node);
+      node.remove();
+      Object.assign(node, { hidden, inert });
+      if (deadline.didTimeout) break;
+    }
+    if (retiring.size) idle(sweep);
+    else {
+      sweeping = false;
+      settled();
+    }
+  };
+  idle(sweep);
+}
+function unretire(node) {
+  const was = retiring.get(node);
+  if (!was) return;
+  retiring.delete(node);
+  [node.hidden, node.inert] = was;
+  settled();
 }

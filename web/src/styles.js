@@ -36,6 +36,7 @@ const css = `
   }
 }
 :host([hidden]) { display: none !important; }
+[hidden] { display: none !important; }
 .root { display: block; box-sizing: border-box; background: var(--_bg); color: var(--_fg); font: 15px/1.5 var(--_font); padding: 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); text-align: start; min-width: 0; }
 .root *, .root *::before, .root *::after { box-sizing: border-box; }
 div, section, nav, header, p, figure, fieldset, form, label, ol, ul { display: block; }

@@ -292,11 +292,12 @@ export class AttentionSteps extends AttentionElement {
 
   /**
    * Kept heatmaps by slot (one per step and operand); their cells are brought up to date when
-   * shown again. A new sentence or new sizes start afresh (no kept figure would fit).
+   * shown again (a new sentence of as many tokens only relabels rows). New sizes start afresh (no
+   * kept figure would fit).
    */
   pool() {
     const { model } = this._traced;
-    const shape = `${model.tokens.join('\u0000')}|${model.config.dModel}|${model.config.dK}|${model.config.heads}`;
+    const shape = `${model.tokens.length}|${model.config.dModel}|${model.config.dK}|${model.config.heads}`;
     if (this._poolShape !== shape) this._pool?.clear();
     this._poolShape = shape;
     return (this._pool ??= new Map());
