@@ -23,6 +23,8 @@ const state = readState(location.search);
 for (const [field, attr] of Object.entries(ATTRS)) if (state[field] !== undefined) explorer.setAttribute(attr, state[field]);
 // Matrices typed by hand come back as text in their boxes (checked there like typed text).
 explorer.typed = { x: state.x, wq: state.wq, wk: state.wk, wv: state.wv, wo: state.wo };
+// The panels' own settings (hidden size, query, source sentence, …) go to the panels.
+explorer.panelSettings = state;
 let t = applyLanguage(pickLang(state.lang ?? navigator.language));
 
 langSelect.addEventListener('change', () => {
