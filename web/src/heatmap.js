@@ -40,11 +40,13 @@ export { el };
  * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
  * @param {boolean} [o.defer]  accepted for compatibility: every kept heatmap off screen is deferred
  *
- * A new figure, and a kept one (pool and slot) near the viewport, has its cells' texts and
- * colours drawn before this returns, their data-value in a task posted now; a kept one off screen
- * gets all of it in that task (or as soon as it comes near), and is aria-busy until then. `whenFilled` tells when no cells wait. Figures off screen cost no style,
- * layout or paint until they come near the viewport (`content-visibility: auto` in styles.js; a
- * size estimate set here stands in for them until then). Exports always read this render's data.
+ * A new figure, and a kept one (pool and slot) near the viewport, has its cells' colours (and
+ * texts, when it is not compact) drawn before this returns; the rest (a compact figure's cell
+ * labels, every data-value) comes when the page is next idle, after the change's frame (see
+ * schedule). A kept one off screen gets all of it then (or as soon as it comes near). A figure
+ * is aria-busy while its labels wait; `whenFilled` tells when nothing waits. Figures off screen
+ * cost no style, layout or paint until they come near the viewport (`content-visibility: auto` in
+ * styles.js; a size estimate set here stands in for them until then). Exports always read this render's data.
  */
 export function createHeatmap(o) {
   const { t, matrix, name } = o;
@@ -106,7 +108,7 @@ export function createHeatmap(o) {
   };
   // Label: the number in the cell, or, in a compact figure (whose cells are too small to show
   // it), the cell's aria-label; masked cells say so. A label is not seen in a compact figure, and
-  // a changed text costs the table's layout: there it comes in the task with data-value.
+  // a changed text costs the table's layout: there it comes with data-value, after the frame.
   const label = (s) => {
     // A masked cell's label (language, or −∞ against 0) may change while its value does not.
     const relabel = s.cellsLabel !== maskedLabel;
@@ -186,7 +188,7 @@ export function createHeatmap(o) {
   if (kept) {
     const entry = kept;
     // On screen or near it (or not known yet), the cells are drawn now and their data-value
-    // written in a task right after; off screen, both wait for that task (or until it comes near).
+    // written when the page is next idle; off screen, both wait for that (or until it comes near).
     // A figure out of the document (e.g. a kept body the caller is about to place again) may be
     // placed on screen in this change: drawn now.
     const off = entry.near === false && entry.figure.isConnected;
@@ -222,7 +224,7 @@ export function createHeatmap(o) {
     const thead = makeHead();
     const table = el('table', { role: 'grid', 'aria-label': tableLabel, part: 'heatmap-table' }, tableCaption, thead);
     // A copy of an empty body of this shape (copying nodes is about twice as fast as parsing
-    // them), then every cell drawn as a kept one is; data-value comes in the task (see schedule).
+    // them), then every cell drawn as a kept one is; data-value comes later (see schedule).
     const body = emptyBody(rows, cols).cloneNode(true);
     const rowHeads = Array.from(body.rows, (tr) => tr.cells[0]);
     rowHeads.forEach((th, i) => (th.textContent = rowLabels[i]));
@@ -267,20 +269,25 @@ export function createHeatmap(o) {
   return { el: state.figure, highlight, cells };
 }
 
-// Kept heatmaps whose cells wait for the follow-up task: all of it off screen (their figure and
-// table are aria-busy until then), only data-value on screen. The task is posted in the change;
-// a later change before it replaces what waits (only the latest data is written), and a
-// heatmap that comes near the viewport first is drawn at once.
+// Heatmaps whose cells wait for the follow-up: labels, data-value, and off screen all of it
+// (their figure and table are aria-busy until then). It runs when the page is next idle, after
+// the change's frame is drawn (or within 250 ms), a few heatmaps per idle period; a later
+// change before it replaces what waits (only the latest data is written), and a heatmap that
+// comes near the viewport first is drawn at once. Without requestIdleCallback: a task.
 const waiting = new Set();
 const whenDone = [];
 let posted = false;
 const channel = typeof MessageChannel === 'function' ? new MessageChannel() : null;
-if (channel) channel.port1.onmessage = () => flush();
+const queue = [];
+if (channel) channel.port1.onmessage = () => queue.shift()?.({ timeRemaining: () => 50, didTimeout: false });
+const idle =
+  typeof requestIdleCallback === 'function'
+    ? (f) => requestIdleCallback(f, { timeout: 250 })
+    : (f) => (channel ? (queue.push(f), channel.port2.postMessage(0)) : setTimeout(() => f({ timeRemaining: () => 50, didTimeout: false }), 0));
 const post = () => {
   if (posted) return;
   posted = true;
-  if (channel) channel.port2.postMessage(0);
-  else setTimeout(flush, 0);
+  idle(flush);
 };
 const busy = (s, on) => {
   if (s.busy === on) return;
@@ -304,9 +311,18 @@ function settled() {
   if (waiting.size || retiring.size) return;
   for (const callback of whenDone.splice(0)) callback();
 }
-function flush() {
+function flush(deadline) {
   posted = false;
-  for (const s of [...waiting]) run(s);
+  let first = true;
+  for (const s of [...waiting]) {
+    if (!waiting.has(s)) continue;
+    if (!first && !deadline.didTimeout && deadline.timeRemaining() < 3) {
+      post();
+      return;
+    }
+    first = false;
+    run(s);
+  }
   settled();
 }
 // "Near": within one viewport height of the viewport (above or below).
@@ -338,7 +354,7 @@ function forget(s) {
   settled();
 }
 
-/** Whether some heatmap's cells wait for the follow-up task. */
+/** Whether some heatmap's cells wait for the follow-up (or a retired table for its removal). */
 export const fillsPending = () => waiting.size > 0 || retiring.size > 0;
 /** Call `callback` once no heatmap's cells wait (at once if none do). */
 export function whenFilled(callback) {
@@ -439,7 +455,6 @@ function retire(node) {
   node.inert = true;
   if (sweeping) return;
   sweeping = true;
-  const idle = typeof requestIdleCallback === 'function' ? (f) => requestIdleCallback(f, { timeout: 300 }) : (f) => setTimeout(() => f({ timeRemaining: () => 50, didTimeout: false }), 0);
   const sweep = (deadline) => {
     for (const [node, [hidden, inert]] of retiring) {
       if (deadline.timeRemaining() < 4 && !deadline.didTimeout) break;
