@@ -14,8 +14,7 @@ let s;
 beforeAll(async () => {
   ensureBuilt();
   b = await launch();
-  // ATTN_SITE: test another built copy of the site instead of site/.
-  s = await server(process.env.ATTN_SITE ?? join(root, 'site'));
+  s = await server(join(root, 'site'));
 });
 afterAll(async () => {
   await b?.close();
