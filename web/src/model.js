@@ -92,10 +92,25 @@ function embed(token, dModel, seed) {
 
 /**
  * Build the matrices for one configuration. `custom.X` (a Matrix or nested
- * rows) replaces the embeddings when its width is d_model.
+ * rows) replaces the embeddings when its width is d_model. The result is shared
+ * (the last few are kept: a panel's own setting, or another panel on the same
+ * input, gets them again at no cost) and must not be changed.
  */
 export function buildModel(config, custom = {}) {
   const c = normalise(config);
+  const key = JSON.stringify(c);
+  const given = CUSTOM.map((name) => custom?.[name]);
+  const hit = built.find((b) => b.key === key && b.given.every((m, k) => m === given[k]));
+  if (hit) return hit.model;
+  const model = Object.freeze(build(c, custom));
+  built.unshift({ key, given, model });
+  built.length = Math.min(built.length, 4);
+  return model;
+}
+const built = [];
+const CUSTOM = ['X', 'Wq', 'Wk', 'Wv', 'Wo'];
+
+function build(c, custom = {}) {
   let tokens = tokenize(c.sentence);
   if (tokens.length === 0) tokens = ['∅'];
   let X;

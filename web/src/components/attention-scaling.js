@@ -5,7 +5,7 @@ import { AttentionElement } from '../base.js';
 import { PALETTE, legendItem, lineChart } from '../chart.js';
 import { el } from '../heatmap.js';
 import { mulberry32, normals } from '../random.js';
-import { renderTex } from '../tex.js';
+import { renderTexCached } from '../tex.js';
 
 export const WIDTHS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 const PAIRS = 1000;
@@ -109,8 +109,9 @@ export class AttentionScaling extends AttentionElement {
     root.replaceChildren();
     root.setAttribute('lang', this.language);
     root.append(el('h2', { text: t('scaling.heading') }), el('p', { class: 'intro', text: t('scaling.intro') }));
-    const formula = el('div', { class: 'formula', part: 'formula' });
-    renderTex(formula, `\\operatorname{Var}(\\mathbf q\\cdot\\mathbf k) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i) = d_k, \\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q\\cdot\\mathbf k}{\\sqrt{d_k}}\\Big) = 1`);
+    // The formula is typeset once (it has no live numbers) and kept.
+    const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
+    renderTexCached(formula, (this._texCache ??= new Map()), `\\operatorname{Var}(\\mathbf q\\cdot\\mathbf k) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i) = d_k, \\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q\\cdot\\mathbf k}{\\sqrt{d_k}}\\Big) = 1`);
     root.append(formula);
     const x = data.map((r) => r.d);
     const grid = el('div', { class: 'grid' });
