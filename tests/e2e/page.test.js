@@ -334,6 +334,33 @@ describe('demo page', () => {
     await context.close();
   });
 
+  test('every slider of every panel can be dragged end to end with the mouse (a render does not replace the slider under the pointer)', async () => {
+    const { page, problems, context } = await open();
+    const seen = [];
+    for (const panel of ['steps', 'heads', 'compare', 'scaling', 'pooling', 'cross', 'positions', 'transformer', 'cost']) {
+      await page.goto(`${s.url}/?panel=${panel}`);
+      await ready(page);
+      const ranges = page.locator(`attention-explorer attention-${panel} input[type=range]`);
+      for (let k = 0; k < (await ranges.count()); k++) {
+        const range = ranges.nth(k);
+        await range.scrollIntoViewIfNeeded();
+        const box = await range.boundingBox();
+        const { min, max, key } = await range.evaluate((e) => ({ min: Number(e.min), max: Number(e.max), key: e.dataset.key ?? e.id }));
+        // Press at the left end, move to the right end in steps (each move renders), release.
+        await page.mouse.move(box.x + 2, box.y + box.height / 2);
+        await page.mouse.down();
+        for (let m = 1; m <= 6; m++) await page.mouse.move(box.x + 2 + (m * (box.width - 2)) / 6 + 4, box.y + box.height / 2);
+        await page.mouse.up();
+        const value = Number(await ranges.nth(k).evaluate((e) => e.value));
+        seen.push(`${panel} ${key}`);
+        expect(value, `${panel} ${key}`).toBeGreaterThan(min + 0.9 * (max - min));
+      }
+    }
+    expect(seen).toEqual(expect.arrayContaining(['compare hidden', 'pooling bandwidth', 'pooling query', 'cost window', 'cost linformer-k']));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('screenshots at 1280 px and 375 px in English and Chinese', async () => {
     for (const lang of ['en', 'zh-CN']) {
       for (const width of [1280, 375]) {

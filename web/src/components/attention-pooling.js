@@ -67,25 +67,23 @@ export class AttentionPooling extends AttentionElement {
     renderTexCached(formula, (this._texCache ??= new Map()), `f(x) = \\sum_{i=1}^{50} \\alpha(x, x_i)\\, y_i, \\qquad \\alpha(x, x_i) = \\frac{K\\big(\\frac{x - x_i}{${fmt(this.bandwidth)}}\\big)}{\\sum_{j} K\\big(\\frac{x - x_j}{${fmt(this.bandwidth)}}\\big)}`);
     out.push(formula);
 
-    const controls = el('div', { class: 'controls' });
-    const kernel = el('select', { id: 'kernel', 'data-key': 'kernel' }, ...KERNELS.map((k) => el('option', { value: k, text: t(`kernel.${k}`) })));
-    kernel.value = this.kernel;
-    kernel.addEventListener('change', () => {
-      this.setAttribute('kernel', kernel.value);
-      this.changed();
-    });
-    const bw = el('input', { type: 'range', id: 'bandwidth', 'data-key': 'bandwidth', min: '0.05', max: '3', step: '0.05', value: String(this.bandwidth) });
-    bw.addEventListener('input', () => {
-      this.setAttribute('bandwidth', bw.value);
-      this.changed();
-    });
-    const q = el('input', { type: 'range', id: 'query', 'data-key': 'query', min: '0', max: '5', step: '0.05', value: String(xq), 'aria-describedby': 'query-help' });
-    q.addEventListener('input', () => this.setAttribute('query', q.value));
-    controls.append(
-      el('div', { class: 'field' }, el('label', { for: 'kernel', text: t('pooling.kernel') }), kernel),
-      el('div', { class: 'field' }, el('label', { for: 'bandwidth', text: `${t('pooling.bandwidth')}: ${fmt(this.bandwidth)}` }), bw),
-      el('div', { class: 'field' }, el('label', { for: 'query', text: `${t('pooling.query')}: ${fmt(xq)}` }), q, el('small', { id: 'query-help', class: 'muted', text: t('pooling.queryHelp') })),
-    );
+    // The controls are kept (a reader may be dragging a slider: a new one would end the drag);
+    // their values and labels follow the attributes.
+    const ui = this.controls();
+    if (ui.kernel._lang !== this.language) {
+      ui.kernel.replaceChildren(...KERNELS.map((k) => el('option', { value: k, text: t(`kernel.${k}`) })));
+      ui.kernel._lang = this.language;
+    }
+    const sync = (input, value) => input.value !== value && (input.value = value);
+    sync(ui.kernel, this.kernel);
+    sync(ui.bw, String(this.bandwidth));
+    sync(ui.q, String(xq));
+    const text = (node, value) => node.textContent !== value && (node.textContent = value);
+    text(ui.labels.kernel, t('pooling.kernel'));
+    text(ui.labels.bw, `${t('pooling.bandwidth')}: ${fmt(this.bandwidth)}`);
+    text(ui.labels.q, `${t('pooling.query')}: ${fmt(xq)}`);
+    text(ui.labels.help, t('pooling.queryHelp'));
+    const controls = ui.box;
     out.push(controls);
 
     // The chart: truth, training points sized by the query's weights, prediction, query line.
@@ -141,6 +139,26 @@ export class AttentionPooling extends AttentionElement {
       createHeatmap({ t, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), colLabels: trainLabels, compact: true, pool, slot: 'all' }).el,
     );
     place(root, out);
+  }
+
+  /** The kernel choice and the bandwidth and query sliders, built once. */
+  controls() {
+    if (this._controls) return this._controls;
+    const kernel = el('select', { id: 'kernel', 'data-key': 'kernel' });
+    kernel.addEventListener('change', () => {
+      this.setAttribute('kernel', kernel.value);
+      this.changed();
+    });
+    const bw = el('input', { type: 'range', id: 'bandwidth', 'data-key': 'bandwidth', min: '0.05', max: '3', step: '0.05' });
+    bw.addEventListener('input', () => {
+      this.setAttribute('bandwidth', bw.value);
+      this.changed();
+    });
+    const q = el('input', { type: 'range', id: 'query', 'data-key': 'query', min: '0', max: '5', step: '0.05', 'aria-describedby': 'query-help' });
+    q.addEventListener('input', () => this.setAttribute('query', q.value));
+    const labels = { kernel: el('label', { for: 'kernel' }), bw: el('label', { for: 'bandwidth' }), q: el('label', { for: 'query' }), help: el('small', { id: 'query-help', class: 'muted' }) };
+    const box = el('div', { class: 'controls' }, el('div', { class: 'field' }, labels.kernel, kernel), el('div', { class: 'field' }, labels.bw, bw), el('div', { class: 'field' }, labels.q, q, labels.help));
+    return (this._controls = { box, kernel, bw, q, labels });
   }
 
   /** Parametric pooling (D2L 10.2.4): w of the Gaussian kernel learned by lab.fitParametricPooling. */
