@@ -96,6 +96,25 @@ export async function ready(page, selector = 'attention-explorer') {
   }, selector);
 }
 /**
+ * Wait until every attention-lab element in the document (at any depth of shadow roots) that is
+ * shown has its data-ready back: each heatmap's labels and data-value are written (they follow a
+ * change when the page is next idle).
+ */
+export async function settled(page) {
+  await page.waitForFunction(() => {
+    const pending = [];
+    const visit = (r) => {
+      for (const el of r.querySelectorAll('*')) {
+        if (el.localName.startsWith('attention-') && el.isConnected && !el.closest('[hidden]') && !('ready' in el.dataset)) pending.push(el);
+        if (el.shadowRoot) visit(el.shadowRoot);
+      }
+    };
+    visit(document);
+    return pending.length === 0;
+  });
+}
+
+/**
  * Runs in the page (page.evaluate(audit, panel)): controls without an accessible name, data tables
  * without row and column headers, text below WCAG AA contrast. Without `panel` it walks every
  * shadow root of the document; with a tag, the explorer and that panel's shadow root (hidden parts

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { componentPage, ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+import { componentPage, ensureBuilt, launch, ready, root, server, watchedPage, settled } from './browser.js';
 
 let b;
 let s;
@@ -33,8 +33,11 @@ const plainPage = (body, options = {}) => componentPage(b.browser, s.url, body, 
 /** Run `body` (a function body over `root`, the element's shadow root) in the page. */
 const inCost = (page, selector, body) => page.evaluate(([sel, fn]) => new Function('root', fn)(document.querySelector(sel).shadowRoot), [selector, body]);
 
-const cellsOf = (page, selector, method) =>
+const cellsOfNow = (page, selector, method) =>
   inCost(page, selector, `return [...root.querySelectorAll('figure[data-method="${method}"] td[data-i]')].map((td) => ({ i: Number(td.dataset.i), j: Number(td.dataset.j), value: td.dataset.value, text: td.textContent, masked: td.classList.contains('masked') }))`);
+
+// Once every element is ready (labels and data-value follow a change when the page is idle).
+const cellsOf = async (...args) => (await settled(args[0]), cellsOfNow(...args));
 
 /** The panel's Q, K, V (the first head's projections) and the library's results, as the element computes them. */
 function reference(config, w, k) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { componentPage, ensureBuilt, launch, root, server } from './browser.js';
+import { componentPage, ensureBuilt, launch, root, server, settled } from './browser.js';
 
 let b;
 let s;
@@ -31,7 +31,7 @@ const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-
 const open = (body, { selector = 'attention-cross', ...options } = {}) => componentPage(b.browser, s.url, body, { selector, ...options });
 
 /** What one element shows: every heatmap's caption, headers and cell values; notes by role. */
-const shown = (page, selector = 'attention-cross') =>
+const shownNow = (page, selector = 'attention-cross') =>
   page.evaluate((sel) => {
     const root = document.querySelector(sel).shadowRoot;
     const figures = {};
@@ -50,6 +50,9 @@ const shown = (page, selector = 'attention-cross') =>
     for (const p of root.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
     return { figures, roles, heading: root.querySelector('h2')?.textContent, lang: root.querySelector('.root')?.getAttribute('lang'), images: root.querySelectorAll('img').length };
   }, selector);
+
+// Once every element is ready (labels and data-value follow a change when the page is idle).
+const shown = async (...args) => (await settled(args[0]), shownNow(...args));
 
 const firstColumns = (W, keep) => {
   const data = new Float32Array(W.rows * keep);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
-import { componentPage, ensureBuilt, launch, root, server } from './browser.js';
+import { componentPage, ensureBuilt, launch, root, server, settled } from './browser.js';
 
 let b;
 let s;
@@ -27,7 +27,7 @@ afterAll(async () => {
 /** A plain page holding `body` (see componentPage). */
 const open = (body, { selector = 'attention-positions', ...options } = {}) => componentPage(b.browser, s.url, body, { selector, ...options });
 
-const shown = (page, selector = 'attention-positions') =>
+const shownNow = (page, selector = 'attention-positions') =>
   page.evaluate((sel) => {
     const root = document.querySelector(sel).shadowRoot;
     const figures = {};
@@ -44,6 +44,9 @@ const shown = (page, selector = 'attention-positions') =>
     for (const p of root.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
     return { figures, roles, heading: root.querySelector('h2')?.textContent, lang: root.querySelector('.root')?.getAttribute('lang'), paths: root.querySelectorAll('[data-role="chart"] path').length };
   }, selector);
+
+// Once every element is ready (labels and data-value follow a change when the page is idle).
+const shown = async (...args) => (await settled(args[0]), shownNow(...args));
 
 const at = (f, i, j) => f.values[i * f.cols.length + j];
 

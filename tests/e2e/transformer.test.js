@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { hashString, randomMatrix } from '../../web/src/random.js';
-import { audit, componentPage, ensureBuilt, launch, root, server, watchedPage } from './browser.js';
+import { audit, componentPage, ensureBuilt, launch, root, server, watchedPage, settled } from './browser.js';
 
 let b;
 let s;
@@ -35,7 +35,7 @@ const STEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residua
 const open = (body, { selector = 'attention-transformer', ...options } = {}) => componentPage(b.browser, s.url, body, { selector, ...options });
 
 /** What the element shows: its figures (caption, shape, headers, values), notes by role, the stats table, tabs. */
-const shown = (page, selector = 'attention-transformer') =>
+const shownNow = (page, selector = 'attention-transformer') =>
   page.evaluate((sel) => {
     let host = document.querySelector(sel);
     if (host.tagName === 'ATTENTION-EXPLORER') host = host.shadowRoot.querySelector('attention-transformer');
@@ -69,6 +69,9 @@ const shown = (page, selector = 'attention-transformer') =>
       stats,
     };
   }, selector);
+
+// Once every element is ready (labels and data-value follow a change when the page is idle).
+const shown = async (...args) => (await settled(args[0]), shownNow(...args));
 
 /** The panel's seeded block for the same configuration, computed here with the Node library. */
 function expected({ sentence = 'the cat sat on the mat', seed = 42, dModel = 8, dK = 4, heads = 1, mask = 'none', validLen, positional = false } = {}) {
