@@ -102,7 +102,35 @@ export declare class AttentionTransformer extends AttentionElement {
 /** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`, `cross`, `positions`, `cost`, `transformer`). Fires `attention-change` with the whole state. */
 export declare class AttentionExplorer extends AttentionElement {
   /** The whole state, as a page would keep it in its URL. */
-  readonly state: AttentionState & { step?: string; head?: string; kernel?: string; bandwidth?: string; panel: string; lang: 'en' | 'zh-CN' };
+  readonly state: AttentionState & AttentionPanelSettings & { step?: string; head?: string; kernel?: string; bandwidth?: string; panel: string; lang: 'en' | 'zh-CN' };
+  /**
+   * The panels' own settings that are set, as strings bounded in length. Setting it gives them to
+   * the panels as attributes: a string sets the attribute, null removes it, a missing field is
+   * left as it is (values given before the panels exist are applied once they do).
+   */
+  get panelSettings(): AttentionPanelSettings;
+  set panelSettings(settings: { [K in keyof AttentionPanelSettings]?: string | null } | null | undefined);
+}
+
+/** The panels' own settings the explorer keeps in its state (each the attribute of one panel). */
+export interface AttentionPanelSettings {
+  /** attention-compare `hidden-size`. */
+  hiddenSize?: string;
+  /** attention-pooling `query`. */
+  query?: string;
+  /** attention-cross `source`, `scoring`, `valid-lens`. */
+  source?: string;
+  scoring?: string;
+  validLens?: string;
+  /** attention-positions `swap`. */
+  swap?: string;
+  /** attention-cost `window`, `linformer-k`, `max-n`. */
+  window?: string;
+  linformerK?: string;
+  maxN?: string;
+  /** attention-transformer `positional` ('1' when present) and `step`. */
+  positional?: string;
+  transformerStep?: string;
 }
 
 /** Register every element under its default tag (done on import; safe to call again). */
