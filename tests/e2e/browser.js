@@ -95,6 +95,12 @@ export async function ready(page, selector = 'attention-explorer') {
     return [...inner].every((p) => 'ready' in p.dataset);
   }, selector);
 }
+/** On the demo page: wait until the URL holds the latest state (it is written at most every 250 ms). */
+export async function urlWritten(page) {
+  await page.waitForFunction(() => !('urlPending' in document.documentElement.dataset));
+  return page.url();
+}
+
 /**
  * Wait until every attention-lab element in the document (at any depth of shadow roots) that is
  * shown has its data-ready back: each heatmap's labels and data-value are written (they follow a

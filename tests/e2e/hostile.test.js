@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { TYPES } from '../../scripts/serve.mjs';
 import { outOfRange, tokenize } from '../../web/src/model.js';
-import { ensureBuilt, launch, ready, root, watchedPage } from './browser.js';
+import { ensureBuilt, launch, ready, root, watchedPage, urlWritten } from './browser.js';
 
 const PAYLOADS = [
   '<img src=x onerror=alert(1)>',
@@ -158,7 +158,7 @@ describe('payloads are data', () => {
     expect(await explorerTokens(page)).toEqual(tokenize(payload));
     expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe(payload);
     // The URL keeps it as a query value, and reading it back reproduces the tokens.
-    expect(new URL(page.url()).searchParams.get('s')).toBe(payload);
+    expect(new URL(await urlWritten(page)).searchParams.get('s')).toBe(payload);
     await page.reload();
     await ready(page);
     expect(await explorerTokens(page)).toEqual(tokenize(payload));

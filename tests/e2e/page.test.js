@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+import { ensureBuilt, launch, ready, root, server, watchedPage, urlWritten } from './browser.js';
 
 let b;
 let s;
@@ -122,7 +122,7 @@ describe('demo page', () => {
     // The first five panels; other panels join the list after them.
     expect(tabs.slice(0, 5)).toEqual(['逐步计算', '多头注意力', '评分函数', '为什么除以 √d_k', '注意力汇聚']);
     expect(tabs.every((text) => /[\u4e00-\u9fff]/.test(text))).toBe(true);
-    expect(new URL(page.url()).searchParams.get('lang')).toBe('zh-CN');
+    expect(new URL(await urlWritten(page)).searchParams.get('lang')).toBe('zh-CN');
     await context.close();
   });
 
@@ -135,7 +135,7 @@ describe('demo page', () => {
     await explorer.locator('#in-heads').fill('2');
     await explorer.locator('attention-steps [role="tab"]').nth(7).click();
     await waitStep(page, 'weights');
-    const url = page.url();
+    const url = await urlWritten(page);
     const q = new URL(url).searchParams;
     expect(q.get('s')).toBe('我们 学习 注意力');
     expect(q.get('mask')).toBe('padding');
@@ -289,10 +289,10 @@ describe('demo page', () => {
     });
     expect(scaled).toEqual(want.firstHead);
     // The link keeps them: a new page from the URL shows the same output.
-    const q = new URL(page.url()).searchParams;
+    const q = new URL(await urlWritten(page)).searchParams;
     expect([q.get('wq'), q.get('wk'), q.get('wv'), q.get('wo')]).toEqual(['1,0;0,2', '0.5,1;-1,0.25', '2,0;1,-1', '1,0.5;0,1']);
     const again = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
-    const url = new URL(page.url());
+    const url = new URL(await urlWritten(page));
     url.searchParams.set('panel', 'steps');
     url.searchParams.set('step', 'final');
     await again.page.goto(url.href);
@@ -329,7 +329,7 @@ describe('demo page', () => {
       return { count, pwned: window.__pwned ?? null };
     });
     expect(injected).toEqual({ count: 0, pwned: null });
-    expect(new URL(page.url()).searchParams.get('wq')).toBe(null);
+    expect(new URL(await urlWritten(page)).searchParams.get('wq')).toBe(null);
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -6,7 +6,7 @@
 // one gives the panel's note, never an error, and the link written back stays bounded.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
-import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+import { ensureBuilt, launch, ready, root, server, watchedPage, urlWritten } from './browser.js';
 
 let b;
 let s;
@@ -81,7 +81,7 @@ const viewOf = (page, tag, attrs) =>
     attrs,
   );
 const figure = (view, name) => view.figures.find((f) => f.name === name);
-const query = (page) => Object.fromEntries(new URL(page.url()).searchParams);
+const query = async (page) => Object.fromEntries(new URL(await urlWritten(page)).searchParams);
 
 /**
  * Opens the page on `panel`, runs `act` (the reader using the panel's controls), waits for the
@@ -98,14 +98,14 @@ async function roundTrip(panel, attrs, act, expected) {
   }, expected);
   await ready(first.page);
   const set = await viewOf(first.page, panel, attrs);
-  const url = first.page.url();
+  const url = await urlWritten(first.page);
   const again = await open(url);
   const loaded = await viewOf(again.page, panel, attrs);
   for (const w of [first, again]) {
     expect(w.problems.console).toEqual([]);
     expect(w.problems.external).toEqual([]);
   }
-  return { before, set, loaded, query: query(again.page) };
+  return { before, set, loaded, query: await query(again.page) };
 }
 
 /** Presses `key` `times` times on a control (a range input moves one step per press). */
@@ -221,7 +221,7 @@ describe('the URL keeps every panel setting', () => {
     // Another setting changed through the UI keeps maxn in the link.
     await press(page.locator('attention-explorer attention-cost #window'), 'ArrowRight', 1);
     await page.waitForFunction(() => new URL(location.href).searchParams.get('win') === '3');
-    expect(query(page).maxn).toBe('1024');
+    expect((await query(page)).maxn).toBe('1024');
     expect(problems.console).toEqual([]);
     await closeAll();
   });
@@ -265,7 +265,7 @@ describe('the URL keeps every panel setting', () => {
   test('settings of several panels and the explorer live in one link together', async () => {
     const url = '?panel=cross&s=a+b+c&seed=7&hs=20&q=1.5&src=x+y&scoring=additive&swap=0+2&win=5&lk=4&maxn=512&pos=1&tstep=norm1';
     const { page, problems } = await open(url);
-    const q = query(page);
+    const q = await query(page);
     expect(q).toMatchObject({ panel: 'cross', s: 'a b c', seed: '7', hs: '20', q: '1.5', src: 'x y', scoring: 'additive', swap: '0 2', win: '5', lk: '4', maxn: '512', pos: '1', tstep: 'norm1' });
     const attrs = await page.evaluate(() => {
       const ex = document.querySelector('attention-explorer').shadowRoot;
@@ -280,7 +280,7 @@ describe('the URL keeps every panel setting', () => {
     await page.locator('attention-explorer #ptab-transformer').click();
     await ready(page);
     expect((await viewOf(page, 'transformer', [])).texts['[role=tabpanel]']).toBe('norm1');
-    expect(query(page)).toMatchObject({ panel: 'transformer', hs: '20', tstep: 'norm1', src: 'x y' });
+    expect(await query(page)).toMatchObject({ panel: 'transformer', hs: '20', tstep: 'norm1', src: 'x y' });
     expect(problems.console).toEqual([]);
     await closeAll();
   });
@@ -316,13 +316,45 @@ describe('values from a link are checked by the panels', () => {
     expect(view.note).toContain('source: ');
     expect(view.attrs.source.length).toBe(1500);
     await page.waitForFunction(() => new URL(location.href).searchParams.get('src')?.length === 400);
-    expect(query(page).src).toBe(long.slice(0, 400));
+    expect((await query(page)).src).toBe(long.slice(0, 400));
     // Values other than the source are bounded too (a link cannot grow without limit).
     await page.goto(`${s.url}/?panel=cost&${new URLSearchParams({ win: '9'.repeat(5000) })}`);
     await ready(page);
     expect((await viewOf(page, 'cost', ['window'])).attrs.window.length).toBeLessThanOrEqual(16);
-    expect(page.url().length).toBeLessThan(600);
+    expect((await urlWritten(page)).length).toBeLessThan(600);
     expect(problems.console).toEqual([]);
     await closeAll();
+  });
+});
+
+describe('the URL while a slider is dragged', () => {
+  test('is written at most every 250 ms (browsers refuse about 100 writes in 10 s), and ends with the latest value', async () => {
+    const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    // Count the page's history writes and when they happen.
+    await w.page.addInitScript(() => {
+      const replace = history.replaceState.bind(history);
+      window.__writes = [];
+      history.replaceState = (...args) => (window.__writes.push(performance.now()), replace(...args));
+    });
+    await w.page.goto(`${s.url}/?panel=pooling`);
+    await ready(w.page);
+    const range = w.page.locator('attention-explorer attention-pooling input#query');
+    const box = await range.boundingBox();
+    const start = await w.page.evaluate(() => window.__writes.length);
+    await w.page.mouse.move(box.x + 2, box.y + box.height / 2);
+    await w.page.mouse.down();
+    for (let m = 1; m <= 60; m++) await w.page.mouse.move(box.x + 2 + (m * (box.width - 4)) / 60, box.y + box.height / 2);
+    await w.page.mouse.up();
+    const url = new URL(await urlWritten(w.page));
+    const value = await range.evaluate((e) => e.value);
+    const writes = await w.page.evaluate((from) => window.__writes.slice(from), start);
+    // Every move changed the query (dozens of changes); the writes are spaced by ≥ 250 ms (a
+    // millisecond of timer slack), and the last one holds where the slider stopped.
+    expect(Number(value)).toBeGreaterThan(4.5);
+    expect(url.searchParams.get('q')).toBe(value);
+    expect(writes.length).toBeGreaterThan(0);
+    for (let k = 1; k < writes.length; k++) expect(writes[k] - writes[k - 1]).toBeGreaterThan(249);
+    expect(w.problems.console).toEqual([]);
+    await w.context.close();
   });
 });

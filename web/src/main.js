@@ -27,12 +27,34 @@ explorer.typed = { x: state.x, wq: state.wq, wk: state.wk, wv: state.wv, wo: sta
 explorer.panelSettings = state;
 let t = applyLanguage(pickLang(state.lang ?? navigator.language));
 
+// The URL follows the state at most every 250 ms, the latest state always written: a dragged
+// slider changes it on every pointer move, and browsers refuse or ignore history.replaceState
+// beyond about 100 calls in 10 s (Safari throws).
+let urlState = null;
+let urlTimer = 0;
+let urlWritten = -Infinity;
+// <html data-url-pending> while a state waits to be written (scripts and tests can wait for it).
+function writeUrl() {
+  urlTimer = 0;
+  urlWritten = performance.now();
+  history.replaceState(null, '', writeState(urlState));
+  delete document.documentElement.dataset.urlPending;
+}
+function followState(state) {
+  urlState = state;
+  if (urlTimer) return;
+  const wait = urlWritten + 250 - performance.now();
+  if (wait <= 0) return writeUrl();
+  document.documentElement.dataset.urlPending = '';
+  urlTimer = setTimeout(writeUrl, wait);
+}
+
 langSelect.addEventListener('change', () => {
   t = applyLanguage(langSelect.value);
-  history.replaceState(null, '', writeState(explorer.state));
+  followState(explorer.state);
   showBuild();
 });
-explorer.addEventListener('attention-change', (e) => history.replaceState(null, '', writeState(e.detail)));
+explorer.addEventListener('attention-change', (e) => followState(e.detail));
 
 async function showBuild() {
   const lab = await getLab();
