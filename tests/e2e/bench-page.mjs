@@ -6,9 +6,10 @@
 // Per change, over `runs` rounds (median and max):
 //   script        wall time from the change (an attribute set, as the controls do) until the
 //                 element's `attention-render` event: the synchronous re-render;
-//   all filled    wall time from the change until the element's data-ready is back: heatmaps
-//                 off screen, and every cell's data-value, are filled in a task the render posts
-//                 (see heatmap.js); the script time plus that task and whatever ran before it;
+//   all filled    wall time from the change until the element's data-ready is back: compact
+//                 heatmaps' cell labels, every cell's data-value and heatmaps off screen are
+//                 filled when the page is next idle, after the change's frame (see heatmap.js),
+//                 and tables the render dropped are removed then too;
 //   style+layout  the style recalculation and layout that change causes, in that task or in the
 //                 frames after it (Chrome DevTools Protocol Performance metrics RecalcStyleDuration
 //                 + LayoutDuration, deltas over the change and the next two frames; a forced layout
@@ -92,7 +93,7 @@ const change = async ([panelId, target, name, value]) => {
   (target === 'explorer' ? explorer : panel).setAttribute(name, value);
   await done;
   const script = performance.now() - t0;
-  // Heatmaps off screen (and every cell's data-value) are filled in a task the render posts;
+  // Labels, data-value and heatmaps off screen are filled when the page is next idle;
   // data-ready comes back once they are.
   if (!('ready' in panel.dataset))
     await new Promise((r) => {

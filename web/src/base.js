@@ -135,8 +135,9 @@ export class AttentionElement extends HTMLElement {
       }
       this.showOutOfRange();
       if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
-      // `data-ready` once every heatmap's cells show this render (off-screen ones are filled in
-      // a task posted by the render); `attention-render` at the end of the synchronous render.
+      // `data-ready` once every heatmap's cells show this render (labels, data-value and
+      // off-screen heatmaps are filled when the page is next idle, see heatmap.js);
+      // `attention-render` at the end of the synchronous render.
       const render = (this._renders = (this._renders ?? 0) + 1);
       if (fillsPending()) {
         delete this.dataset.ready;
