@@ -334,6 +334,33 @@ describe('demo page', () => {
     await context.close();
   });
 
+  test('an operand of more than 2,048 numbers (W_Q at d_model 64) starts closed, says its size, and opened shows its numbers with the hover link', async () => {
+    const sentence = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+    const { page, problems, context } = await open(`?s=${encodeURIComponent(sentence)}&dm=64&dk=16&h=4&seed=9&step=Q`);
+    const section = () => inSteps(page, "const d = root.querySelector('.operands details[data-role=large-operand]'); return d && { open: d.open, summary: d.querySelector('summary').textContent, figures: d.querySelectorAll('figure').length }");
+    // X (32×64 = 2,048 numbers) is shown; W_Q (64×64 = 4,096) is not drawn until asked for.
+    expect(await section()).toEqual({ open: false, summary: expect.stringContaining('W_Q (64×64: 4096 numbers'), figures: 0 });
+    expect(await inSteps(page, "return [...root.querySelectorAll('.operands > figure .name')].map((n) => n.textContent)")).toEqual(['X']);
+    await page.locator('attention-explorer attention-steps details[data-role="large-operand"] > summary').click();
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('details[data-role=large-operand] figure'));
+    await ready(page);
+    const { buildModel } = await import('../../web/src/model.js');
+    const { Wq } = buildModel({ sentence, seed: 9, dModel: 64, dK: 16, heads: 4 });
+    const values = await inSteps(page, "return [...root.querySelectorAll('details[data-role=large-operand] td[data-i]')].map((td) => Number(td.dataset.value))");
+    expect(values).toEqual(Array.from(Wq.data));
+    // Hovering Q[3][5] outlines row 3 of X and column 5 of W_Q.
+    await page.locator('attention-explorer attention-steps figure[data-role="main"] td[data-i="3"][data-j="5"]').hover();
+    const lit = await inSteps(page, "return [...root.querySelectorAll('details[data-role=large-operand] td.hl')].map((td) => td.dataset.j)");
+    expect(lit.length).toBe(64);
+    expect(new Set(lit)).toEqual(new Set(['5']));
+    // The reader's choice stays: another seed keeps it open.
+    await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('seed', '10'));
+    await ready(page);
+    expect((await section()).open).toBe(true);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('every slider of every panel can be dragged end to end with the mouse (a render does not replace the slider under the pointer)', async () => {
     const { page, problems, context } = await open();
     const seen = [];

@@ -7,6 +7,8 @@ import { buildModel } from '../model.js';
 import { renderTexCached } from '../tex.js';
 
 const maskOf = (steps) => steps.find((s) => s.key === 'masked')?.mask;
+/** Operands of more numbers than this start closed. */
+export const OPEN_CELLS = 2048;
 const dims = (n, prefix = 'd') => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
 
 /** The ordered steps for a model: [{ key, matrix, formula, mask?, shape }]. */
@@ -187,7 +189,7 @@ export class AttentionSteps extends AttentionElement {
     this._operands = this.operandsFor(step, steps, model, result, headIndex, t);
     if (this._operands.length) {
       const box = (this._box ??= el('div', { class: 'operands', part: 'operands' }));
-      place(box, [el('p', { class: 'note wide', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }), ...this._operands.map((op) => op.heat.el)]);
+      place(box, [el('p', { class: 'note wide', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }), ...this._operands.map((op) => op.node ?? op.heat.el)]);
       inPanel.push(box);
     }
     place(panel, inPanel);
@@ -248,10 +250,21 @@ export class AttentionSteps extends AttentionElement {
     const tokens = model.tokens;
     const pool = this.pool();
     let slot = 0;
-    const mk = (name, matrix, rowLabels, colLabels, map, mask) => ({
-      map,
-      heat: createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: `operand ${step.key} ${slot++}` }),
-    });
+    // An operand of more than OPEN_CELLS numbers (W_Q, W_K, W_V, W_O at d_model 64: 4,096) sits in
+    // a section of its own, closed at first (the reader's choice then stays) and drawn only while
+    // open: drawing it made a first visit of its step take 35–65 ms.
+    const mk = (name, matrix, rowLabels, colLabels, map, mask) => {
+      const key = `operand ${step.key} ${slot++}`;
+      const heat = () => createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: key });
+      const cells = matrix.rows * matrix.cols;
+      if (cells <= OPEN_CELLS) return { map, heat: heat() };
+      const section = this.largeOperand(key);
+      section.firstChild.textContent = t('steps.largeOperand', { name, rows: matrix.rows, cols: matrix.cols, cells, max: OPEN_CELLS });
+      section._drawn = section.open;
+      const shown = section.open ? heat() : null;
+      place(section, shown ? [section.firstChild, shown.el] : [section.firstChild]);
+      return { map, heat: shown, node: section };
+    };
     const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
     switch (step.key) {
       case 'Q':
@@ -304,6 +317,18 @@ export class AttentionSteps extends AttentionElement {
   }
 
   highlightOperands(i, j) {
-    for (const op of this._operands ?? []) op.heat.highlight(i === null ? {} : op.map(i, j));
+    for (const op of this._operands ?? []) op.heat?.highlight(i === null ? {} : op.map(i, j));
+  }
+
+  /** The closed-at-first section of one large operand, kept (with its open state) per slot. */
+  largeOperand(key) {
+    const sections = (this._large ??= new Map());
+    let section = sections.get(key);
+    if (!section) {
+      section = el('details', { part: 'data', 'data-role': 'large-operand' }, el('summary'));
+      section.addEventListener('toggle', () => section.open !== section._drawn && this.requestRender());
+      sections.set(key, section);
+    }
+    return section;
   }
 }
