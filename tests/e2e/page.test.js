@@ -361,6 +361,28 @@ describe('demo page', () => {
     await context.close();
   });
 
+  test('steps prepared while the page is idle show the latest numbers when jumped to after a change', async () => {
+    const sentence = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+    const { page, problems, context } = await open(`?s=${encodeURIComponent(sentence)}&dm=64&dk=16&h=4&mask=causal&seed=1&step=weights`);
+    // Let the idle preparation build the other steps' figures, then change the seed and jump far.
+    await page.waitForTimeout(1500);
+    await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('seed', '2'));
+    await ready(page);
+    const { buildModel } = await import('../../web/src/model.js');
+    const m = buildModel({ sentence, seed: 2, dModel: 64, dK: 16, heads: 4, mask: 'causal' });
+    const r = lab.multiHeadAttention(m.X, { heads: 4, Wq: m.Wq, Wk: m.Wk, Wv: m.Wv, Wo: m.Wo, mask: m.mask, trace: true });
+    for (const [step, id] of [['final', 'output'], ['X', null], ['concat', 'concat']]) {
+      await inSteps(page, `root.host.setAttribute('step', '${step}')`);
+      await waitStep(page, step);
+      await ready(page);
+      const values = await inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => Number(td.dataset.value))");
+      const want = id ? r.steps.find((st) => st.id === id).matrix.data : m.X.data;
+      expect(values, step).toEqual(Array.from(want));
+    }
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('every slider of every panel can be dragged end to end with the mouse (a render does not replace the slider under the pointer)', async () => {
     const { page, problems, context } = await open();
     const seen = [];

