@@ -93,7 +93,9 @@ describe('components', () => {
     const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1000, height: 900 } });
     await page.goto(`${s.url}/tests/e2e/fixtures/hostile.html`);
     await allReady(page, 'attention-pooling');
-    const state = () =>
+    // Read once the element is ready (its cells' data-value follow a change when the page is idle).
+    const state = async () =>
+      (await page.waitForFunction(() => 'ready' in document.getElementById('pool').dataset)) &&
       page.evaluate(() => {
         const el = document.getElementById('pool');
         const row = [...el.shadowRoot.querySelectorAll('figure')].find((f) => f.querySelector('.shape')?.textContent.includes('1×50'));

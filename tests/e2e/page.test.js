@@ -39,8 +39,12 @@ const inSteps = (page, fn, arg) =>
     [fn, arg],
   );
 const shownStep = (page) => inSteps(page, "return root.querySelector('[data-step]').dataset.step");
+// The step shown, and the panel ready (its cells' labels and data-value follow when the page is idle).
 const waitStep = (page, step) =>
-  page.waitForFunction((want) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('[data-step]')?.dataset.step === want, step);
+  page.waitForFunction((want) => {
+    const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps');
+    return steps.shadowRoot.querySelector('[data-step]')?.dataset.step === want && 'ready' in steps.dataset;
+  }, step);
 
 describe('demo page', () => {
   test('loads with no console error, nothing from the network, KaTeX fonts from the site', async () => {
