@@ -178,7 +178,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
             const cells = [...panel.querySelectorAll('td[data-i]')].filter((td) => !td.closest('.operands'));
             done({ step: panel.dataset.step, cells: cells.map((td) => [Number(td.dataset.i), Number(td.dataset.j), Number(td.dataset.value)]) });
           };
-          // data-ready comes back once every cell of this render is written (data-value in a task after the render).
+          // data-ready comes back once every cell of this render is written (data-value when the page is next idle, after the render).
           const whenReady = () => ('ready' in el.dataset ? read() : setTimeout(whenReady, 5));
           el.addEventListener('attention-render', whenReady, { once: true });
           el.inputs = { X, Wq: I, Wk: I, Wv: I };

@@ -134,7 +134,7 @@ export function createHeatmap(o) {
     paint(s);
     label(s);
   };
-  // data-value (the exact number, for scripts and tests; nothing shows it): may come a task later.
+  // data-value (the exact number, for scripts and tests; nothing shows it): written when the page is next idle.
   const writeValues = (cellsToWrite) => {
     for (let k = 0; k < n; k++) {
       const v = data[k];

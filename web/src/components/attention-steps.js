@@ -255,7 +255,7 @@ export class AttentionSteps extends AttentionElement {
     let slot = 0;
     // An operand of more than OPEN_CELLS numbers (W_Q, W_K, W_V, W_O at d_model 64: 4,096) sits in
     // a section of its own, closed at first (the reader's choice then stays) and drawn only while
-    // open: drawing it made a first visit of its step take 35–65 ms.
+    // open: drawing it made a first visit of its step take 36–70 ms.
     const mk = (name, matrix, rowLabels, colLabels, map, mask) => {
       const key = `operand ${step.key} ${slot++}`;
       const heat = () => createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: key });
