@@ -5,24 +5,11 @@ import { scaleFor } from './colors.js';
 import { download, heatmapPng, heatmapSvg, matrixCsv, matrixJson } from './export.js';
 import { exact, isMaskedValue, short } from './format.js';
 import { texMatrix } from './tex.js';
+import { el } from './dom.js';
 
 const UNWRITTEN = 1e300;
 const LEVEL_CLASS = Array.from({ length: 256 }, (_, q) => `c${q}`);
 
-const el = (tag, props = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'class') node.className = value;
-    else if (key === 'text') node.textContent = value;
-    // Through the CSSOM, which a Content-Security-Policy without 'unsafe-inline' allows (a style attribute it blocks).
-    else if (key === 'style') node.style.cssText = value;
-    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-};
-export { el };
 
 /**
  * @param {object} o

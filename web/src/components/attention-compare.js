@@ -2,7 +2,8 @@
 // on the same Q, K, V and mask; entropy per row, parameters, FLOPs and the
 // time each WASM call took; and queries whose width differs from the keys'.
 import { AttentionElement } from '../base.js';
-import { el, createHeatmap, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { randomMatrix } from '../random.js';
 import { renderTexCached } from '../tex.js';

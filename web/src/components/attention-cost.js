@@ -6,7 +6,8 @@
 // n×n weights; and D2L's CNN / RNN / self-attention comparison with live n, d.
 import { AttentionElement } from '../base.js';
 import { PALETTE, legendItem, lineChart } from '../chart.js';
-import { createHeatmap, el, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { randomMatrix } from '../random.js';
 import { renderTexCached } from '../tex.js';

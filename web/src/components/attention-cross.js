@@ -5,7 +5,8 @@
 // one valid length (1-D) or one per target row (2-D). Every number is the
 // library's: lab.matmul for the projections, the attention call's trace after.
 import { AttentionElement } from '../base.js';
-import { el, createHeatmap, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { buildModel, LIMITS, tokenize } from '../model.js';
 import { randomMatrix } from '../random.js';
 import { renderTexCached } from '../tex.js';

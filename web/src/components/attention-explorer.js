@@ -4,7 +4,7 @@
 // panels' own settings (read from their attributes, watched by a MutationObserver),
 // and `panelSettings = state` gives them back to the panels when a link is opened.
 import { AttentionElement, CONFIG_ATTRIBUTES } from '../base.js';
-import { el } from '../heatmap.js';
+import { el } from '../dom.js';
 import { LIMITS, parseMatrixText } from '../model.js';
 import { decodeMatrixText, encodeMatrixText } from '../state.js';
 

@@ -1,7 +1,8 @@
 // <attention-heads>: every head's attention weights side by side, then the
 // concatenated head outputs and the output after W_O, from one traced call.
 import { AttentionElement } from '../base.js';
-import { el, createHeatmap, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { renderTexCached } from '../tex.js';
 

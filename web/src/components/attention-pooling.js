@@ -3,7 +3,8 @@
 // lab.nadarayaWatson; the reader picks the kernel, the bandwidth and a query.
 import { AttentionElement } from '../base.js';
 import { PALETTE, legendItem, lineChart, svg } from '../chart.js';
-import { el, createHeatmap, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { poolingData, truth } from '../pooling-data.js';
 import { renderTexCached } from '../tex.js';
 

@@ -7,7 +7,8 @@
 import { AttentionElement } from '../base.js';
 import { adoptPanelStyles } from './attention-cross.js';
 import { PALETTE, legendItem, lineChart } from '../chart.js';
-import { el, createHeatmap, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { buildModel, toMatrix } from '../model.js';
 import { exact } from '../format.js';
 import { renderTexCached } from '../tex.js';

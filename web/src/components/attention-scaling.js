@@ -3,7 +3,7 @@
 // the library, and their largest weight and Jacobian norm are shown.
 import { AttentionElement } from '../base.js';
 import { PALETTE, legendItem, lineChart } from '../chart.js';
-import { el } from '../heatmap.js';
+import { el } from '../dom.js';
 import { mulberry32, normals } from '../random.js';
 import { renderTexCached } from '../tex.js';
 

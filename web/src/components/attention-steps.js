@@ -2,7 +2,8 @@
 // softmax → weights·V (→ per head, concat, W_O). Every matrix is a step of
 // the library's trace; hovering a cell highlights the operands it came from.
 import { AttentionElement } from '../base.js';
-import { el, createHeatmap, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { renderTexCached } from '../tex.js';
 

@@ -6,7 +6,8 @@
 // and variances it shows beside the library's LayerNorm output.
 import { AttentionElement } from '../base.js';
 import { adoptPanelStyles } from './attention-cross.js';
-import { el, createHeatmap, place } from '../heatmap.js';
+import { el } from '../dom.js';
+import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { hashString, randomMatrix } from '../random.js';
 import { exact } from '../format.js';
