@@ -6,6 +6,7 @@
 // library's: lab.matmul for the projections, the attention call's trace after.
 import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
+import { adoptPanelStyles } from '../panel-styles.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel, LIMITS, tokenize } from '../model.js';
 import { randomMatrix } from '../random.js';
@@ -43,22 +44,6 @@ export function parseValidLens(text, n, m) {
     lens.push(c);
   }
   return { lens, changed };
-}
-
-/**
- * A panel's own few rules, added to its shadow root as a constructed stylesheet (allowed by
- * style-src 'self', unlike inline styles), after the shared one.
- */
-export function adoptPanelStyles(shadow, css) {
-  try {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
-    shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
-  } catch {
-    const style = document.createElement('style');
-    style.textContent = css;
-    shadow.append(style);
-  }
 }
 
 const CSS = `

@@ -5,7 +5,7 @@
 // P and X + P come from lab.positionalEncoding / lab.addPositionalEncoding,
 // P Pᵀ from the scores step of a traced scaled dot-product call.
 import { AttentionElement } from '../base.js';
-import { adoptPanelStyles } from './attention-cross.js';
+import { adoptPanelStyles } from '../panel-styles.js';
 import { PALETTE, legendItem, lineChart } from '../chart.js';
 import { el } from '../dom.js';
 import { createHeatmap, place } from '../heatmap.js';

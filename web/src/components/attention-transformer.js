@@ -5,7 +5,7 @@
 // (X + P from lab.addPositionalEncoding); the page only computes the row means
 // and variances it shows beside the library's LayerNorm output.
 import { AttentionElement } from '../base.js';
-import { adoptPanelStyles } from './attention-cross.js';
+import { adoptPanelStyles } from '../panel-styles.js';
 import { el } from '../dom.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
