@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `npm start`: build what is missing (the WASM library, then the site), then
-// serve site/ on localhost and print the URL. Usage: node scripts/serve.mjs [--port N]
+// `npm start`: install what is missing (scripts/setup.mjs), build what is missing
+// (the WASM library, then the site), then serve site/ on localhost and print the URL.
+// Usage: node scripts/serve.mjs [--port N]   (or PORT=N; 0 picks a free port)
 import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setUpOrExit } from './setup.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const site = join(root, 'site');
@@ -47,6 +49,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
     if (r.status !== 0) process.exit(r.status ?? 1);
   };
+  setUpOrExit('start'); // before build-web.mjs, which imports vite
   run(['scripts/build.mjs', '--if-missing']);
   run(['scripts/build-web.mjs', '--if-missing']);
   const at = process.argv.indexOf('--port');

@@ -1,5 +1,5 @@
-// npm test: build what is missing, then run every suite in order, stopping at
-// the first failure. Stages:
+// npm test: install what is missing (scripts/setup.mjs), build what is missing,
+// then run every suite in order, stopping at the first failure. Stages:
 //   native     GoogleTest via ctest (SSE and scalar back ends)
 //   sanitize   the same tests under AddressSanitizer + UBSan (CI, or --sanitize)
 //   fuzz       libFuzzer targets for a bounded time (CI, or --fuzz)
@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setUpOrExit } from './setup.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -42,6 +43,7 @@ const stages = [
   ['consumers', () => hasTests('tests/consumers'), () => run('npx', ['vitest', 'run', '--project', 'consumers'])],
 ];
 
+setUpOrExit('test');
 run('node', ['scripts/build.mjs', '--if-missing']);
 run('node', ['scripts/build-web.mjs', '--if-missing']);
 for (const [name, enabled, stage] of stages) {
