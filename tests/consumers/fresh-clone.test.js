@@ -19,9 +19,10 @@ function userEnv(extra = {}) {
   return env;
 }
 
-/** Start `npm start -- --port 0` in `dir`; resolves to { url, child, output } once it prints its URL. */
-function npmStart(dir) {
+/** Start `npm start -- --port 0` in `dir` (its process handed to `started`); resolves to { url, child, output } once it prints its URL. */
+function npmStart(dir, started) {
   const child = spawn('npm', ['start', '--', '--port', '0'], { cwd: dir, env: userEnv(), detached: true });
+  started(child);
   let output = '';
   return new Promise((resolve, reject) => {
     const read = (chunk) => {
@@ -36,16 +37,20 @@ function npmStart(dir) {
 }
 
 describe('a fresh clone', () => {
-  let clone;
+  let clone, server;
   beforeAll(() => {
     clone = mkdtempSync(join(tmpdir(), 'attention-lab-clone-'));
     run('git', ['clone', '--quiet', root, clone]);
   });
-  afterAll(() => rmSync(clone, { recursive: true, force: true }));
+  afterAll(() => {
+    if (server?.exitCode === null) process.kill(-server.pid);
+    rmSync(clone, { recursive: true, force: true });
+  });
 
-  it('npm start installs the npm packages, builds and serves the demo', async () => {
+  // The WASM build from scratch takes ~20 s on an idle machine, far more on a busy one.
+  it('npm start installs the npm packages, builds and serves the demo', { timeout: 900_000 }, async () => {
     for (const dir of ['node_modules', 'dist', 'site', 'build']) expect(existsSync(join(clone, dir)), dir).toBe(false);
-    const { url, child, output } = await npmStart(clone);
+    const { url, child, output } = await npmStart(clone, (started) => (server = started));
     try {
       expect(output).toContain('attention-lab: installing the npm packages (npm ci)');
       const page = await fetch(url);
@@ -89,7 +94,7 @@ describe('a machine without Emscripten', () => {
 
   for (const [command, script] of [['start', 'scripts/serve.mjs'], ['test', 'scripts/test.mjs']]) {
     it(`npm ${command} stops with one line naming the command to run`, () => {
-      const r = spawnSync(process.execPath, [script], { cwd: root, env: userEnv({ PATH: bin, ATTENTION_LAB_SETUP: 'check' }), encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [script], { cwd: root, env: userEnv({ PATH: bin, ATTENTION_LAB_SETUP: 'check' }), encoding: 'utf8', timeout: 120_000 });
       expect(r.status).toBe(1);
       expect(r.stdout).toBe(''); // nothing was built
       const lines = r.stderr.trim().split('\n');
