@@ -31,7 +31,8 @@ export function missingPackages(profile) {
 /**
  * The one line printed when packages are missing and this process will not install them.
  * @param {{ name: string, provides: string }[]} missing
- * @param {{ apt: boolean, root: boolean }} system
+ * @param {'start' | 'test'} profile  the npm command it is for
+ * @param {{ apt: boolean, root: boolean }} system  whether apt-get is there, whether this runs as root
  */
 export function missingMessage(missing, profile, { apt, root }) {
   const what = missing.map((p) => p.provides).join(', ');
