@@ -1,329 +1,39 @@
 // Every string the page and the components show, in English and Chinese.
-// Step titles are looked up by the trace's step id.
-import * as pooling from './strings-pooling.js';
-import * as cross from './strings-cross.js';
-import * as cost from './strings-cost.js';
-import * as transformer from './strings-transformer.js';
+// Each panel's strings live in ./strings/<panel>.js as { en, 'zh-CN' }; this
+// module merges them into one table per language. A key found in two files
+// stops the module from loading: otherwise the later file would silently win.
+import app from './strings/app.js';
+import explorer from './strings/explorer.js';
+import heatmap from './strings/heatmap.js';
+import errors from './strings/errors.js';
+import steps from './strings/steps.js';
+import heads from './strings/heads.js';
+import compare from './strings/compare.js';
+import scaling from './strings/scaling.js';
+import pooling from './strings/pooling.js';
+import cross from './strings/cross.js';
+import positions from './strings/positions.js';
+import cost from './strings/cost.js';
+import transformer from './strings/transformer.js';
 
-const en = {
-  ...pooling.en,
-  ...cross.en,
-  ...cost.en,
-  ...transformer.en,
-  'app.title': 'attention-lab',
-  'app.tagline': 'Self-attention computed step by step in WebAssembly. Every number on this page comes from the library’s trace.',
-  'app.language': 'Language',
-  'app.simd': 'WASM build: SIMD',
-  'app.scalar': 'WASM build: scalar',
-  'app.loading': 'Loading the WebAssembly module…',
-  'app.footer': 'Numbers are float32 results of the WASM library; hover or focus a cell for its exact value.',
-  'app.skip': 'Skip to the panels',
-  'app.panels': 'Panels',
+/** { name: { en, 'zh-CN' } } → { en, 'zh-CN' }; throws when two tables hold the same key. */
+export function mergeStrings(tables) {
+  const merged = { en: {}, 'zh-CN': {} };
+  const fileOf = { en: {}, 'zh-CN': {} };
+  for (const [name, table] of Object.entries(tables)) {
+    for (const lang of Object.keys(merged)) {
+      for (const [key, text] of Object.entries(table[lang] ?? {})) {
+        const earlier = fileOf[lang][key];
+        if (earlier) throw new Error(`i18n: the ${lang} key '${key}' is in both web/src/strings/${earlier}.js and web/src/strings/${name}.js`);
+        fileOf[lang][key] = name;
+        merged[lang][key] = text;
+      }
+    }
+  }
+  return merged;
+}
 
-  'input.legend': 'Input',
-  'input.sentence': 'Sentence',
-  'input.sentenceHelp': 'Latin text is split into words, Chinese into characters (at most 32 tokens).',
-  'input.seed': 'Seed',
-  'input.dModel': 'd_model',
-  'input.dK': 'd_k per head',
-  'input.heads': 'Heads h',
-  'input.mask': 'Mask',
-  'input.validLen': 'Valid length',
-  'input.customX': 'Type X by hand (optional)',
-  'input.customXHelp': 'One row per token, d_model numbers per row. Leave empty to use the seeded embeddings.',
-  'input.customXBad': 'Not used: expected {rows} or more rows of {cols} numbers.',
-  'input.outOfRange': 'Out of range, so changed: {list}.',
-  'input.outOfRangeTokens': '{given} tokens → the first {used}',
-  'input.outOfRangeCharacters': '{given} characters → the first {used}',
-  'input.customXUsed': 'Using the typed X ({rows}×{cols}).',
-  'input.custom': 'Type matrices by hand (optional): X and the weights',
-  'input.customWHelp': 'Weights: one row per line, numbers separated by spaces or commas. W_Q, W_K and W_V are d_model × h·d_k, W_O is h·d_k × d_model (only with more than one head). Leave a box empty for the seeded weights.',
-  'input.customWBad': 'Not used: expected {rows} rows of {cols} numbers.',
-  'input.customWUsed': 'Using the typed {name} ({rows}×{cols}).',
-  'mask.none': 'none',
-  'mask.causal': 'causal (no peeking ahead)',
-  'mask.padding': 'padding (valid length)',
-
-  'tab.steps': 'Step by step',
-  'tab.heads': 'Multi-head',
-  'tab.compare': 'Scoring functions',
-  'tab.scaling': 'Why √d_k',
-  'tab.pooling': 'Attention pooling',
-
-  'steps.heading': 'Self-attention, step by step',
-  'steps.intro': 'Each token asks a question (its query), advertises what it is (its key) and carries content (its value). Walk through the computation one matrix at a time.',
-  'steps.prev': 'Previous step',
-  'steps.next': 'Next step',
-  'steps.play': 'Play',
-  'steps.pause': 'Pause',
-  'steps.list': 'Steps',
-  'steps.position': 'Step {i} of {n}',
-  'steps.head': 'Head',
-  'steps.shape': 'shape',
-  'steps.from': 'Computed from',
-  'steps.largeOperand': '{name} ({rows}×{cols}: {cells} numbers; operands of more than {max} are shown on request)',
-  'steps.hoverHint': 'Hover or focus a cell to see which rows and columns it came from.',
-  'steps.fullyMasked': 'Fully masked rows: {rows}. No key is visible to them, so their weights are all 0 and their output rows are 0 (defined behaviour: not NaN, not uniform).',
-  'steps.maskNote': 'Masked cells (hatched, −∞) get weight exactly 0 after softmax.',
-
-  'step.X': 'Input embeddings X',
-  'step.Q': 'Queries Q = XW_Q',
-  'step.K': 'Keys K = XW_K',
-  'step.V': 'Values V = XW_V',
-  'step.scores': 'Scores QKᵀ',
-  'step.scaled': 'Scaled scores ÷ √d_k',
-  'step.masked': 'Masked scores',
-  'step.weights': 'Attention weights (softmax)',
-  'step.output': 'Output = weights · V',
-  'step.head-output': 'Head output = weights · V',
-  'step.concat': 'Concatenated heads',
-  'step.final': 'Output = concat · W_O',
-  'step.additiveScores': 'Additive scores',
-
-  'explain.X': 'One row per token: the token’s embedding of width d_model, drawn from the seed (the same word always gets the same row).',
-  'explain.Q': 'The query of each token: what it is looking for.',
-  'explain.K': 'The key of each token: what it offers to be matched against.',
-  'explain.V': 'The value of each token: the content that is mixed into the output.',
-  'explain.scores': 'Entry (i, j) is the dot product qᵢ · kⱼ: how well token j’s key matches token i’s query.',
-  'explain.scaled': 'Dividing by √d_k keeps the scores’ variance near 1 whatever the width, so softmax does not saturate.',
-  'explain.masked': 'Hidden keys are set to −∞ (stored as float32’s most negative value), so they receive weight 0.',
-  'explain.weights': 'Row-wise softmax: every weight is ≥ 0 and each row sums to 1 (a fully masked row is all 0).',
-  'explain.output': 'Row i of the output is the mix of the value rows, weighted by row i of the attention weights.',
-  'explain.head-output': 'This head’s output: its weights times its own value columns.',
-  'explain.concat': 'The heads’ outputs placed side by side: n × (h·d_v).',
-  'explain.final': 'W_O mixes the concatenated heads back to width d_model.',
-
-  'heatmap.row': 'row',
-  'heatmap.col': 'column',
-  'heatmap.value': 'value',
-  'heatmap.masked': 'masked',
-  'heatmap.legend': 'Colour scale',
-  'heatmap.export': 'Export',
-  'heatmap.table': '{name}: {rows}×{cols} matrix',
-  'heatmap.readoutIdle': 'Hover or focus a cell for its exact value.',
-  'heatmap.readout': '{name}[{i}][{j}] ({ri} → {cj}) = {v}',
-  'export.png': 'PNG',
-  'export.svg': 'SVG',
-  'export.csv': 'CSV',
-  'export.json': 'JSON',
-  'export.tex': 'TeX',
-  'export.label': 'Download {name} as {fmt}',
-
-  'heads.heading': 'Multi-head attention',
-  'heads.intro': 'Each head projects the tokens into its own d_k-wide subspace and attends there; the heads run in parallel, their outputs are concatenated and W_O mixes them.',
-  'heads.head': 'Head {h}',
-  'heads.concat': 'Concat of the heads',
-  'heads.output': 'Output concat · W_O',
-  'heads.single': 'With one head this is plain self-attention; raise “Heads h” to compare heads.',
-
-  'compare.heading': 'Scoring functions compared',
-  'compare.intro': 'The same queries, keys, values and mask, scored three ways. Only the scoring function changes; the masked softmax and the weighted sum of values stay the same.',
-  'compare.additive': 'Additive attention',
-  'compare.scaled': 'Scaled dot-product attention',
-  'compare.dot': 'Dot-product attention (unscaled)',
-  'compare.hidden': 'Hidden size h of additive attention',
-  'compare.entropy': 'Entropy per row (nats)',
-  'compare.params': 'Parameters',
-  'compare.flops': 'FLOPs (multiply-adds ×2)',
-  'compare.time': 'Time in WASM',
-  'compare.metric': 'Measure',
-  'compare.mismatch': 'Queries and keys of different widths',
-  'compare.mismatchIntro': 'Here the queries are {dq} wide and the keys {dk} wide. A dot product needs equal widths; additive attention projects both into the hidden size h first.',
-  'compare.dotFails': 'Dot-product attention refused, as it should:',
-  'compare.additiveWorks': 'Additive attention weights ({n}×{m}):',
-
-  'scaling.heading': 'Why divide by √d_k?',
-  'scaling.intro': 'For query and key entries drawn independently with mean 0 and variance 1, q·k has variance d_k. Without scaling, softmax saturates as d_k grows: one weight approaches 1 and the gradient vanishes.',
-  'scaling.variance': 'Sampled variance of q·k',
-  'scaling.maxWeight': 'Largest softmax weight',
-  'scaling.jacobian': 'Softmax Jacobian norm ‖diag(p) − ppᵀ‖_F',
-  'scaling.unscaled': 'unscaled q·k',
-  'scaling.scaled': 'scaled q·k / √d_k',
-  'scaling.dk': 'd_k',
-  'scaling.samples': '{n} sampled pairs per width, {m} keys per softmax row, seed {seed}.',
-  'scaling.table': 'The numbers behind the charts',
-
-  'pooling.heading': 'Attention pooling: Nadaraya-Watson regression',
-  'pooling.intro': 'The oldest attention: each test point x (the query) averages the training targets yᵢ, weighting each by how close its xᵢ (the key) is. Data: y = 2 sin x + x^0.8 + noise, 50 sorted training points.',
-  'pooling.kernel': 'Kernel',
-  'pooling.bandwidth': 'Bandwidth',
-  'pooling.query': 'Query point x',
-  'pooling.queryHelp': 'Drag the query point on the chart, or use this slider.',
-  'pooling.truth': 'true curve',
-  'pooling.train': 'training points',
-  'pooling.pred': 'prediction',
-  'pooling.weightsOf': 'Weights of the query x = {x} over the 50 keys',
-  'pooling.heatmap': 'Attention weights: test queries × training keys',
-  'pooling.predAt': 'prediction at x = {x}: {y}',
-  'kernel.gaussian': 'Gaussian',
-  'kernel.boxcar': 'Boxcar',
-  'kernel.epanechnikov': 'Epanechnikov',
-  'kernel.constant': 'Constant (average pooling)',
-
-  'error.generic': 'The library refused this input: {msg}',
-  'error.load': 'The WebAssembly module could not be loaded (under a Content-Security-Policy, script-src needs \'wasm-unsafe-eval\'): {msg}',
-};
-
-const zh = {
-  ...pooling.zh,
-  ...cross.zh,
-  ...cost.zh,
-  ...transformer.zh,
-  'app.title': 'attention-lab',
-  'app.tagline': '在 WebAssembly 中一步一步计算自注意力。本页的每个数字都来自库的计算轨迹。',
-  'app.language': '语言',
-  'app.simd': 'WASM 构建：SIMD',
-  'app.scalar': 'WASM 构建：标量',
-  'app.loading': '正在加载 WebAssembly 模块……',
-  'app.footer': '数字为 WASM 库给出的 float32 结果；将鼠标悬停或用键盘聚焦在单元格上可看到精确值。',
-  'app.skip': '跳到各个面板',
-  'app.panels': '面板',
-
-  'input.legend': '输入',
-  'input.sentence': '句子',
-  'input.sentenceHelp': '拉丁文字按单词切分，中文按字切分（最多 32 个词元）。',
-  'input.seed': '随机种子',
-  'input.dModel': 'd_model',
-  'input.dK': '每个头的 d_k',
-  'input.heads': '头数 h',
-  'input.mask': '掩蔽',
-  'input.validLen': '有效长度',
-  'input.customX': '手动输入 X（可选）',
-  'input.customXHelp': '每个词元一行，每行 d_model 个数。留空则使用由种子生成的嵌入。',
-  'input.customXBad': '未采用：需要至少 {rows} 行、每行 {cols} 个数。',
-  'input.outOfRange': '超出范围，已调整：{list}。',
-  'input.outOfRangeTokens': '{given} 个词元 → 前 {used} 个',
-  'input.outOfRangeCharacters': '{given} 个字符 → 前 {used} 个',
-  'input.customXUsed': '正在使用手动输入的 X（{rows}×{cols}）。',
-  'input.custom': '手动输入矩阵（可选）：X 与权重',
-  'input.customWHelp': '权重：每行对应矩阵的一行，数之间用空格或逗号分隔。W_Q、W_K、W_V 为 d_model × h·d_k，W_O 为 h·d_k × d_model（仅多头时使用）。留空则使用由种子生成的权重。',
-  'input.customWBad': '未采用：需要 {rows} 行、每行 {cols} 个数。',
-  'input.customWUsed': '正在使用手动输入的 {name}（{rows}×{cols}）。',
-  'mask.none': '无',
-  'mask.causal': '因果掩蔽（不能看后面的词元）',
-  'mask.padding': '填充掩蔽（按有效长度）',
-
-  'tab.steps': '逐步计算',
-  'tab.heads': '多头注意力',
-  'tab.compare': '评分函数',
-  'tab.scaling': '为什么除以 √d_k',
-  'tab.pooling': '注意力汇聚',
-
-  'steps.heading': '自注意力的逐步计算',
-  'steps.intro': '每个词元提出一个问题（查询），说明自己是什么（键），并携带内容（值）。下面一次看一个矩阵，走完整个计算。',
-  'steps.prev': '上一步',
-  'steps.next': '下一步',
-  'steps.play': '播放',
-  'steps.pause': '暂停',
-  'steps.list': '步骤',
-  'steps.position': '第 {i} 步，共 {n} 步',
-  'steps.head': '头',
-  'steps.shape': '形状',
-  'steps.from': '由以下矩阵算出',
-  'steps.largeOperand': '{name}（{rows}×{cols}，共 {cells} 个数；超过 {max} 个数的运算数点开才显示）',
-  'steps.hoverHint': '悬停或聚焦一个单元格，可看到它来自哪一行、哪一列。',
-  'steps.fullyMasked': '完全被掩蔽的行：{rows}。这些行看不到任何键，因此权重全为 0，输出行也为 0（这是明确定义的行为：不是 NaN，也不是均匀分布）。',
-  'steps.maskNote': '被掩蔽的单元格（斜线、−∞）经过掩蔽softmax后权重恰好为 0。',
-
-  'step.X': '输入嵌入 X',
-  'step.Q': '查询 Q = XW_Q',
-  'step.K': '键 K = XW_K',
-  'step.V': '值 V = XW_V',
-  'step.scores': '注意力分数 QKᵀ',
-  'step.scaled': '缩放后的分数 ÷ √d_k',
-  'step.masked': '掩蔽后的分数',
-  'step.weights': '注意力权重（掩蔽softmax）',
-  'step.output': '输出 = 权重 · V',
-  'step.head-output': '该头的输出 = 权重 · V',
-  'step.concat': '拼接各个头',
-  'step.final': '输出 = 拼接 · W_O',
-  'step.additiveScores': '加性注意力分数',
-
-  'explain.X': '每个词元一行：宽度为 d_model 的嵌入，由种子生成（同一个词总是得到同一行）。',
-  'explain.Q': '每个词元的查询：它想找什么。',
-  'explain.K': '每个词元的键：它拿来被匹配的标识。',
-  'explain.V': '每个词元的值：会被混合进输出的内容。',
-  'explain.scores': '第 (i, j) 项是点积 qᵢ · kⱼ：词元 j 的键与词元 i 的查询有多匹配。',
-  'explain.scaled': '除以 √d_k 使分数的方差无论宽度多大都保持在 1 附近，softmax 就不会饱和。',
-  'explain.masked': '被隐藏的键设为 −∞（存为 float32 最小的有限值），因此权重为 0。',
-  'explain.weights': '按行做 softmax：每个权重都 ≥ 0，每行之和为 1（完全被掩蔽的行全为 0）。',
-  'explain.output': '输出的第 i 行是各个值行的混合，权重取注意力权重的第 i 行。',
-  'explain.head-output': '这个头的输出：它的权重乘以它自己的值列。',
-  'explain.concat': '把各个头的输出并排放在一起：n × (h·d_v)。',
-  'explain.final': 'W_O 把拼接后的各头混合回宽度 d_model。',
-
-  'heatmap.row': '行',
-  'heatmap.col': '列',
-  'heatmap.value': '值',
-  'heatmap.masked': '已掩蔽',
-  'heatmap.legend': '色标',
-  'heatmap.export': '导出',
-  'heatmap.table': '{name}：{rows}×{cols} 矩阵',
-  'heatmap.readoutIdle': '悬停或聚焦单元格以查看精确值。',
-  'heatmap.readout': '{name}[{i}][{j}]（{ri} → {cj}）= {v}',
-  'export.png': 'PNG',
-  'export.svg': 'SVG',
-  'export.csv': 'CSV',
-  'export.json': 'JSON',
-  'export.tex': 'TeX',
-  'export.label': '将 {name} 下载为 {fmt}',
-
-  'heads.heading': '多头注意力',
-  'heads.intro': '每个头把词元投影到自己宽度为 d_k 的子空间并在其中计算注意力；各头并行计算，输出拼接后由 W_O 混合。',
-  'heads.head': '第 {h} 个头',
-  'heads.concat': '各头的拼接',
-  'heads.output': '输出 拼接 · W_O',
-  'heads.single': '只有一个头时就是普通的自注意力；增大“头数 h”即可比较各个头。',
-
-  'compare.heading': '评分函数的比较',
-  'compare.intro': '同样的查询、键、值和掩蔽，用三种方式打分。只有评分函数不同；掩蔽softmax 和对值的加权求和保持不变。',
-  'compare.additive': '加性注意力',
-  'compare.scaled': '缩放点积注意力',
-  'compare.dot': '点积注意力（不缩放）',
-  'compare.hidden': '加性注意力的隐藏层大小 h',
-  'compare.entropy': '每行的熵（奈特）',
-  'compare.params': '参数个数',
-  'compare.flops': '浮点运算数（乘加 ×2）',
-  'compare.time': 'WASM 中的耗时',
-  'compare.metric': '指标',
-  'compare.mismatch': '查询和键宽度不同',
-  'compare.mismatchIntro': '这里查询宽 {dq}，键宽 {dk}。点积要求宽度相同；加性注意力先把两者投影到隐藏层大小 h。',
-  'compare.dotFails': '点积注意力按预期拒绝了输入：',
-  'compare.additiveWorks': '加性注意力的权重（{n}×{m}）：',
-
-  'scaling.heading': '为什么要除以 √d_k？',
-  'scaling.intro': '若查询和键的各分量独立、均值为 0、方差为 1，则 q·k 的方差为 d_k。不缩放时，随着 d_k 增大 softmax 会饱和：某个权重趋近 1，梯度随之消失。',
-  'scaling.variance': 'q·k 的采样方差',
-  'scaling.maxWeight': '最大的 softmax 权重',
-  'scaling.jacobian': 'softmax 雅可比矩阵范数 ‖diag(p) − ppᵀ‖_F',
-  'scaling.unscaled': '不缩放 q·k',
-  'scaling.scaled': '缩放 q·k / √d_k',
-  'scaling.dk': 'd_k',
-  'scaling.samples': '每种宽度采样 {n} 对向量，每行 softmax 含 {m} 个键，种子 {seed}。',
-  'scaling.table': '图表背后的数字',
-
-  'pooling.heading': '注意力汇聚：Nadaraya-Watson 核回归',
-  'pooling.intro': '最早的注意力：每个测试点 x（查询）对训练目标 yᵢ 取平均，权重取决于 xᵢ（键）离它有多近。数据：y = 2 sin x + x^0.8 + 噪声，50 个排好序的训练点。',
-  'pooling.kernel': '核函数',
-  'pooling.bandwidth': '带宽',
-  'pooling.query': '查询点 x',
-  'pooling.queryHelp': '在图上拖动查询点，或使用这个滑块。',
-  'pooling.truth': '真实曲线',
-  'pooling.train': '训练点',
-  'pooling.pred': '预测',
-  'pooling.weightsOf': '查询 x = {x} 在 50 个键上的权重',
-  'pooling.heatmap': '注意力权重：测试查询 × 训练键',
-  'pooling.predAt': 'x = {x} 处的预测：{y}',
-  'kernel.gaussian': '高斯核',
-  'kernel.boxcar': '矩形核',
-  'kernel.epanechnikov': 'Epanechnikov 核',
-  'kernel.constant': '常数核（平均汇聚）',
-
-  'error.generic': '库拒绝了这个输入：{msg}',
-  'error.load': '无法加载 WebAssembly 模块（若页面有内容安全策略，script-src 需包含 \'wasm-unsafe-eval\'）：{msg}',
-};
-
-export const LANGS = { en, 'zh-CN': zh };
+export const LANGS = mergeStrings({ app, explorer, heatmap, errors, steps, heads, compare, scaling, pooling, cross, positions, cost, transformer });
 
 /** 'zh', 'zh-CN', 'zh-Hans-…' → 'zh-CN'; anything else → 'en'. */
 export function pickLang(value) {
@@ -334,7 +44,7 @@ export function pickLang(value) {
 export function translator(lang) {
   const table = LANGS[pickLang(lang)];
   return (key, vars = {}) => {
-    const text = table[key] ?? en[key] ?? key;
+    const text = table[key] ?? LANGS.en[key] ?? key;
     return text.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
   };
 }
