@@ -23,8 +23,9 @@ function struct(name, layout) {
     `static_assert(sizeof(${type}) == ${layout.bytes}, "${name}: arg-blocks.js makes it ${layout.bytes} bytes");`].join('\n');
 }
 
-// The layouts as compiled, as numbers: the block count, then per block its
-// size, its field count and each field's offset, in the table's order.
+// The layouts as compiled: the names the header was generated with, and as
+// numbers the block count, then per block its size, its field count and each
+// field's offset (offsetof: the compiler's answer, not the table's).
 function compiledLayouts(layouts) {
   const entries = Object.entries(layouts);
   const words = 1 + entries.reduce((sum, [, layout]) => sum + 2 + layout.fields.length, 0);
@@ -33,7 +34,9 @@ function compiledLayouts(layouts) {
     const fields = layout.fields.map((f) => `  *out++ = offsetof(${type}, ${f.name});`);
     return [`  *out++ = sizeof(${type});`, `  *out++ = ${layout.fields.length};`, ...fields].join('\n');
   });
+  const names = entries.map(([name, layout]) => [name, ...layout.fields.map((f) => f.name)].join(' ')).join('\\n');
   return [`constexpr std::uint32_t kArgBlockLayoutWords = ${words};`, '',
+    '// Each block\'s name and field names, one block a line, in the same order.', `constexpr char kArgBlockNames[] = "${names}";`, '',
     '/** Writes kArgBlockLayoutWords words at `out`. */',
     'inline void compiled_arg_blocks(std::uint32_t* out) {', `  *out++ = ${entries.length};`, ...lines, '}'].join('\n');
 }

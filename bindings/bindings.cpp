@@ -9,6 +9,7 @@
 #include <emscripten/bind.h>
 
 #include <cstdint>
+#include <cstring>
 
 #include "raw.h"
 
@@ -30,9 +31,17 @@ std::uint32_t arg_block_layouts(attn_bindings::addr out) {
   return attn_bindings::kArgBlockLayoutWords;
 }
 
+// The blocks' and fields' names, in the same order; `out` is null to ask for the length.
+std::uint32_t arg_block_names(attn_bindings::addr out) {
+  constexpr std::uint32_t length = sizeof attn_bindings::kArgBlockNames - 1;
+  if (out) std::memcpy(reinterpret_cast<char*>(out), attn_bindings::kArgBlockNames, length);
+  return length;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("_simdEnabled", &simd_enabled);
   emscripten::function("_argBlockLayouts", &arg_block_layouts);
+  emscripten::function("_argBlockNames", &arg_block_names);
 }

@@ -11,27 +11,33 @@ function positionalBase(fn, options) {
   return base;
 }
 
-/** @param {{ frame: (fn: string) => import('../frame.js').Frame }} context */
-export function positionalOps({ frame }) {
-  function positionalEncoding(n, d, options) {
-    const fn = 'positionalEncoding';
-    const [rows, cols] = [toCount(fn, 'n', n), toCount(fn, 'd', d)];
-    const base = positionalBase(fn, options);
-    const f = frame(fn);
-    const P = f.output(rows * cols);
-    f.call('positionalEncoding', { n: rows, d: cols, base, P });
-    return f.matrix(P, rows, cols);
-  }
+/**
+ * The family's public functions, bound to one module's context.
+ * @param {{ frame: (fn: string) => import('../frame.js').Frame }} context
+ */
+export function positionalOps(context) {
+  return {
+    positionalEncoding: (n, d, options) => positionalEncoding(context, n, d, options),
+    addPositionalEncoding: (X, options) => addPositionalEncoding(context, X, options),
+  };
+}
 
-  function addPositionalEncoding(X, options) {
-    const fn = 'addPositionalEncoding';
-    const base = positionalBase(fn, options);
-    const x = toMatrix(fn, 'X', X);
-    const f = frame(fn);
-    const output = f.output(x.rows * x.cols);
-    f.call('addPositionalEncoding', { X: f.input(x.data), n: x.rows, d: x.cols, base, output });
-    return f.matrix(output, x.rows, x.cols);
-  }
+function positionalEncoding({ frame }, n, d, options) {
+  const fn = 'positionalEncoding';
+  const [rows, cols] = [toCount(fn, 'n', n), toCount(fn, 'd', d)];
+  const base = positionalBase(fn, options);
+  const f = frame(fn);
+  const P = f.output(rows * cols);
+  f.call('positionalEncoding', { n: rows, d: cols, base, P });
+  return f.matrix(P, rows, cols);
+}
 
-  return { positionalEncoding, addPositionalEncoding };
+function addPositionalEncoding({ frame }, X, options) {
+  const fn = 'addPositionalEncoding';
+  const base = positionalBase(fn, options);
+  const x = toMatrix(fn, 'X', X);
+  const f = frame(fn);
+  const output = f.output(x.rows * x.cols);
+  f.call('addPositionalEncoding', { X: f.input(x.data), n: x.rows, d: x.cols, base, output });
+  return f.matrix(output, x.rows, x.cols);
 }

@@ -28,52 +28,55 @@ function feedForwardWeights(fn, o, x, wo) {
   return { w1, w2, dFf, vectors };
 }
 
-/** @param {{ frame: (fn: string) => import('../frame.js').Frame }} context */
-export function transformerOps({ frame }) {
-  function transformerBlock(X, options) {
-    const fn = 'transformerBlock';
-    const o = checkOptions(fn, options, OPTIONS);
-    const x = toMatrix(fn, 'X', X);
-    const { heads, wq, wk, wv, wo } = multiHeadWeights(fn, o, x);
-    const [n, dModel, dkAll, dvAll] = [x.rows, x.cols, wq.cols, wv.cols];
-    const { w1, w2, dFf, vectors } = feedForwardWeights(fn, o, x, wo);
-    const epsilon = Math.fround(toNumber(fn, 'epsilon', o.epsilon, 1e-5));
-    if (!(epsilon > 0) || epsilon === Infinity)
-      fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: epsilon must be a positive number within float32 range, got ${o.epsilon}`);
-    checkProjectedScores(fn, x, wq, wk, defaultScale(dkAll / heads), wv);
-    const mask = toMask(fn, o.mask, n, n);
-    const trace = toBoolean(fn, 'trace', o.trace);
-    const f = frame(fn);
-    const weights = { X: x.data, Wq: wq.data, Wk: wk.data, Wv: wv.data, Wo: wo.data, W1: w1.data, W2: w2.data, ...vectors, mask: maskData(mask) };
-    const inputs = Object.fromEntries(Object.entries(weights).map(([name, data]) => [name, f.input(data)]));
-    const slots = {
-      Q: f.output(n * dkAll), K: f.output(n * dkAll), V: f.output(n * dvAll), weights: f.output(heads * n * n),
-      concat: f.output(n * dvAll), attention: f.output(n * dModel), sum1: f.output(n * dModel), norm1: f.output(n * dModel),
-      hidden: f.output(n * dFf), ffn: f.output(n * dModel), sum2: f.output(n * dModel), output: f.output(n * dModel),
-    };
-    f.call('transformerBlock', { ...inputs, ...slots, n, dModel, heads, dkAll, dvAll, dFf, epsilon, maskKind: mask.kind });
-    const read = (name, cols) => f.matrix(slots[name], n, cols);
-    const result = { output: read('output', dModel) };
-    if (trace) Object.assign(result, blockTrace(f, slots, read, result.output, { n, heads, dModel, dkAll, dvAll, dFf }));
-    return result;
-  }
+/**
+ * The family's public functions, bound to one module's context.
+ * @param {{ frame: (fn: string) => import('../frame.js').Frame }} context
+ */
+export function transformerOps(context) {
+  return { transformerBlock: (X, options) => transformerBlock(context, X, options) };
+}
 
-  // Every head's weights and slices, and the block's steps in computation order.
-  function blockTrace(f, slots, read, output, { n, heads, dModel, dkAll, dvAll, dFf }) {
-    const [q, k, v, concat] = [read('Q', dkAll), read('K', dkAll), read('V', dvAll), read('concat', dvAll)];
-    const [dk, dv] = [dkAll / heads, dvAll / heads];
-    const headList = Array.from({ length: heads }, (_, h) => ({
-      weights: f.matrix(f.part(slots.weights, h * n * n), n, n),
-      output: columns(concat, h * dv, dv),
-      Q: columns(q, h * dk, dk), K: columns(k, h * dk, dk), V: columns(v, h * dv, dv),
-    }));
-    const after = (id, name, cols) => step(id, read(name, cols), 'transformer');
-    const steps = [step('Q', q), step('K', k), step('V', v), step('concat', concat),
-      after('attention', 'attention', dModel), after('residual1', 'sum1', dModel), after('norm1', 'norm1', dModel),
-      after('hidden', 'hidden', dFf), after('ffn', 'ffn', dModel), after('residual2', 'sum2', dModel),
-      step('output', output, 'transformer')];
-    return { heads: headList, steps };
-  }
+function transformerBlock({ frame }, X, options) {
+  const fn = 'transformerBlock';
+  const o = checkOptions(fn, options, OPTIONS);
+  const x = toMatrix(fn, 'X', X);
+  const { heads, wq, wk, wv, wo } = multiHeadWeights(fn, o, x);
+  const [n, dModel, dkAll, dvAll] = [x.rows, x.cols, wq.cols, wv.cols];
+  const { w1, w2, dFf, vectors } = feedForwardWeights(fn, o, x, wo);
+  const epsilon = Math.fround(toNumber(fn, 'epsilon', o.epsilon, 1e-5));
+  if (!(epsilon > 0) || epsilon === Infinity)
+    fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: epsilon must be a positive number within float32 range, got ${o.epsilon}`);
+  checkProjectedScores(fn, x, wq, wk, defaultScale(dkAll / heads), wv);
+  const mask = toMask(fn, o.mask, n, n);
+  const trace = toBoolean(fn, 'trace', o.trace);
+  const f = frame(fn);
+  const weights = { X: x.data, Wq: wq.data, Wk: wk.data, Wv: wv.data, Wo: wo.data, W1: w1.data, W2: w2.data, ...vectors, mask: maskData(mask) };
+  const inputs = Object.fromEntries(Object.entries(weights).map(([name, data]) => [name, f.input(data)]));
+  const slots = {
+    Q: f.output(n * dkAll), K: f.output(n * dkAll), V: f.output(n * dvAll), weights: f.output(heads * n * n),
+    concat: f.output(n * dvAll), attention: f.output(n * dModel), sum1: f.output(n * dModel), norm1: f.output(n * dModel),
+    hidden: f.output(n * dFf), ffn: f.output(n * dModel), sum2: f.output(n * dModel), output: f.output(n * dModel),
+  };
+  f.call('transformerBlock', { ...inputs, ...slots, n, dModel, heads, dkAll, dvAll, dFf, epsilon, maskKind: mask.kind });
+  const read = (name, cols) => f.matrix(slots[name], n, cols);
+  const result = { output: read('output', dModel) };
+  if (trace) Object.assign(result, blockTrace(f, slots, read, result.output, { n, heads, dModel, dkAll, dvAll, dFf }));
+  return result;
+}
 
-  return { transformerBlock };
+// Every head's weights and slices, and the block's steps in computation order.
+function blockTrace(f, slots, read, output, { n, heads, dModel, dkAll, dvAll, dFf }) {
+  const [q, k, v, concat] = [read('Q', dkAll), read('K', dkAll), read('V', dvAll), read('concat', dvAll)];
+  const [dk, dv] = [dkAll / heads, dvAll / heads];
+  const headList = Array.from({ length: heads }, (_, h) => ({
+    weights: f.matrix(f.part(slots.weights, h * n * n), n, n),
+    output: columns(concat, h * dv, dv),
+    Q: columns(q, h * dk, dk), K: columns(k, h * dk, dk), V: columns(v, h * dv, dv),
+  }));
+  const after = (id, name, cols) => step(id, read(name, cols), 'transformer');
+  const steps = [step('Q', q), step('K', k), step('V', v), step('concat', concat),
+    after('attention', 'attention', dModel), after('residual1', 'sum1', dModel), after('norm1', 'norm1', dModel),
+    after('hidden', 'hidden', dFf), after('ffn', 'ffn', dModel), after('residual2', 'sum2', dModel),
+    step('output', output, 'transformer')];
+  return { heads: headList, steps };
 }
