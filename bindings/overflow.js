@@ -41,3 +41,18 @@ export function checkFiniteResult(fn, data) {
     if (!Number.isFinite(data[i]))
       fail(AttentionError.codes.OVERFLOW, `${fn}: the result overflowed float32 (entry ${i} is ${data[i]}); rescale the inputs`);
 }
+
+/** Scaled dot-product scores: |q_i·k_j| <= ‖q_i‖‖k_j‖, so the raw and the scaled scores both stay in float32's range. */
+export function checkDotScores(fn, q, k, scale) {
+  const [nq, nk] = [maxRowNorm(q), maxRowNorm(k)];
+  checkScoreBound(fn, nq * nk * Math.max(1, Math.abs(scale)), () => `rows of Q with norm up to ${nq.toExponential(2)} and of K up to ${nk.toExponential(2)}`);
+}
+
+/** Projected queries and keys: ‖x W‖ <= ‖x‖ ‖W‖_F, so the scores of q = xW_Q, k = xW_K are bounded too. */
+export function checkProjectedScores(fn, x, wq, wk, scale, wv) {
+  const nx = maxRowNorm(x);
+  for (const [name, w] of [['Wq', wq], ['Wk', wk], ['Wv', wv]])
+    checkScoreBound(fn, nx * frobenius(w), () => `rows of X with norm up to ${nx.toExponential(2)} and ${name} of norm ${frobenius(w).toExponential(2)} (projections)`);
+  checkScoreBound(fn, nx * nx * frobenius(wq) * frobenius(wk) * Math.max(1, scale),
+    () => `rows of X with norm up to ${nx.toExponential(2)} and Wq, Wk of norms ${frobenius(wq).toExponential(2)}, ${frobenius(wk).toExponential(2)}`);
+}

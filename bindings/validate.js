@@ -188,3 +188,6 @@ function toValidLens(fn, validLens, n, m) {
   }
   return { kind: MaskKind.validLens, lens };
 }
+
+/** What a checked mask copies into the heap: the lengths, the bits, or nothing. */
+export const maskData = (mask) => mask.lens ?? mask.bits ?? null;

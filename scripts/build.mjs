@@ -10,7 +10,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const wasmBuild = join(root, 'build', 'wasm');
 
-const PACKAGE_FILES = ['index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'errors.js', 'validate.js', 'workspace.js', 'steps.js', 'overflow.js', 'index.d.ts', 'index.d.cts'];
+// bindings/ files that ship in dist/, and every operation family in bindings/ops/
+// (a new family ships without an edit here). Not shipped: the .cpp/.h files and
+// arg-blocks-header.js, which the WASM build runs.
+const PACKAGE_FILES = [
+  'index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'frame.js', 'arg-blocks.js', 'errors.js', 'validate.js',
+  'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'index.d.ts', 'index.d.cts',
+  ...readdirSync(join(root, 'bindings', 'ops')).filter((f) => f.endsWith('.js')).map((f) => `ops/${f}`),
+];
 const GLUE = ['attention-lab-simd.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.js', 'attention-lab-scalar.wasm'];
 
 function newestSource() {
@@ -80,6 +87,7 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
+  mkdirSync(join(dist, 'ops'), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
 }
 

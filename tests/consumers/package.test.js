@@ -17,14 +17,18 @@ import { freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
 // Raised once (after 0.1.0): the Transformer block, positional encoding (double sin, cos
 // and pow from libc) and parametric pooling took each .wasm from 60 to 82 KB raw
 // (25 to 35.5 KB gzip), and the four new panels components.js from 407 to 502 KB.
+// Raised again (issue 11, bindings/ by operation family): init() loads 19 JS files instead of 9
+// (bindings/ops/*, frame.js, arg-blocks.js, shapes.js, attention-trace.js), 85 → 99 KB raw and,
+// each file gzipped alone as a CDN serves it, 25.2 → 33.7 KB gzip. Bundled and minified (what an
+// app ships) the JS grows only 16.6 → 17.9 KB gzip: 53.8 KB with the .wasm, within its unchanged limit.
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
   wasmRaw: 96 * KB,
   wasmGzip: 41 * KB,
-  initJsRaw: 90 * KB,
-  initJsGzip: 27 * KB,
-  simdInitTotalGzip: 70 * KB,
+  initJsRaw: 114 * KB,
+  initJsGzip: 39 * KB,
+  simdInitTotalGzip: 80 * KB,
   simdInitBundledGzip: 60 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   componentsRaw: 660 * KB,
   componentsGzip: 224 * KB,
@@ -96,11 +100,11 @@ describe('the packed package', () => {
 
   it('every relative import in the shipped JavaScript resolves to a shipped file', () => {
     const dist = join(pkgDir, 'dist');
-    const js = readdirSync(dist).filter((f) => /\.(m?js|cjs)$/.test(f));
+    const js = readdirSync(dist, { recursive: true }).filter((f) => /\.(m?js|cjs)$/.test(f)); // with dist/ops/
     let checked = 0;
     for (const file of js)
       for (const { spec } of importsOf(readFileSync(join(dist, file), 'utf8'))) {
-        expect(statSync(join(dist, spec)).isFile(), `${file} imports ${spec}`).toBe(true);
+        expect(statSync(join(dist, posix.dirname(file), spec)).isFile(), `${file} imports ${spec}`).toBe(true);
         checked++;
       }
     expect(checked).toBeGreaterThan(10);

@@ -1,0 +1,115 @@
+// The argument block of every raw call, defined once. Each raw embind
+// function `_name` takes one argument: the heap address of its block, laid out
+// as below (fields in order, each at its natural alignment). The JS layer
+// writes blocks by field name (frame.js); bindings/arg-blocks-header.js turns
+// this table into the C++ structs the raw functions read (the build generates
+// arg_blocks.h from it), and tests/js/arg-blocks.test.js checks the compiled
+// offsets against this table. A field keeps the same name on both sides, so a
+// grep finds both. To add a call: add its block here, then its raw function.
+//
+// Types: ptr (a heap address; 0 = none), u32, i32, f32, f64.
+
+export const ARG_BLOCKS = {
+  // ---- attention.js
+  matmul: { A: 'ptr', B: 'ptr', C: 'ptr', n: 'u32', k: 'u32', m: 'u32' },
+  softmax: { S: 'ptr', n: 'u32', m: 'u32', maskKind: 'i32', mask: 'ptr', weights: 'ptr', masked: 'ptr' },
+  scaledDotProduct: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr', scale: 'f32',
+    weights: 'ptr', output: 'ptr', scores: 'ptr', scaled: 'ptr', masked: 'ptr',
+  },
+  fusedScratchFloats: { m: 'u32', d: 'u32', dv: 'u32' },
+  fused: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr', scale: 'f32',
+    output: 'ptr', scratch: 'ptr',
+  },
+  additive: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', Wq: 'ptr', Wk: 'ptr', wv: 'ptr', n: 'u32', dq: 'u32', m: 'u32', dk: 'u32', dv: 'u32',
+    h: 'u32', maskKind: 'i32', mask: 'ptr', scratch: 'ptr', weights: 'ptr', output: 'ptr', scores: 'ptr', masked: 'ptr',
+  },
+  selfAttention: {
+    X: 'ptr', Wq: 'ptr', Wk: 'ptr', Wv: 'ptr', n: 'u32', dModel: 'u32', dk: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr',
+    Q: 'ptr', K: 'ptr', V: 'ptr', weights: 'ptr', output: 'ptr', scores: 'ptr', scaled: 'ptr', masked: 'ptr',
+  },
+
+  // ---- multi-head.js
+  multiHead: {
+    X: 'ptr', Wq: 'ptr', Wk: 'ptr', Wv: 'ptr', Wo: 'ptr', n: 'u32', dModel: 'u32', heads: 'u32', dkAll: 'u32', dvAll: 'u32',
+    dOut: 'u32', maskKind: 'i32', mask: 'ptr', Q: 'ptr', K: 'ptr', V: 'ptr', weights: 'ptr', concat: 'ptr', output: 'ptr',
+    scores: 'ptr', scaled: 'ptr', masked: 'ptr',
+  },
+  // A packed layer's shape: d_k and d_v per head.
+  layerFloats: { dModel: 'u32', heads: 'u32', dk: 'u32', dv: 'u32', dOut: 'u32' },
+  layerForwardFloats: { dModel: 'u32', heads: 'u32', dk: 'u32', dv: 'u32', dOut: 'u32', n: 'u32' },
+  packLayer: {
+    Wq: 'ptr', Wk: 'ptr', Wv: 'ptr', Wo: 'ptr', dModel: 'u32', dkAll: 'u32', dvAll: 'u32', dOut: 'u32', heads: 'u32',
+    storage: 'ptr',
+  },
+  layerForward: {
+    storage: 'ptr', dModel: 'u32', heads: 'u32', dk: 'u32', dv: 'u32', dOut: 'u32', X: 'ptr', n: 'u32', maskKind: 'i32',
+    mask: 'ptr', concat: 'ptr', output: 'ptr', scratch: 'ptr',
+  },
+
+  // ---- transformer.js
+  transformerBlock: {
+    X: 'ptr', Wq: 'ptr', Wk: 'ptr', Wv: 'ptr', Wo: 'ptr', W1: 'ptr', b1: 'ptr', W2: 'ptr', b2: 'ptr',
+    gamma1: 'ptr', beta1: 'ptr', gamma2: 'ptr', beta2: 'ptr', n: 'u32', dModel: 'u32', heads: 'u32', dkAll: 'u32',
+    dvAll: 'u32', dFf: 'u32', epsilon: 'f32', maskKind: 'i32', mask: 'ptr',
+    Q: 'ptr', K: 'ptr', V: 'ptr', weights: 'ptr', concat: 'ptr', attention: 'ptr', sum1: 'ptr', norm1: 'ptr',
+    hidden: 'ptr', ffn: 'ptr', sum2: 'ptr', output: 'ptr',
+  },
+
+  // ---- variants.js
+  local: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', n: 'u32', d: 'u32', dv: 'u32', window: 'u32', causal: 'u32', scale: 'f32',
+    output: 'ptr', weights: 'ptr',
+  },
+  linearScratchFloats: { d: 'u32', dv: 'u32' },
+  linear: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', causal: 'u32', output: 'ptr', scratch: 'ptr',
+    weights: 'ptr',
+  },
+  linformerScratchFloats: { p: 'u32', d: 'u32', dv: 'u32' },
+  linformer: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', E: 'ptr', F: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', p: 'u32', scale: 'f32',
+    output: 'ptr', scratch: 'ptr', weights: 'ptr',
+  },
+
+  // ---- pooling.js
+  nadarayaWatson: {
+    xTrain: 'ptr', yTrain: 'ptr', m: 'u32', xQuery: 'ptr', n: 'u32', kernel: 'i32', bandwidth: 'f32',
+    predictions: 'ptr', weights: 'ptr',
+  },
+  fitParametricPooling: {
+    x: 'ptr', y: 'ptr', m: 'u32', w0: 'f64', learningRate: 'f64', epochs: 'u32', losses: 'ptr', w: 'ptr',
+  },
+
+  // ---- positional.js
+  positionalEncoding: { n: 'u32', d: 'u32', base: 'f64', P: 'ptr' },
+  addPositionalEncoding: { X: 'ptr', n: 'u32', d: 'u32', base: 'f64', output: 'ptr' },
+};
+
+/** Bytes of each field type (wasm32: an address is 4 bytes). */
+export const TYPE_BYTES = { ptr: 4, u32: 4, i32: 4, f32: 4, f64: 8 };
+
+/**
+ * Where each field of a block sits: { bytes, fields: [{ name, type, offset }] }.
+ * The C rule for a struct of these types: each field at the next multiple of
+ * its size, the whole rounded up to its widest field.
+ */
+export function blockLayout(block) {
+  let offset = 0;
+  let widest = 4;
+  const fields = Object.entries(block).map(([name, type]) => {
+    const size = TYPE_BYTES[type];
+    if (!size) throw new Error(`arg-blocks: field ${name} has unknown type ${type}`);
+    offset = Math.ceil(offset / size) * size;
+    const field = { name, type, offset };
+    offset += size;
+    widest = Math.max(widest, size);
+    return field;
+  });
+  return { bytes: Math.ceil(offset / widest) * widest, fields };
+}
+
+/** The layout of every block, by raw function name. */
+export const LAYOUTS = Object.fromEntries(Object.entries(ARG_BLOCKS).map(([name, block]) => [name, blockLayout(block)]));
