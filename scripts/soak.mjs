@@ -17,18 +17,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 import { AttentionError, AttentionRangeError, init } from '../dist/node.js';
-
-/** mulberry32: a small deterministic PRNG returning floats in [0, 1). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng, uniformMatrix, uniformVector } from './random.mjs';
 
 /** Loads the library and the module's WebAssembly.Memory. */
 async function loadWithMemory(simd) {
@@ -65,12 +54,8 @@ const MAX_DIM = 16;
  * and code.
  */
 function makeCalls(lab) {
-  const mat = (rand, rows, cols, scale = 1) => {
-    const data = new Float32Array(rows * cols);
-    for (let i = 0; i < data.length; i++) data[i] = (rand() * 2 - 1) * scale;
-    return { rows, cols, data };
-  };
-  const vec = (rand, n, lo = -1, hi = 1) => Float32Array.from({ length: n }, () => lo + (hi - lo) * rand());
+  const mat = (rand, rows, cols, scale = 1) => uniformMatrix(rand, rows, cols, -scale, scale);
+  const vec = uniformVector;
   const dim = (rand, max = MAX_DIM) => 1 + Math.floor(rand() * max);
   const pick = (rand, list) => list[Math.floor(rand() * list.length)];
   const mask = (rand, n, m) => {

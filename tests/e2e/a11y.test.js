@@ -3,22 +3,11 @@
 // the panels reach WCAG AA contrast (4.5:1) on their backgrounds. Every panel of the explorer is
 // audited with its folded parts (<details>) opened, so what a reader can unfold is checked too;
 // the transformer at several steps, the cost panel also after a (short) measurement.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { join } from 'node:path';
-import { audit, ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+import { describe, expect, test } from 'vitest';
+import { audit, ready, watchedPage } from './browser.js';
+import { useBrowser } from './use-browser.js';
 
-let b;
-let s;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  s = await server(join(root, 'site'));
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
 
 const PANELS = ['steps', 'heads', 'compare', 'scaling', 'pooling', 'cross', 'positions', 'cost', 'transformer'];
 // Further views audited after the first: attributes set on the panel, or 'measure' (cost's button).

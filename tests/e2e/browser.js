@@ -10,6 +10,7 @@ import { serveStatic } from '../../scripts/serve.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
+let built = false;
 /**
  * Build the WASM library and the site when they are missing or stale. The
  * bundles embed the Emscripten glue, so they are rebuilt whenever the .wasm
@@ -17,11 +18,13 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
  * cannot pair a new .wasm with old glue.
  */
 export function ensureBuilt() {
+  if (built) return; // once per test file: loadLab() and useBrowser() both ask
   const locked = existsSync('/usr/bin/flock') ? ['/usr/bin/flock', ['/tmp/build.lock', process.execPath]] : [process.execPath, []];
   for (const script of ['scripts/build.mjs', 'scripts/build-web.mjs']) {
     const r = spawnSync(locked[0], [...locked[1], script, '--if-missing'], { cwd: root, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`${script} failed:\n${r.stdout}\n${r.stderr}`);
   }
+  built = true;
 }
 
 export async function launch() {

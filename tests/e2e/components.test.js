@@ -1,20 +1,10 @@
 // The components on plain pages: hostile global CSS, two independent
 // instances, every element defined and rendering from dist/components.js.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ensureBuilt, launch, server, watchedPage } from './browser.js';
+import { describe, expect, test } from 'vitest';
+import { watchedPage } from './browser.js';
+import { useBrowser } from './use-browser.js';
 
-let b;
-let s;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  s = await server();
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
 
 const allReady = (page, selector) =>
   page.waitForFunction((sel) => [...document.querySelectorAll(sel)].every((el) => 'ready' in el.dataset), selector);

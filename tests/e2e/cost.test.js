@@ -5,25 +5,14 @@
 // text, out-of-range attributes are clamped with the note. Saves its screenshots.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { componentPage, ensureBuilt, launch, ready, root, server, watchedPage, settled } from './browser.js';
+import { componentPage, ready, root, server, watchedPage, settled } from './browser.js';
+import { loadLab, useBrowser } from './use-browser.js';
 
-let b;
-let s;
-let lab;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  s = await server();
-  lab = await (await import('../../dist/node.js')).init();
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
+const lab = await loadLab();
 
 const STRICT = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 

@@ -2,13 +2,14 @@
 // state and every attribute stay text; out-of-range settings are clamped with a
 // visible note and the tab stays responsive; the demo and a component work
 // under a strict Content-Security-Policy sent as an HTTP header.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { TYPES } from '../../scripts/serve.mjs';
 import { outOfRange, tokenize } from '../../web/src/model.js';
-import { ensureBuilt, launch, ready, root, watchedPage, urlWritten } from './browser.js';
+import { ready, root, watchedPage, urlWritten } from './browser.js';
+import { useBrowser, useForFile } from './use-browser.js';
 
 const PAYLOADS = [
   '<img src=x onerror=alert(1)>',
@@ -67,21 +68,9 @@ function cspServer(csp) {
   );
 }
 
-let b;
-let plain;
-let strict;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  plain = await cspServer(null);
-  strict = await cspServer(STRICT);
-});
-afterAll(async () => {
-  await b?.close();
-  await plain?.close();
-  await strict?.close();
-});
+const { launched: b } = useBrowser({ serve: null }); // b.browser
+const plain = useForFile(() => cspServer(null));
+const strict = useForFile(() => cspServer(STRICT));
 
 /** A watched page that also records dialogs and CSP violations (from an init script). */
 async function hostilePage() {

@@ -1,25 +1,14 @@
 // The built demo page (site/) in Chromium: loads clean and offline, steps,
 // shows the library's numbers, switches language, keeps its state in the URL,
 // works from the keyboard; saves the README screenshots.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuilt, launch, ready, root, server, watchedPage, urlWritten } from './browser.js';
+import { ready, root, server, watchedPage, urlWritten } from './browser.js';
+import { loadLab, useBrowser } from './use-browser.js';
 
-let b;
-let s;
-let lab;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  s = await server(join(root, 'site'));
-  lab = await (await import('../../dist/node.js')).init();
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
+const lab = await loadLab();
 
 /** Open the page at `query` and wait for the explorer and its visible panel. */
 async function open(query = '', viewport = { width: 1280, height: 900 }) {

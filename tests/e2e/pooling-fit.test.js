@@ -2,24 +2,13 @@
 // learned w, its bandwidth and the loss curve equal the library's
 // fitParametricPooling on the panel's own data; changing the learning rate
 // refits; "use the learned bandwidth" moves the panel's Gaussian kernel to it.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { poolingData } from '../../web/src/pooling-data.js';
-import { componentPage, ensureBuilt, launch, server } from './browser.js';
+import { componentPage } from './browser.js';
+import { loadLab, useBrowser } from './use-browser.js';
 
-let b;
-let s;
-let lab;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  s = await server();
-  lab = await (await import('../../dist/node.js')).init();
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
+const lab = await loadLab();
 
 const open = (attrs) => componentPage(b.browser, s.url, `<attention-pooling ${attrs}></attention-pooling>`, { selector: 'attention-pooling' });
 

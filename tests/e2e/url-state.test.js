@@ -4,22 +4,11 @@
 // read back from the URL, and the URL opened in a fresh page shows the same panel: the same tab,
 // attributes, controls and numbers. Values a link carries are the panels' to check: a hostile
 // one gives the panel's note, never an error, and the link written back stays bounded.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { join } from 'node:path';
-import { ensureBuilt, launch, ready, root, server, watchedPage, urlWritten } from './browser.js';
+import { describe, expect, test } from 'vitest';
+import { ready, watchedPage, urlWritten } from './browser.js';
+import { useBrowser } from './use-browser.js';
 
-let b;
-let s;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  s = await server(join(root, 'site'));
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
 
 const pages = [];
 async function open(url) {

@@ -39,25 +39,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       attn::dense(q.data(), n, dq), attn::dense(k.data(), m, dk), attn::dense(v.data(), v_rows, dv), params, fm.mask,
       attn::dense(weights.data(), n, w_cols), attn::dense(out.data(), n, dv), use_trace ? &trace : nullptr);
 
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu m=%zu dq=%zu dk=%zu dv=%zu h=%zu broken=%d status=%d\n", n, m, dq, dk, dv, h, broken,
-                 static_cast<int>(s));
-    fuzz::dump("Q", q.data(), n, dq);
-    fuzz::dump("K", k.data(), m, dk);
-    fuzz::dump("V", v.data(), v_rows, dv);
-    fuzz::dump("W_q", w_q.data(), wq_rows, h);
-    fuzz::dump("W_k", w_k.data(), wk_rows, wk_cols);
-    fuzz::dump("w_v", w_v.data(), 1, h);
-    fuzz::dump_mask(fm, n);
-    fuzz::dump("weights", weights.data(), n, w_cols);
-    fuzz::dump("output", out.data(), n, dv);
-  }
-  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
-  if (!consistent || !fm.valid) {
-    FUZZ_CHECK(s != attn::Status::ok, "inconsistent arguments were accepted");
-    return 0;
-  }
-  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
+  fuzz::report({{"Q", q, n, dq}, {"K", k, m, dk}, {"V", v, v_rows, dv}, {"W_q", w_q, wq_rows, h},
+                {"W_k", w_k, wk_rows, wk_cols}, {"w_v", w_v, 1, h}, {"weights", weights, n, w_cols}, {"output", out, n, dv}},
+               "n=%zu m=%zu dq=%zu dk=%zu dv=%zu h=%zu broken=%d status=%d", n, m, dq, dk, dv, h, broken,
+               static_cast<int>(s));
+  fuzz::dump_mask(fm, n);
+  if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
   // api.js additiveAttention: beyond Σ|w_v| > FLT_MAX the JS layer throws OVERFLOW before the call.
   double bound = 0.0;

@@ -1,5 +1,7 @@
 // Shared by the libFuzzer targets: decoding shapes, values and masks from the
-// fuzz input, and the invariants every entry point must keep.
+// fuzz input, and the invariants every entry point must keep. After its call a
+// target prints what it called with (fuzz::report, under ATTN_FUZZ_DUMP=1) and
+// checks the status (FUZZ_CHECK_STATUS) before it checks the values.
 //
 // Every buffer handed to the core is a std::vector of exactly the declared
 // size, so AddressSanitizer reports any read or write past it. Shapes are
@@ -32,10 +34,12 @@
 
 #include <cfloat>
 #include <cmath>
+#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "mask.h"
@@ -235,11 +239,22 @@ inline bool all_finite(const std::vector<float>& m) {
 // Whether query i may see key j under a mask that check_mask accepted.
 inline bool visible(const attn::Mask& mask, std::size_t i, std::size_t j) { return mask.visible(i, j); }
 
-// ATTN_FUZZ_DUMP=1: print the decoded arguments (to read a reproducer).
+// ATTN_FUZZ_DUMP=1: print the decoded arguments and the results (to read a reproducer).
 inline bool dumping() {
   static const bool dump = std::getenv("ATTN_FUZZ_DUMP") != nullptr;
   return dump;
 }
+
+// One matrix of a call's arguments or results, as the dump shows it.
+struct Shown {
+  Shown(const char* name_, const float* data_, std::size_t rows_, std::size_t cols_)
+      : name(name_), data(data_), rows(rows_), cols(cols_) {}
+  Shown(const char* name_, const std::vector<float>& values, std::size_t rows_, std::size_t cols_)
+      : Shown(name_, values.data(), rows_, cols_) {}
+  const char* name;
+  const float* data;
+  std::size_t rows, cols;
+};
 
 inline void dump(const char* name, const float* data, std::size_t rows, std::size_t cols) {
   if (!dumping()) return;
@@ -249,6 +264,17 @@ inline void dump(const char* name, const float* data, std::size_t rows, std::siz
     for (std::size_t j = 0; j < cols; ++j) std::fprintf(stderr, " %.9g", static_cast<double>(data[i * cols + j]));
     std::fprintf(stderr, "\n");
   }
+}
+
+// When dumping: a line of sizes and flags (printf format), then each matrix.
+[[gnu::format(printf, 2, 3)]] inline void report(std::initializer_list<Shown> shown, const char* format, ...) {
+  if (!dumping()) return;
+  std::va_list args;
+  va_start(args, format);
+  std::vfprintf(stderr, format, args);
+  va_end(args);
+  std::fprintf(stderr, "\n");
+  for (const Shown& m : shown) dump(m.name, m.data, m.rows, m.cols);
 }
 
 inline void dump_mask(const FuzzMask& fm, std::size_t n) {
@@ -268,6 +294,21 @@ inline bool known_status(attn::Status s) {
   return s == attn::Status::ok || s == attn::Status::shape_mismatch || s == attn::Status::bad_argument ||
          s == attn::Status::bad_mask;
 }
+
+// The status checks every target makes after a call: a defined status, and then refused when the
+// target broke an argument or the mask (`consistent` false), accepted otherwise. Returns whether
+// the call was accepted, that is whether there are results to check. Use FUZZ_CHECK_STATUS.
+inline bool check_status(attn::Status s, bool consistent, const char* file, int line) {
+  if (!known_status(s)) fail("unknown status", file, line);
+  if (!consistent && s == attn::Status::ok) fail("inconsistent arguments were accepted", file, line);
+  if (consistent && s != attn::Status::ok) {
+    std::fprintf(stderr, "\nstatus %d\n", static_cast<int>(s));
+    fail("consistent arguments were refused", file, line);
+  }
+  return consistent;
+}
+
+#define FUZZ_CHECK_STATUS(status, consistent) ::fuzz::check_status((status), (consistent), __FILE__, __LINE__)
 
 inline void check_all_finite(const float* data, std::size_t count, const char* what) {
   for (std::size_t i = 0; i < count; ++i)

@@ -32,14 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<float> scratch(attn::fused_attention_scratch_floats(m, k_cols, dv));
   std::vector<float> out(o_rows * o_cols, 12345.0f);
 
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu m=%zu d=%zu dv=%zu broken=%d scale=%.9g scratch=%zu\n", n, m, d, dv, broken,
-                 static_cast<double>(scale), scratch.size());
-    fuzz::dump("Q", q.data(), n, d);
-    fuzz::dump("K", k.data(), m, k_cols);
-    fuzz::dump("V", v.data(), v_rows, dv);
-    fuzz::dump_mask(fm, n);
-  }
+  fuzz::report({{"Q", q, n, d}, {"K", k, m, k_cols}, {"V", v, v_rows, dv}},
+               "n=%zu m=%zu d=%zu dv=%zu broken=%d scale=%.9g scratch=%zu", n, m, d, dv, broken,
+               static_cast<double>(scale), scratch.size());
+  fuzz::dump_mask(fm, n);
   if (in.skip_call()) return 0;
 #if defined(ATTN_FORCE_SCALAR)
   // Reported, open (regressions/softmax/scalar-exp-nan-scores-float-to-int-ub):
@@ -53,16 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       attn::fused_attention(attn::dense(q.data(), n, d), attn::dense(k.data(), m, k_cols),
                             attn::dense(v.data(), v_rows, dv), fm.mask, scale, attn::dense(out.data(), o_rows, o_cols),
                             scratch.empty() ? nullptr : scratch.data());
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "status=%d\n", static_cast<int>(s));
-    fuzz::dump("fused output", out.data(), o_rows, o_cols);
-  }
-  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
-  if (!consistent || !fm.valid) {
-    FUZZ_CHECK(s != attn::Status::ok, "inconsistent arguments were accepted");
-    return 0;
-  }
-  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
+  fuzz::report({{"fused output", out, o_rows, o_cols}}, "status=%d", static_cast<int>(s));
+  if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
 
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
   // The JS layer scales and checks exactly as for scaledDotProductAttention: a

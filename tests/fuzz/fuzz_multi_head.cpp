@@ -40,33 +40,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       attn::dense(out.data(), out_rows, d_out),
       {want_scores ? scores.data() : nullptr, want_scaled ? scaled.data() : nullptr,
        want_masked ? masked.data() : nullptr}};
-  if (fuzz::dumping())
-    std::fprintf(stderr, "calling with n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d\n", n,
-                 d_model, heads, dk_all, dv_all, d_out, broken);
+  fuzz::report({}, "calling with n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d", n, d_model,
+               heads, dk_all, dv_all, d_out, broken);
   if (in.skip_call()) return 0;
   const attn::Status s =
       attn::multi_head_attention(attn::dense(x.data(), n, d_model), heads, attn::dense(w_q.data(), d_model, dk_all),
                                  attn::dense(w_k.data(), wk_rows, dk_all), attn::dense(w_v.data(), d_model, dv_all),
                                  attn::dense(w_o.data(), wo_rows, d_out), fm.mask, buffers);
 
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d status=%d\n", n,
-                 d_model, heads, dk_all, dv_all, d_out, broken, static_cast<int>(s));
-    fuzz::dump("X", x.data(), n, d_model);
-    fuzz::dump("W_Q", w_q.data(), d_model, dk_all);
-    fuzz::dump("W_K", w_k.data(), wk_rows, dk_all);
-    fuzz::dump("W_V", w_v.data(), d_model, dv_all);
-    fuzz::dump("W_O", w_o.data(), wo_rows, d_out);
-    fuzz::dump_mask(fm, n);
-    fuzz::dump("concat", concat.data(), n, concat_cols);
-    fuzz::dump("output", out.data(), out_rows, d_out);
-  }
-  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
-  if (!consistent || !fm.valid) {
-    FUZZ_CHECK(s != attn::Status::ok, "inconsistent arguments were accepted");
-    return 0;
-  }
-  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
+  fuzz::report({{"X", x, n, d_model}, {"W_Q", w_q, d_model, dk_all}, {"W_K", w_k, wk_rows, dk_all},
+                {"W_V", w_v, d_model, dv_all}, {"W_O", w_o, wo_rows, d_out}, {"concat", concat, n, concat_cols},
+                {"output", out, out_rows, d_out}},
+               "status=%d", static_cast<int>(s));
+  fuzz::dump_mask(fm, n);
+  if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
   // api.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
   const double nx = fuzz::max_row_norm(x, n, d_model);

@@ -42,16 +42,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<float> w_q = in.matrix(d_model, dk_all), w_k = in.matrix(wk_rows, dk_all),
                            w_v = in.matrix(d_model, dv_all), w_o = in.matrix(wo_rows, d_out);
   const fuzz::FuzzMask fm = fuzz::decode_mask(in, n, n);
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d\n", n, d_model, heads,
-                 dk_all, dv_all, d_out, broken);
-    fuzz::dump("X", x.data(), n, x_cols);
-    fuzz::dump("W_Q", w_q.data(), d_model, dk_all);
-    fuzz::dump("W_K", w_k.data(), wk_rows, dk_all);
-    fuzz::dump("W_V", w_v.data(), d_model, dv_all);
-    fuzz::dump("W_O", w_o.data(), wo_rows, d_out);
-    fuzz::dump_mask(fm, n);
-  }
+  fuzz::report({{"X", x, n, x_cols}, {"W_Q", w_q, d_model, dk_all}, {"W_K", w_k, wk_rows, dk_all},
+                {"W_V", w_v, d_model, dv_all}, {"W_O", w_o, wo_rows, d_out}},
+               "n=%zu d_model=%zu heads=%zu dk_all=%zu dv_all=%zu d_out=%zu broken=%d", n, d_model, heads, dk_all,
+               dv_all, d_out, broken);
+  fuzz::dump_mask(fm, n);
   if (in.skip_call()) return 0;
 #if defined(ATTN_FORCE_SCALAR)
   // Reported, open (regressions/softmax/scalar-exp-nan-scores-float-to-int-ub):
@@ -68,13 +63,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       attn::dense(w_q.data(), d_model, dk_all), attn::dense(w_k.data(), wk_rows, dk_all),
       attn::dense(w_v.data(), d_model, dv_all), attn::dense(w_o.data(), wo_rows, d_out), heads,
       storage.empty() ? nullptr : storage.data(), layer);
-  FUZZ_CHECK(fuzz::known_status(ps), "unknown status from pack_multi_head");
-  if (!pack_ok) {
-    FUZZ_CHECK(ps != attn::Status::ok, "pack_multi_head accepted inconsistent weights");
+  if (!FUZZ_CHECK_STATUS(ps, pack_ok)) {  // pack_multi_head
     if (heads == 0) FUZZ_CHECK(ps == attn::Status::bad_argument, "heads = 0 is not bad_argument");
     return 0;
   }
-  FUZZ_CHECK(ps == attn::Status::ok, "pack_multi_head refused consistent weights");
   FUZZ_CHECK(layer.d_model == d_model && layer.heads == heads && layer.d_k == d_k && layer.d_v == d_v &&
                  layer.d_out == d_out,
              "the packed layer's dimensions are wrong");
@@ -85,17 +77,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const attn::Status s = attn::multi_head_forward(
       layer, attn::dense(x.data(), n, x_cols), fm.mask, attn::dense(concat.data(), n, concat_cols),
       attn::dense(out.data(), out_rows, d_out), scratch.empty() ? nullptr : scratch.data());
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "forward status=%d\n", static_cast<int>(s));
-    fuzz::dump("concat", concat.data(), n, concat_cols);
-    fuzz::dump("output", out.data(), out_rows, d_out);
-  }
-  FUZZ_CHECK(fuzz::known_status(s), "unknown status from multi_head_forward");
-  if (!forward_ok || !fm.valid) {
-    FUZZ_CHECK(s != attn::Status::ok, "multi_head_forward accepted inconsistent arguments");
-    return 0;
-  }
-  FUZZ_CHECK(s == attn::Status::ok, "multi_head_forward refused consistent arguments");
+  fuzz::report({{"concat", concat, n, concat_cols}, {"output", out, out_rows, d_out}}, "forward status=%d",
+               static_cast<int>(s));
+  if (!FUZZ_CHECK_STATUS(s, forward_ok && fm.valid)) return 0;  // multi_head_forward
 
   // 3. the unpacked path on the same arguments.
   const std::size_t block = heads * n * n;

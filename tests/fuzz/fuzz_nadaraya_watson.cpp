@@ -23,23 +23,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (in.skip_call()) return 0;
   const attn::Status s = attn::nadaraya_watson(x_train.data(), y_train.data(), m, x_query.data(), n, kernel, bandwidth,
                                                predictions.data(), attn::dense(weights.data(), w_rows, w_cols));
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "m=%zu n=%zu kernel=%d bandwidth=%.9g broken=%d status=%d\n", m, n, kernel_code,
-                 static_cast<double>(bandwidth), broken, static_cast<int>(s));
-    fuzz::dump("x_train", x_train.data(), 1, m);
-    fuzz::dump("y_train", y_train.data(), 1, m);
-    fuzz::dump("x_query", x_query.data(), 1, n);
-    fuzz::dump("weights", weights.data(), w_rows, w_cols);
-    fuzz::dump("predictions", predictions.data(), 1, n);
-  }
-  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
+  fuzz::report({{"x_train", x_train, 1, m}, {"y_train", y_train, 1, m}, {"x_query", x_query, 1, n},
+                {"weights", weights, w_rows, w_cols}, {"predictions", predictions, 1, n}},
+               "m=%zu n=%zu kernel=%d bandwidth=%.9g broken=%d status=%d", m, n, kernel_code,
+               static_cast<double>(bandwidth), broken, static_cast<int>(s));
+  // A bad kernel, bandwidth or weights shape must be refused.
   const bool consistent = known && good_bandwidth && broken != 1 && broken != 2;
-  if (!consistent) {
-    FUZZ_CHECK(s != attn::Status::ok, "a bad kernel, bandwidth or shape was accepted");
-    return 0;
-  }
-  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
-  if (!in.check_values()) return 0;
+  if (!FUZZ_CHECK_STATUS(s, consistent) || !in.check_values()) return 0;
 
   // A non-finite weight or prediction is reported by the JS layer (OVERFLOW); when all are
   // finite, they must be right.

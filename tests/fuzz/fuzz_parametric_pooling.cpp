@@ -15,13 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<float> losses(epochs);
   double w = -12345.0;
   const attn::Status s = attn::fit_parametric_pooling(x.data(), y.data(), m, w0, rate, epochs, losses.data(), &w);
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "m=%zu epochs=%zu w0=%.17g rate=%.17g status=%d w=%.17g\n", m, epochs, w0, rate,
-                 static_cast<int>(s), w);
-    fuzz::dump("x", x.data(), 1, m);
-    fuzz::dump("y", y.data(), 1, m);
-    fuzz::dump("losses", losses.data(), 1, epochs);
-  }
+  fuzz::report({{"x", x, 1, m}, {"y", y, 1, m}, {"losses", losses, 1, epochs}},
+               "m=%zu epochs=%zu w0=%.17g rate=%.17g status=%d w=%.17g", m, epochs, w0, rate, static_cast<int>(s), w);
   FUZZ_CHECK(fuzz::known_status(s), "unknown status");
   if (m < 2) {
     FUZZ_CHECK(s == attn::Status::shape_mismatch, "fewer than 2 points were accepted");

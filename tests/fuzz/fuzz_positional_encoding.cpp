@@ -25,11 +25,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
           : attn::add_positional_encoding(attn::dense(x.data(), n, d), base,
                                           attn::dense(sum.data(), broken ? n + 1 : n, d));
   const std::vector<float>& added = in_place && !broken ? x : sum;
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu d=%zu base=%.17g broken=%d in_place=%d status=%d,%d\n", n, d, base, broken, in_place,
-                 static_cast<int>(sp), static_cast<int>(sa));
-    fuzz::dump("P", p.data(), n, d);
-  }
+  fuzz::report({{"P", p, n, d}}, "n=%zu d=%zu base=%.17g broken=%d in_place=%d status=%d,%d", n, d, base, broken,
+               in_place, static_cast<int>(sp), static_cast<int>(sa));
   FUZZ_CHECK(fuzz::known_status(sp) && fuzz::known_status(sa), "unknown status");
   if (!good_base) {
     FUZZ_CHECK(sp == attn::Status::bad_argument && sa == attn::Status::bad_argument, "a bad base was accepted");

@@ -52,30 +52,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                    want_masked ? masked.data() : nullptr};
   const bool use_trace = want_scores || want_scaled || want_masked;
 
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu m=%zu d=%zu dv=%zu broken=%d scale=%.9g trace=%d%d%d\n", n, m, d, dv, broken,
-                 static_cast<double>(scale), want_scores, want_scaled, want_masked);
-    fuzz::dump("Q", q.data(), n, d);
-    fuzz::dump("K", k.data(), m, k_cols);
-    fuzz::dump("V", v.data(), v_rows, dv);
-    fuzz::dump_mask(fm, n);
-  }
+  fuzz::report({{"Q", q, n, d}, {"K", k, m, k_cols}, {"V", v, v_rows, dv}},
+               "n=%zu m=%zu d=%zu dv=%zu broken=%d scale=%.9g trace=%d%d%d", n, m, d, dv, broken,
+               static_cast<double>(scale), want_scores, want_scaled, want_masked);
+  fuzz::dump_mask(fm, n);
   if (in.skip_call()) return 0;
   const attn::Status s = attn::scaled_dot_product_attention(
       attn::dense(q.data(), n, d), attn::dense(k.data(), m, k_cols), attn::dense(v.data(), v_rows, dv), fm.mask, scale,
       attn::dense(weights.data(), w_rows, w_cols), attn::dense(out.data(), n, o_cols), use_trace ? &trace : nullptr);
 
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "status=%d\n", static_cast<int>(s));
-    fuzz::dump("weights", weights.data(), w_rows, w_cols);
-    fuzz::dump("output", out.data(), n, o_cols);
-  }
-  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
-  if (!consistent || !fm.valid) {
-    FUZZ_CHECK(s != attn::Status::ok, "inconsistent arguments were accepted");
-    return 0;
-  }
-  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
+  fuzz::report({{"weights", weights, w_rows, w_cols}, {"output", out, n, o_cols}}, "status=%d", static_cast<int>(s));
+  if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
 
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
   // api.js checkDotScores: beyond this bound the JS layer throws OVERFLOW before the call.

@@ -36,23 +36,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       attn::dense(w_k.data(), d_model, wk_cols), attn::dense(w_v.data(), wv_rows, dv), fm.mask, qkv,
       attn::dense(weights.data(), w_rows, n), attn::dense(out.data(), n, dv), use_trace ? &trace : nullptr);
 
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu d_model=%zu dk=%zu dv=%zu broken=%d status=%d\n", n, d_model, dk, dv, broken,
-                 static_cast<int>(s));
-    fuzz::dump("X", x.data(), n, d_model);
-    fuzz::dump("W_Q", w_q.data(), wq_rows, dk);
-    fuzz::dump("W_K", w_k.data(), d_model, wk_cols);
-    fuzz::dump("W_V", w_v.data(), wv_rows, dv);
-    fuzz::dump_mask(fm, n);
-    fuzz::dump("weights", weights.data(), w_rows, n);
-    fuzz::dump("output", out.data(), n, dv);
-  }
-  FUZZ_CHECK(fuzz::known_status(s), "unknown status");
-  if (!consistent || !fm.valid) {
-    FUZZ_CHECK(s != attn::Status::ok, "inconsistent arguments were accepted");
-    return 0;
-  }
-  FUZZ_CHECK(s == attn::Status::ok, "consistent arguments were refused");
+  fuzz::report({{"X", x, n, d_model}, {"W_Q", w_q, wq_rows, dk}, {"W_K", w_k, d_model, wk_cols},
+                {"W_V", w_v, wv_rows, dv}, {"weights", weights, w_rows, n}, {"output", out, n, dv}},
+               "n=%zu d_model=%zu dk=%zu dv=%zu broken=%d status=%d", n, d_model, dk, dv, broken, static_cast<int>(s));
+  fuzz::dump_mask(fm, n);
+  if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
   // api.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
   const double nx = fuzz::max_row_norm(x, n, d_model);

@@ -15,14 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (in.skip_call()) return 0;
   const attn::Status st = attn::check_mask(fm.mask, n, m);
-  if (fuzz::dumping()) {
-    std::fprintf(stderr, "n=%zu m=%zu in_place=%d check_mask=%d\n", n, m, in_place, static_cast<int>(st));
-    fuzz::dump("S", s.data(), n, m);
-    fuzz::dump_mask(fm, n);
-  }
-  FUZZ_CHECK(fuzz::known_status(st), "unknown status");
-  FUZZ_CHECK((st == attn::Status::ok) == fm.valid, "check_mask disagrees with the mask's validity");
-  if (st != attn::Status::ok) return 0;
+  fuzz::report({{"S", s, n, m}}, "n=%zu m=%zu in_place=%d check_mask=%d", n, m, in_place, static_cast<int>(st));
+  fuzz::dump_mask(fm, n);
+  if (!FUZZ_CHECK_STATUS(st, fm.valid)) return 0;  // check_mask accepts exactly the valid masks
 
   const std::vector<float> original = s;
   std::vector<float> masked(n * m);

@@ -1,4 +1,4 @@
-// Shared test helpers: loading both builds, a fixed-seed RNG, random inputs,
+// Shared test helpers: loading both builds, the fixed-seed RNG and random inputs,
 // and the atol + rtol·|ref| comparison against the float64 reference.
 import { expect } from 'vitest';
 
@@ -45,29 +45,10 @@ export async function initWithMemory(simd) {
   }
 }
 
-/** mulberry32: a small deterministic PRNG returning floats in [0, 1). */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A rows×cols matrix { rows, cols, data: Float32Array } with entries uniform in [lo, hi). */
-export function randomMatrix(rand, rows, cols, lo = -1, hi = 1) {
-  const data = new Float32Array(rows * cols);
-  for (let i = 0; i < data.length; i++) data[i] = lo + (hi - lo) * rand();
-  return { rows, cols, data };
-}
-
-/** A Float32Array of n entries uniform in [lo, hi). */
-export function randomVector(rand, n, lo = -1, hi = 1) {
-  return Float32Array.from({ length: n }, () => lo + (hi - lo) * rand());
-}
+// The fixed-seed generator and uniform inputs of scripts/random.mjs (the page's mulberry32):
+// rng(seed) is a stream of floats in [0, 1); randomMatrix(rand, rows, cols, lo = -1, hi = 1) and
+// randomVector(rand, n, lo, hi) draw from it.
+export { mulberry32 as rng, uniformMatrix as randomMatrix, uniformVector as randomVector } from '../../scripts/random.mjs';
 
 /** A random 0/1 n×m mask as nested arrays (about `p` of the entries visible). */
 export function randomBits(rand, n, m, p = 0.6) {

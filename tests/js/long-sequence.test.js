@@ -4,19 +4,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { init } from '../../dist/node.js';
-
-function seeded(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
-
-const randomMatrix = (rows, cols, next) => ({ rows, cols, data: Float32Array.from({ length: rows * cols }, next) });
+import { randomMatrix, rng } from './helpers.js';
 
 // Output row i of causal softmax(QKᵀ/√d)V, in float64.
 function referenceRow(q, k, v, i) {
@@ -43,8 +31,8 @@ describe.each([true, false])('n = 16384 causal attention without weights (simd: 
   it('is exact on sampled rows and stays within a 64 MiB heap', async () => {
     const lab = await init({ simd });
     const n = simd ? 16384 : 4096; // the scalar build is checked at a length it finishes quickly
-    const next = seeded(7);
-    const [q, k, v] = [randomMatrix(n, 64, next), randomMatrix(n, 64, next), randomMatrix(n, 64, next)];
+    const next = rng(7);
+    const [q, k, v] = [randomMatrix(next, n, 64, -0.5, 0.5), randomMatrix(next, n, 64, -0.5, 0.5), randomMatrix(next, n, 64, -0.5, 0.5)];
     const { output, weights } = lab.scaledDotProductAttention(q, k, v, { mask: 'causal', weights: false });
     expect(weights).toBeUndefined();
     expect(output.rows).toBe(n);
