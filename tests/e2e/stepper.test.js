@@ -1,20 +1,11 @@
 // The shared Stepper (web/src/stepper.js) on its own in a browser: the tabs'
 // aria-selected and roving tabindex, the arrow keys, Home and End, focus kept
 // on the selected tab across a re-render, the buttons, and kept tabs.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launch, server, watchedPage } from './browser.js';
+import { describe, expect, test } from 'vitest';
+import { watchedPage } from './browser.js';
+import { useBrowser } from './use-browser.js';
 
-let b;
-let s;
-
-beforeAll(async () => {
-  b = await launch();
-  s = await server();
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
 
 // Loaded as a module by the page itself (an import inside page.evaluate would be rewritten by the test runner).
 const PAGE = `<!doctype html><html lang="en"><title>stepper</title><body></body>
