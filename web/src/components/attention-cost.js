@@ -9,17 +9,12 @@ import { PALETTE, legendItem, lineChart } from '../chart.js';
 import { el } from '../dom.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
-import { randomMatrix } from '../random.js';
+import { SIZES, fittedRows, growthExponent, measureAll, projections, sizesUpTo, storedKiB } from '../cost/measure.js';
 import { renderTexCached } from '../tex.js';
 
-/** Sequence lengths measured, up to the `max-n` attribute. */
-export const SIZES = [64, 128, 256, 512, 1024, 2048, 4096];
-/** The exponent is fitted over n ≥ FIT_FROM, where per-call overheads no longer dominate (else the last 3 sizes). */
-export const FIT_FROM = 512;
-/** Work (scores × max(d, 8)) of one timed call of full attention: a block of query rows, a few ms. */
-const BLOCK_WORK = 1 << 21;
-/** A timed call is repeated until this many ms have passed, so the timer's resolution does not dominate. */
-const MIN_MS = 3;
+// The measuring harness lives in cost/measure.js; its names stay importable from here.
+export { FIT_FROM, SIZES, growthExponent, projections } from '../cost/measure.js';
+
 const CONV_K = 3;
 
 const METHODS = [
@@ -29,71 +24,12 @@ const METHODS = [
   { key: 'linformer', color: PALETTE.purple, dash: '9 3 2 3' },
 ];
 
-/** Least-squares slope of log y against log x (the growth exponent); NaN with fewer than 2 points. */
-export function growthExponent(xs, ys) {
-  const pts = xs.map((x, k) => [Math.log(x), Math.log(ys[k])]).filter(([a, b]) => Number.isFinite(a) && Number.isFinite(b));
-  if (pts.length < 2) return NaN;
-  const mx = pts.reduce((s, [a]) => s + a, 0) / pts.length;
-  const my = pts.reduce((s, [, b]) => s + b, 0) / pts.length;
-  let num = 0;
-  let den = 0;
-  for (const [a, b] of pts) {
-    num += (a - mx) * (b - my);
-    den += (a - mx) ** 2;
-  }
-  return den > 0 ? num / den : NaN;
-}
-
-/**
- * Ms per call of `fn` (one bounded piece of work): one untimed call when `warm`, then up to 5
- * batches of calls, each long enough for the timer (≥ 1.5 ms), stopping early once 4·MIN_MS have
- * passed. The fastest batch counts, so a moment when the machine was busy elsewhere does not.
- */
-function perCall(fn, warm) {
-  if (warm) fn();
-  let batch = 1;
-  let best = Infinity;
-  let total = 0;
-  for (let samples = 0; samples < 5 || total < MIN_MS; samples++) {
-    const start = performance.now();
-    for (let c = 0; c < batch; c++) fn();
-    const elapsed = performance.now() - start;
-    total += elapsed;
-    if (elapsed < 1.5 && batch < 65536) {
-      // Too short to time: a bigger batch, and this sample does not count.
-      batch *= 4;
-      samples--;
-      continue;
-    }
-    best = Math.min(best, elapsed / batch);
-    if (total > 4 * MIN_MS) break;
-  }
-  return best;
-}
-
-/** Resolve in a new task, so the browser can paint and handle input between timed calls. */
-const nextTask = () =>
-  new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(0);
-  });
-
 /** The first `keep` columns of a weight matrix (an input, copied, not computed). */
 function firstColumns(W, keep) {
   if (W.cols === keep) return W;
   const data = new Float32Array(W.rows * keep);
   for (let i = 0; i < W.rows; i++) data.set(W.data.subarray(i * W.cols, i * W.cols + keep), i * keep);
   return { rows: W.rows, cols: keep, data };
-}
-
-/** Linformer's random projections E, F (k×n, entries N(0, 1/n)) for a seed. */
-export function projections(k, n, seed) {
-  const std = 1 / Math.sqrt(n);
-  return { E: randomMatrix(k, n, seed * 7 + 21, std), F: randomMatrix(k, n, seed * 7 + 22, std) };
 }
 
 /** 0/1 visibility (1 = may attend) of an n×n pattern given by `visible(i, j)`. */
@@ -326,7 +262,7 @@ export class AttentionCost extends AttentionElement {
     return [m.heading, m.intro, m.bar, m.status, m.charts];
   }
 
-  /** Time full (fused), local, linear and Linformer attention for n = 64 … max-n, yielding between chunks. */
+  /** Time full (fused), local, linear and Linformer attention for n = 64 … max-n (cost/measure.js), redrawing as rows arrive. */
   async measure() {
     if (this._run && !this._run.done) return;
     const lab = this.lab;
@@ -334,91 +270,18 @@ export class AttentionCost extends AttentionElement {
     const token = ++this._token;
     const s = this.settings();
     const run = (this._run = { settings: s, rows: [], done: false, current: SIZES[0], ms: 0 });
-    const started = performance.now();
     this.drawMeasure();
-    // Between chunks: let the page paint and handle input; false when this run was abandoned.
-    // run.longestChunk is the longest stretch of script without a pause (ms).
-    let resumed = performance.now();
-    run.longestChunk = 0;
-    const pause = async () => {
-      run.longestChunk = Math.max(run.longestChunk, performance.now() - resumed);
-      await nextTask();
-      resumed = performance.now();
-      return token === this._token && this.isConnected;
-    };
     try {
-      // Warm-up, untimed: the engine compiles and optimises the WASM functions on their first calls.
-      {
-        const Q = randomMatrix(SIZES[0], s.d, s.seed * 7 + 5);
-        const { E, F } = projections(s.k, SIZES[0], s.seed);
-        for (const call of [
-          () => lab.scaledDotProductAttention(Q, Q, Q, { weights: false }),
-          () => lab.localAttention(Q, Q, Q, { window: s.w }),
-          () => lab.linearAttention(Q, Q, Q),
-          () => lab.linformerAttention(Q, Q, Q, { E, F }),
-        ]) {
-          // One call alone first (it may compile), then enough calls for the optimised code.
-          call();
-          if (!(await pause())) return;
-          perCall(call, false);
-          if (!(await pause())) return;
-        }
-      }
-      for (const n of SIZES.filter((v) => v <= s.maxN)) {
-        run.current = n;
-        this.drawMeasure();
-        if (!(await pause())) return;
-        const seed = s.seed * 7 + n;
-        // Each input in a task of its own (4096×64 normals take a few ms).
-        const Q = randomMatrix(n, s.d, seed + 1);
-        if (!(await pause())) return;
-        const K = randomMatrix(n, s.d, seed + 2);
-        if (!(await pause())) return;
-        const V = randomMatrix(n, s.d, seed + 3);
-        if (!(await pause())) return;
-        const { E, F } = projections(s.k, n, s.seed);
-        if (!(await pause())) return;
-        // Six rounds of the variants, the first three each followed by a third of full attention's
-        // blocks (at least one); the fastest round counts, as a burst of other work on the machine
-        // rarely spans them all.
-        const best = { local: Infinity, linear: Infinity, linformer: Infinity };
-        const calls = {
-          local: () => lab.localAttention(Q, K, V, { window: s.w }),
-          linear: () => lab.linearAttention(Q, K, V),
-          linformer: () => lab.linformerAttention(Q, K, V, { E, F }),
-        };
-        let round = 0;
-        const variants = async () => {
-          for (const [key, call] of Object.entries(calls)) {
-            best[key] = Math.min(best[key], perCall(call, round === 0));
-            if (!(await pause())) return false;
-          }
-          round++;
-          return true;
-        };
-        // Full attention, fused (no n×n weights stored), a block of query rows per timed call. Every
-        // row is the same work, so n × the fastest block's time per row is the time for all n rows.
-        const block = Math.max(1, Math.min(n, Math.floor(BLOCK_WORK / (n * Math.max(s.d, 8)))));
-        const blocks = Math.ceil(n / block);
-        let perRow = Infinity;
-        for (let r = 0; r < 6; r++) {
-          if (!(await variants())) return;
-          if (r >= 3) continue;
-          const mine = blocks >= 3 ? Array.from({ length: blocks }, (_, b) => b).filter((b) => b % 3 === r) : [r % blocks];
-          for (const b of mine) {
-            const r0 = b * block;
-            const rows = Math.min(block, n - r0);
-            const Qb = { rows, cols: s.d, data: Q.data.subarray(r0 * s.d, (r0 + rows) * s.d) };
-            perRow = Math.min(perRow, perCall(() => lab.scaledDotProductAttention(Qb, K, V, { weights: false }), r === 0 && b === mine[0]) / rows);
-            if (!(await pause())) return;
-          }
-        }
-        run.rows.push({ n, full: perRow * n, ...best });
-        run.ms = performance.now() - started;
-        this.drawMeasure();
-      }
-      run.done = true;
-      run.ms = performance.now() - started;
+      const result = await measureAll(lab, s, {
+        // A measurement stops at its next pause once the element is removed or a new one starts.
+        stillWanted: () => token === this._token && this.isConnected,
+        onProgress: (progress) => {
+          Object.assign(run, progress);
+          this.drawMeasure();
+        },
+      });
+      if (!result) return;
+      Object.assign(run, result, { done: true });
       this.emit('attention-measure', { rows: run.rows.map((r) => ({ ...r })), settings: { ...s } });
     } catch (error) {
       run.done = true;
@@ -451,7 +314,7 @@ export class AttentionCost extends AttentionElement {
     const chartKey = JSON.stringify([this.language, s, run?.rows.length ?? -1, Boolean(running)]);
     const memKey = JSON.stringify([this.language, s.w, s.k, s.d, s.maxN]);
     if (m.chartKey === chartKey && run === m.chartRun && m.memKey === memKey) return;
-    const sizes = SIZES.filter((v) => v <= s.maxN);
+    const sizes = sizesUpTo(s.maxN);
     if (m.memKey !== memKey) {
       m.memKey = memKey;
       m.memWrap = this.memoryChart(s, sizes);
@@ -470,8 +333,7 @@ export class AttentionCost extends AttentionElement {
       const x = rows.map((r) => r.n);
       const series = [];
       const key = el('div', { class: 'key' });
-      const large = rows.filter((r) => r.n >= FIT_FROM);
-      const fitted = large.length >= 2 ? large : rows.slice(-3);
+      const fitted = fittedRows(rows);
       for (const meth of METHODS) {
         const y = rows.map((r) => r[meth.key]);
         series.push({ label: labels[meth.key], y, color: meth.color, dash: meth.dash || undefined }, { label: labels[meth.key], y, color: meth.color, points: true });
@@ -511,10 +373,11 @@ export class AttentionCost extends AttentionElement {
   /** Bytes of the attention pattern if it were stored, from the shapes. */
   memoryChart(s, sizes) {
     const t = this.t;
+    const kib = sizes.map((n) => storedKiB(n, s));
     const memSeries = [
-      { key: 'full', label: t('cost.memFull'), y: sizes.map((n) => (4 * n * n) / 1024) },
-      { key: 'local', label: t('cost.memLocal'), y: sizes.map((n) => (4 * n * (2 * s.w - 1)) / 1024) },
-      { key: 'linformer', label: t('cost.memLinformer'), y: sizes.map((n) => (4 * n * s.k) / 1024) },
+      { key: 'full', label: t('cost.memFull'), y: kib.map((b) => b.full) },
+      { key: 'local', label: t('cost.memLocal'), y: kib.map((b) => b.local) },
+      { key: 'linformer', label: t('cost.memLinformer'), y: kib.map((b) => b.linformer) },
     ].map((ser) => ({ ...ser, ...METHODS.find((meth) => meth.key === ser.key) }));
     const memTitle = `${t('cost.memoryChart')} (KiB)`;
     const memWrap = el('figure', { class: 'chart chart-wrap', part: 'chart', 'data-role': 'memory-chart' });
