@@ -1,11 +1,11 @@
-// The long-sequences panel's measuring harness (web/src/cost/measure.js) in Node, apart from
+// The long-sequences panel's measuring harness (web/src/components/cost/measure.js) in Node, apart from
 // the panel: the fitted exponent on data of known growth, the rows it is fitted over, the
 // stored-pattern sizes, Linformer's projections, and a real (small) run against the library
 // from dist/, including a run abandoned half way. No timing is asserted beyond what holds
 // by construction (a call that spins for t ms takes at least t ms).
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { FIT_FROM, METHOD_KEYS, SIZES, exponents, fittedRows, growthExponent, measureAll, perCall, projections, sizesUpTo, storedKiB } from '../../web/src/cost/measure.js';
+import { FIT_FROM, METHOD_KEYS, SIZES, exponents, fittedRows, growthExponent, measureAll, perCall, projections, sizesUpTo, storedKiB } from '../../web/src/components/cost/measure.js';
 import { randomMatrix } from '../../web/src/random.js';
 import { loadLab } from './helpers.js';
 

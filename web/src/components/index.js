@@ -1,7 +1,7 @@
 // Registers every attention-lab element. `import 'attention-lab/components'`
 // or load dist/components.js with one <script type="module">.
 import { AttentionCompare } from './attention-compare.js';
-import { AttentionCost } from './attention-cost.js';
+import { AttentionCost } from './cost/attention-cost.js';
 import { AttentionCross } from './attention-cross.js';
 import { AttentionExplorer } from './attention-explorer.js';
 import { AttentionHeads } from './attention-heads.js';

@@ -2,7 +2,7 @@
 // call of each attention variant (full attention fused, a block of query rows per timed call),
 // the growth exponent fitted to the times, and the bytes each pattern would take if stored.
 // It touches no DOM, so its unit tests (tests/js/cost-measure.test.js) run it in Node.
-import { randomMatrix } from '../random.js';
+import { randomMatrix } from '../../random.js';
 
 /** Sequence lengths measured, up to the `max-n` attribute. */
 export const SIZES = [64, 128, 256, 512, 1024, 2048, 4096];
