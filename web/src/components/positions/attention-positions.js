@@ -4,14 +4,14 @@
 // tokens swap: without P the weights only permute (permutation equivariance).
 // P and X + P come from lab.positionalEncoding / lab.addPositionalEncoding,
 // P Pᵀ from the scores step of a traced scaled dot-product call.
-import { AttentionElement } from '../base.js';
-import { adoptPanelStyles } from '../panel-styles.js';
-import { PALETTE, legendItem, lineChart } from '../chart.js';
-import { el } from '../dom.js';
-import { createHeatmap, place } from '../heatmap.js';
-import { buildModel, toMatrix } from '../model.js';
-import { exact } from '../format.js';
-import { renderTexCached } from '../tex.js';
+import { AttentionElement } from '../../base.js';
+import { adoptPanelStyles } from '../../panel-styles.js';
+import { PALETTE, legendItem, lineChart } from '../../chart.js';
+import { el } from '../../dom.js';
+import { createHeatmap, place } from '../../heatmap.js';
+import { buildModel, toMatrix } from '../../model.js';
+import { exact } from '../../format.js';
+import { renderTexCached } from '../../tex.js';
 
 export const CHART_POSITIONS = 64;
 const SERIES = [

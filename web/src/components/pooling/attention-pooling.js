@@ -1,12 +1,12 @@
 // <attention-pooling>: Nadaraya-Watson kernel regression, the oldest attention
 // pooling, on Dive into Deep Learning's data. Predictions and weights come from
 // lab.nadarayaWatson; the reader picks the kernel, the bandwidth and a query.
-import { AttentionElement } from '../base.js';
-import { PALETTE, legendItem, lineChart, svg } from '../chart.js';
-import { el } from '../dom.js';
-import { createHeatmap, place } from '../heatmap.js';
-import { poolingData, truth } from '../pooling-data.js';
-import { renderTexCached } from '../tex.js';
+import { AttentionElement } from '../../base.js';
+import { PALETTE, legendItem, lineChart, svg } from '../../chart.js';
+import { el } from '../../dom.js';
+import { createHeatmap, place } from '../../heatmap.js';
+import { poolingData, truth } from '../../pooling-data.js';
+import { renderTexCached } from '../../tex.js';
 
 export const KERNELS = ['gaussian', 'boxcar', 'epanechnikov', 'constant'];
 
