@@ -1,9 +1,9 @@
 // The long-sequences panel's measuring harness (web/src/components/cost/measure.js) in Node, apart from
 // the panel: the fitted exponent on data of known growth, the rows it is fitted over, the
 // stored-pattern sizes, Linformer's projections, and a real (small) run against the library
-// from dist/, including a run abandoned half way. No timing is asserted beyond what holds
-// by construction (a call that spins for t ms takes at least t ms).
-import { beforeAll, describe, expect, it } from 'vitest';
+// from dist/, including a run abandoned half way. perCall runs on a stand-in clock; the real
+// runs assert no timing.
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { FIT_FROM, METHOD_KEYS, SIZES, exponents, fittedRows, growthExponent, measureAll, perCall, projections, sizesUpTo, storedKiB } from '../../web/src/components/cost/measure.js';
 import { randomMatrix } from '../../web/src/random.js';
@@ -87,31 +87,44 @@ describe('projections', () => {
   });
 });
 
-describe('perCall', () => {
-  const spin = (ms) => {
-    const until = performance.now() + ms;
-    while (performance.now() < until);
-  };
+describe('perCall (on a clock each call moves by a known amount)', () => {
+  let clock = 0;
+  beforeEach(() => {
+    clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+  });
+  afterEach(() => vi.restoreAllMocks());
 
-  it('is at least the time one call takes, and counts the warm-up call apart', () => {
+  it('times a call too short for the timer in batches, growing fourfold until one lasts 1.5 ms', () => {
+    let calls = 0;
+    const per = perCall(() => {
+      calls++;
+      clock += 0.001;
+    }, false);
+    expect(per).toBeCloseTo(0.001, 9);
+    // Batches of 1, 4, …, 1024 are too short; 4096 calls take 4.096 ms, and three such batches pass 4·MIN_MS.
+    expect(calls).toBe(1 + 4 + 16 + 64 + 256 + 1024 + 3 * 4096);
+  });
+
+  it('counts five batches of a slow call, plus one untimed call when warming up', () => {
     let calls = 0;
     const slow = () => {
       calls++;
-      spin(0.4);
+      clock += 0.4;
     };
-    const perWarm = perCall(slow, true);
-    expect(perWarm).toBeGreaterThanOrEqual(0.4);
-    expect(perWarm).toBeLessThan(1000);
-    // Batches grow until a batch takes ≥ 1.5 ms (4 calls of 0.4 ms), then at least 5 batches count.
-    expect(calls).toBeGreaterThanOrEqual(1 + 1 + 4);
+    expect(perCall(slow, true)).toBeCloseTo(0.4, 9);
+    // Warm-up 1, a batch of 1 (0.4 ms, too short), then five batches of 4 (1.6 ms each).
+    expect(calls).toBe(1 + 1 + 5 * 4);
   });
 
-  it('batches a call too short for the timer', () => {
+  it('keeps the fastest batch, so a moment when the machine was busy does not count', () => {
     let calls = 0;
-    const per = perCall(() => calls++, false);
-    expect(calls).toBeGreaterThan(1000);
-    expect(per).toBeGreaterThan(0);
-    expect(per).toBeLessThan(0.01);
+    const per = perCall(() => {
+      calls++;
+      // The first timed batch (calls 2–5) is slowed by 2 ms of other work: 0.9 ms a call.
+      clock += calls === 3 ? 2.4 : 0.4;
+    }, false);
+    expect(per).toBeCloseTo(0.4, 9);
   });
 });
 
