@@ -100,7 +100,7 @@ export class AttentionCross extends AttentionElement {
     const c = this.#compute(lab);
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
     const form = this.#controls.sync(t, { source: this.source, scoring: this.scoring, lens: this.getAttribute('valid-lens') ?? '' });
-    const heat = this.#heatmaps(c);
+    const heatmaps = this.#heatmaps(c);
     place(this.root, [
       el('h2', { text: t('cross.heading') }),
       el('p', { class: 'intro', text: t('cross.intro') }),
@@ -108,32 +108,32 @@ export class AttentionCross extends AttentionElement {
       el('p', { class: 'note', 'data-role': 'target', text: t('cross.target', { n: c.n }) }),
       ...this.#formulaSection(c),
       ...this.#maskNotes(c),
-      ...this.#weightsSection(c, heat),
-      this.#operandsSection(c, heat),
-      this.#stepsSection(c, heat),
+      ...this.#weightsSection(c, heatmaps),
+      this.#operandsSection(c, heatmaps),
+      this.#stepsSection(c, heatmaps),
     ]);
   }
 
   /**
-   * A function drawing one heatmap of this render (kept in its slot between renders, its figure
-   * marked data-matrix=slot), and `heat.trace(i, j)`: hovering or focusing weight (i, j) marks
-   * target row i (its query, its output) and source row j (its key and value, or its encoder state).
+   * This render's heatmaps: `draw(slot, …)` one (kept in its slot between renders, its figure
+   * marked data-matrix=slot); `trace(i, j)`: hovering or focusing weight (i, j) marks target row
+   * i (its query, its output) and source row j (its key and value, or its encoder state);
+   * `compact` for the n×m ones.
    */
   #heatmaps(c) {
-    const handles = {};
-    const heat = (slot, name, matrix, rowLabels, colLabels, extra = {}) => {
+    const drawn = {};
+    const draw = (slot, name, matrix, rowLabels, colLabels, extra = {}) => {
       const h = createHeatmap({ t: this.t, name, file: `cross-${slot}`, matrix, rowLabels, colLabels, compact: extra.compact ?? matrix.cols > 10, pool: this.#pool, slot, defer: true, ...extra });
       h.el.dataset.matrix = slot;
-      handles[slot] = h;
+      drawn[slot] = h;
       return h.el;
     };
-    heat.trace = (i, j) => {
+    const trace = (i, j) => {
       const on = i !== null;
-      for (const slot of TARGET_SLOTS) handles[slot]?.highlight(on ? { rows: [i] } : {});
-      for (const slot of SOURCE_SLOTS) handles[slot]?.highlight(on ? { rows: [j] } : {});
+      for (const slot of TARGET_SLOTS) drawn[slot]?.highlight(on ? { rows: [i] } : {});
+      for (const slot of SOURCE_SLOTS) drawn[slot]?.highlight(on ? { rows: [j] } : {});
     };
-    heat.compact = c.n > 10 || c.m > 10;
-    return heat;
+    return { draw, trace, compact: c.n > 10 || c.m > 10 };
   }
 
   #formulaSection(c) {
@@ -164,19 +164,19 @@ export class AttentionCross extends AttentionElement {
   }
 
   /** The target's self-attention beside the cross-attention weights (whose cells trace their operands). */
-  #weightsSection(c, heat) {
+  #weightsSection(c, { draw, trace, compact }) {
     const t = this.t;
     const tgt = c.target.tokens;
     this.#main ??= el('div', { class: 'grid' });
     place(this.#main, [
-      heat('self', t('cross.self'), c.self.weights, tgt, tgt, { compact: heat.compact, exportable: false }),
-      heat('weights', t('cross.weights'), c.result.weights, tgt, c.src.tokens, { compact: heat.compact, mask: c.steps.masked?.mask, maskedText: '0', onCell: heat.trace }),
+      draw('self', t('cross.self'), c.self.weights, tgt, tgt, { compact, exportable: false }),
+      draw('weights', t('cross.weights'), c.result.weights, tgt, c.src.tokens, { compact, mask: c.steps.masked?.mask, maskedText: '0', onCell: trace }),
     ]);
     return [this.#main, el('p', { class: 'note', text: t('cross.contrast') }), el('p', { class: 'note', text: t('cross.hover') })];
   }
 
   /** The operands and the output, drawn only while their section is open (open at first when small). */
-  #operandsSection(c, heat) {
+  #operandsSection(c, { draw }) {
     const t = this.t;
     const { dModel: d, dK: dk } = c.target.config;
     const { n, m, additive, result } = c;
@@ -199,9 +199,9 @@ export class AttentionCross extends AttentionElement {
     const tgt = c.target.tokens;
     const srcTokens = c.src.tokens;
     const mats = additive
-      ? [heat('Xtgt', t('cross.Xtgt'), c.target.X, tgt, dims(d, 'd')), heat('Xsrc', t('cross.Xsrc'), c.src.X, srcTokens, dims(d, 'd'))]
-      : [heat('Q', t('cross.Q'), c.Q, tgt, dims(dk, 'd')), heat('K', t('cross.K'), c.K, srcTokens, dims(dk, 'd')), heat('V', t('cross.V'), c.V, srcTokens, dims(dk, 'd'))];
-    mats.push(heat('output', t(additive ? 'cross.outputAdditive' : 'cross.output'), result.output, tgt, dims(result.output.cols, 'd')));
+      ? [draw('Xtgt', t('cross.Xtgt'), c.target.X, tgt, dims(d, 'd')), draw('Xsrc', t('cross.Xsrc'), c.src.X, srcTokens, dims(d, 'd'))]
+      : [draw('Q', t('cross.Q'), c.Q, tgt, dims(dk, 'd')), draw('K', t('cross.K'), c.K, srcTokens, dims(dk, 'd')), draw('V', t('cross.V'), c.V, srcTokens, dims(dk, 'd'))];
+    mats.push(draw('output', t(additive ? 'cross.outputAdditive' : 'cross.output'), result.output, tgt, dims(result.output.cols, 'd')));
     this.#operandGrid ??= el('div', { class: 'grid' });
     place(this.#operandGrid, mats);
     place(section, [summary, this.#operandGrid]);
@@ -209,14 +209,14 @@ export class AttentionCross extends AttentionElement {
   }
 
   /** The intermediates (scores, scaled, masked), drawn only while their section is open. */
-  #stepsSection(c, heat) {
+  #stepsSection(c, { draw, compact }) {
     const t = this.t;
     this.#steps ??= el('details', { part: 'data', 'data-role': 'steps', ontoggle: () => this.requestRender() }, el('summary'));
     const details = this.#steps;
     details.firstChild.textContent = t('cross.steps');
     const inner = [details.firstChild];
     const { steps, target, src } = c;
-    const show = (id, key, extra = {}) => steps[id] && inner.push(heat(id, t(key), steps[id].matrix, target.tokens, src.tokens, { compact: heat.compact, ...extra }));
+    const show = (id, key, extra = {}) => steps[id] && inner.push(draw(id, t(key), steps[id].matrix, target.tokens, src.tokens, { compact, ...extra }));
     if (details.open) {
       show('scores', c.additive ? 'cross.additiveScores' : 'cross.scores');
       show('scaled', 'cross.scaled');
