@@ -8,8 +8,8 @@ import { AttentionHeads } from './attention-heads.js';
 import { AttentionPooling } from './pooling/attention-pooling.js';
 import { AttentionPositions } from './positions/attention-positions.js';
 import { AttentionScaling } from './attention-scaling.js';
-import { AttentionSteps } from './attention-steps.js';
-import { AttentionTransformer } from './attention-transformer.js';
+import { AttentionSteps } from './steps/attention-steps.js';
+import { AttentionTransformer } from './transformer/attention-transformer.js';
 
 export { AttentionCompare, AttentionCost, AttentionCross, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
 export { getLab } from '../lab.js';
