@@ -9,7 +9,7 @@ import { adoptPanelStyles } from '../panel-styles.js';
 import { PALETTE, legendItem, lineChart } from '../chart.js';
 import { el } from '../dom.js';
 import { createHeatmap, place } from '../heatmap.js';
-import { buildModel, toMatrix } from '../model.js';
+import { buildModel, copyMatrixOrNull } from '../model.js';
 import { exact } from '../format.js';
 import { renderTexCached } from '../tex.js';
 
@@ -91,8 +91,8 @@ export class AttentionPositions extends AttentionElement {
     const d = config.dModel;
     // P, the chart's columns and P Pᵀ depend only on n and d: kept while they stay.
     if (this._enc?.n !== n || this._enc.d !== d || this._enc.lab !== lab) {
-      const P = toMatrix(lab.positionalEncoding(n, d));
-      const chart = toMatrix(lab.positionalEncoding(CHART_POSITIONS, d));
+      const P = copyMatrixOrNull(lab.positionalEncoding(n, d));
+      const chart = copyMatrixOrNull(lab.positionalEncoding(CHART_POSITIONS, d));
       // P Pᵀ: the scores step (QKᵀ with scale 1) of attention with Q = K = V = P.
       const PPt = lab.scaledDotProductAttention(P, P, P, { scale: 1, trace: true }).steps.find((s) => s.id === 'scores').matrix;
       this._enc = { n, d, lab, P, chart, PPt };
@@ -107,8 +107,8 @@ export class AttentionPositions extends AttentionElement {
     const [i, j] = swapPair(this.getAttribute('swap'), n);
     this._swap = [i, j];
     const Xs = swapRows(X, i, j);
-    const XP = toMatrix(lab.addPositionalEncoding(X));
-    const XsP = toMatrix(lab.addPositionalEncoding(Xs));
+    const XP = copyMatrixOrNull(lab.addPositionalEncoding(X));
+    const XsP = copyMatrixOrNull(lab.addPositionalEncoding(Xs));
     const attend = (M) => lab.selfAttention(M, { Wq, Wk, Wv }).weights;
     const swappedTokens = tokens.slice();
     [swappedTokens[i], swappedTokens[j]] = [tokens[j], tokens[i]];
