@@ -38,8 +38,10 @@ let urlWritten = -Infinity;
 // <html data-url-pending> while a state waits to be written (scripts and tests can wait for it).
 function writeUrl() {
   urlTimer = 0;
+  // The time is taken just before the write (not before building the query), so writes are 250 ms apart.
+  const query = writeState(urlState);
   urlWritten = performance.now();
-  history.replaceState(null, '', writeState(urlState));
+  history.replaceState(null, '', query);
   delete document.documentElement.dataset.urlPending;
 }
 function followState(state) {
