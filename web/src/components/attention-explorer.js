@@ -127,6 +127,12 @@ export class AttentionExplorer extends AttentionElement {
     this.emit('attention-change', this.state);
   }
 
+  /** The panel elements by id ({ steps, heads, …, cross, … }), once built; a panel links to another through them. */
+  get panels() {
+    return this.#ui ? { ...this.#ui.panels } : undefined;
+  }
+
+  /** Show panel `id` (and fire `attention-change`). */
   selectPanel(id) {
     this.setAttribute('panel', id);
     this.#changed();
