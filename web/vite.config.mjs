@@ -5,9 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 export const katexDir = dirname(require.resolve('katex/package.json'));
+const webDir = dirname(fileURLToPath(import.meta.url));
 
 // Asset URLs stay literal in the bundles: `new URL('./file', import.meta.url)` next to
 // components.js (or app.js), so the files are found relative to the bundle and a consumer's
@@ -58,12 +60,24 @@ export function katexPlugin() {
   };
 }
 
-/** A one-file ES module build of `entry` into outDir/fileName. */
+// The demo page's icon (web/favicon.svg, named in index.html), written next to its app.js so a
+// browser asking for it gets no 404. A file, not a data: URL, which a CSP's img-src may refuse.
+const PAGE_ENTRY = join(webDir, 'src/main.js');
+function pageIcon() {
+  return {
+    name: 'attention-lab-page-icon',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'favicon.svg', source: readFileSync(join(webDir, 'favicon.svg')) });
+    },
+  };
+}
+
+/** A one-file ES module build of `entry` into outDir/fileName (the demo page's with its icon). */
 export function bundleConfig({ entry, outDir, fileName }) {
   return {
     configFile: false,
     logLevel: 'warn',
-    plugins: [katexPlugin(), keepAssetUrls()],
+    plugins: [katexPlugin(), keepAssetUrls(), ...(entry === PAGE_ENTRY ? [pageIcon()] : [])],
     build: {
       outDir,
       emptyOutDir: false,

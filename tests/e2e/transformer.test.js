@@ -357,7 +357,7 @@ describe('attention-transformer', () => {
     expect(v.lang).toBe('zh-CN');
     expect(v.heading).toBe('逐步计算一个 Transformer 编码器块');
     expect(v.title).toBe('加法和规范化：Y = LayerNorm(X + A)');
-    expect(v.tabs.map((tab) => tab.text)).toContain('2. 多头注意力 6×8');
+    expect(v.tabs.map((tab) => tab.text)).toContain('2. 多头注意力 7×8'); // the Chinese default sentence: 7 characters
     expect(v.roles.whyLayerNorm).toContain('层规范化');
     expect(v.roles.whyLayerNorm).toContain('批量规范化');
     await setAttr(page, 'step', 'residual1');

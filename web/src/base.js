@@ -4,13 +4,16 @@
 import { fillsPending, whenFilled } from './heatmap.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
-import { normalise, outOfRange } from './model.js';
+import { CONFIG_ATTRIBUTES, givenConfig, normalise, outOfRange } from './config.js';
 import { adoptStyles } from './styles.js';
-
-export const CONFIG_ATTRIBUTES = ['sentence', 'seed', 'd-model', 'd-k', 'heads', 'mask', 'valid-len'];
 
 export class AttentionElement extends HTMLElement {
   static tag = '';
+  #inputs = {};
+  #queued = false;
+  #renders = 0;
+  #kept = new Map();
+
   /** Register the element (once) under `tag`. */
   static define(tag = this.tag) {
     if (!customElements.get(tag)) customElements.define(tag, this);
@@ -29,8 +32,6 @@ export class AttentionElement extends HTMLElement {
     this.root.className = 'root';
     this.root.setAttribute('part', 'base');
     this.shadowRoot.append(this.root);
-    this._inputs = {};
-    this._queued = false;
   }
 
   connectedCallback() {
@@ -43,10 +44,10 @@ export class AttentionElement extends HTMLElement {
 
   /** Typed data: { X, Wq, Wk, Wv, Wo } (Matrix or nested arrays) replacing the seeded ones. */
   get inputs() {
-    return this._inputs;
+    return this.#inputs;
   }
   set inputs(value) {
-    this._inputs = value ?? {};
+    this.#inputs = value ?? {};
     this.requestRender();
   }
 
@@ -61,14 +62,9 @@ export class AttentionElement extends HTMLElement {
     return translator(this.language);
   }
 
-  /** The input model's settings from the attributes, defaults filled in. */
+  /** The input model's settings from the attributes, defaults filled in (the sentence in the element's language). */
   config() {
-    return normalise(this.givenConfig());
-  }
-
-  givenConfig() {
-    const a = (name) => this.getAttribute(name) ?? undefined;
-    return { sentence: a('sentence'), seed: a('seed'), dModel: a('d-model'), dK: a('d-k'), heads: a('heads'), mask: a('mask'), validLen: a('valid-len') };
+    return normalise(givenConfig(this), this.language);
   }
 
   /**
@@ -77,7 +73,7 @@ export class AttentionElement extends HTMLElement {
    * element leaves the input model's to its host, which shows them once.
    */
   outOfRange() {
-    return this.getRootNode()?.host instanceof AttentionElement ? [] : outOfRange(this.givenConfig());
+    return this.getRootNode()?.host instanceof AttentionElement ? [] : outOfRange(givenConfig(this));
   }
 
   /** Add { name, given, used } to `changed` when attribute `name` is set and `used` differs from it. */
@@ -105,47 +101,60 @@ export class AttentionElement extends HTMLElement {
   }
 
   requestRender() {
-    if (this._queued) return;
-    this._queued = true;
-    queueMicrotask(async () => {
-      if (!this.lab) {
-        if (!this.root.childElementCount) {
-          const p = document.createElement('p');
-          p.className = 'muted';
-          p.textContent = this.t('app.loading');
-          this.root.append(p);
-        }
-        try {
-          this.lab = await getLab();
-        } catch (error) {
-          // E.g. a Content-Security-Policy without 'wasm-unsafe-eval': say so instead of "Loading…" forever.
-          this._queued = false;
-          this.showError(error, 'error.load');
-          return;
-        }
-      }
-      this._queued = false;
-      // A hidden element (an explorer panel not shown) renders when it is shown.
-      if (!this.isConnected || this.hidden) return;
-      const focused = this.shadowRoot.activeElement?.closest?.('[data-key]')?.dataset.key;
-      try {
-        this.render(this.lab);
-      } catch (error) {
-        this.showError(error);
-      }
-      this.showOutOfRange();
-      if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
-      // `data-ready` once every heatmap's cells show this render (labels, data-value and
-      // off-screen heatmaps are filled when the page is next idle, see heatmap.js);
-      // `attention-render` at the end of the synchronous render.
-      const render = (this._renders = (this._renders ?? 0) + 1);
-      if (fillsPending()) {
-        delete this.dataset.ready;
-        whenFilled(() => {
-          if (this._renders === render) this.dataset.ready = '';
-        });
-      } else this.dataset.ready = '';
-      this.emit('attention-render', {});
+    if (this.#queued) return;
+    this.#queued = true;
+    queueMicrotask(() => this.#renderWhenLoaded());
+  }
+
+  async #renderWhenLoaded() {
+    if (!this.lab && !(await this.#load())) return;
+    this.#queued = false;
+    // A hidden element (an explorer panel not shown) renders when it is shown.
+    if (!this.isConnected || this.hidden) return;
+    const focused = this.shadowRoot.activeElement?.closest?.('[data-key]')?.dataset.key;
+    try {
+      this.render(this.lab);
+    } catch (error) {
+      this.showError(error);
+    }
+    this.showOutOfRange();
+    if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
+    this.#markReady();
+    this.emit('attention-render', {});
+  }
+
+  /** Load the library once ("Loading…" meanwhile); false, with the error shown, when it cannot load. */
+  async #load() {
+    if (!this.root.childElementCount) {
+      const p = document.createElement('p');
+      p.className = 'muted';
+      p.textContent = this.t('app.loading');
+      this.root.append(p);
+    }
+    try {
+      this.lab = await getLab();
+      return true;
+    } catch (error) {
+      // E.g. a Content-Security-Policy without 'wasm-unsafe-eval': say so instead of "Loading…" forever.
+      this.#queued = false;
+      this.showError(error, 'error.load');
+      return false;
+    }
+  }
+
+  /**
+   * `data-ready` once every heatmap's cells show this render (labels, data-value and off-screen
+   * heatmaps are filled when the page is next idle, see heatmap.js); a later render takes over.
+   */
+  #markReady() {
+    const render = ++this.#renders;
+    if (!fillsPending()) {
+      this.dataset.ready = '';
+      return;
+    }
+    delete this.dataset.ready;
+    whenFilled(() => {
+      if (this.#renders === render) this.dataset.ready = '';
     });
   }
 
@@ -162,11 +171,10 @@ export class AttentionElement extends HTMLElement {
    * one language): a kept node is neither rebuilt nor laid out again.
    */
   keep(name, key, make) {
-    const cache = (this._kept ??= new Map());
-    const hit = cache.get(name);
+    const hit = this.#kept.get(name);
     if (hit?.key === key) return hit.node;
     const node = make();
-    cache.set(name, { key, node });
+    this.#kept.set(name, { key, node });
     return node;
   }
 

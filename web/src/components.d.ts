@@ -18,7 +18,7 @@ export interface AttentionInputs {
 
 /** The configuration every element reads from its attributes. */
 export interface AttentionState {
-  /** `sentence`: split into words (Latin) or characters (Chinese), at most 32 tokens. */
+  /** `sentence`: split into words (Latin) or characters (Chinese), at most 32 tokens. Default `the cat sat on the mat`, or `小猫坐在垫子上` when the language is Chinese. */
   sentence: string;
   /** `seed`: seeds the embeddings and weights (integer ≥ 0). Default 42. */
   seed: number;

@@ -1,5 +1,6 @@
 // The demo page: the explorer, a language switch, and the state in the URL.
 import { defineAll } from './components/index.js';
+import { CONFIG_FIELDS, TYPED_MATRICES, VIEW_FIELDS } from './config.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
 import { readState, writeState } from './state.js';
@@ -7,7 +8,8 @@ import { readState, writeState } from './state.js';
 defineAll();
 const explorer = document.querySelector('attention-explorer');
 const langSelect = document.getElementById('lang');
-const ATTRS = { sentence: 'sentence', seed: 'seed', dModel: 'd-model', dK: 'd-k', heads: 'heads', mask: 'mask', validLen: 'valid-len', step: 'step', head: 'head', kernel: 'kernel', bandwidth: 'bandwidth', panel: 'panel' };
+// The state fields that are attributes of the explorer (the language is applied below).
+const ATTRIBUTES = [...CONFIG_FIELDS, ...VIEW_FIELDS].filter((f) => f.attribute);
 
 function applyLanguage(lang) {
   const t = translator(lang);
@@ -20,9 +22,9 @@ function applyLanguage(lang) {
 }
 
 const state = readState(location.search);
-for (const [field, attr] of Object.entries(ATTRS)) if (state[field] !== undefined) explorer.setAttribute(attr, state[field]);
+for (const { property, attribute } of ATTRIBUTES) if (state[property] !== undefined) explorer.setAttribute(attribute, state[property]);
 // Matrices typed by hand come back as text in their boxes (checked there like typed text).
-explorer.typed = { x: state.x, wq: state.wq, wk: state.wk, wv: state.wv, wo: state.wo };
+explorer.typed = Object.fromEntries(TYPED_MATRICES.map(({ key }) => [key, state[key]]));
 // The panels' own settings (hidden size, query, source sentence, …) go to the panels.
 explorer.panelSettings = state;
 let t = applyLanguage(pickLang(state.lang ?? navigator.language));
@@ -36,8 +38,10 @@ let urlWritten = -Infinity;
 // <html data-url-pending> while a state waits to be written (scripts and tests can wait for it).
 function writeUrl() {
   urlTimer = 0;
+  // The time is taken just before the write (not before building the query), so writes are 250 ms apart.
+  const query = writeState(urlState);
   urlWritten = performance.now();
-  history.replaceState(null, '', writeState(urlState));
+  history.replaceState(null, '', query);
   delete document.documentElement.dataset.urlPending;
 }
 function followState(state) {

@@ -1,20 +1,17 @@
 // The one input model behind every panel: a sentence split into tokens,
 // seeded embeddings X and seeded projections W_Q, W_K, W_V, W_O, and a mask.
+import { normalise } from './config.js';
 import { hashString, mulberry32, normals, randomMatrix } from './random.js';
+
+// The settings (their defaults, bounds and out-of-range notes) are defined in config.js.
+export { normalise, outOfRange } from './config.js';
 
 // maxWidth bounds h·d_k, the width of Q, K, V and of the concatenated heads, like d_model.
 export const LIMITS = { maxTokens: 32, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
 const MAX_SENTENCE = 400;
 
-export const DEFAULTS = {
-  sentence: 'the cat sat on the mat',
-  seed: 42,
-  dModel: 8,
-  dK: 4,
-  heads: 1,
-  mask: 'none',
-  validLen: 3,
-};
+// The longest sentence read, in characters (a longer one is cut, with a note).
+export { MAX_SENTENCE };
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 
@@ -38,50 +35,6 @@ export function tokenize(sentence, limit = LIMITS.maxTokens) {
   }
   flush();
   return tokens.slice(0, limit);
-}
-
-const clampInt = (value, lo, hi, fallback) => {
-  const v = Math.round(Number(value));
-  return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
-};
-
-/** Fill defaults and clamp every field to the sizes the page supports. */
-export function normalise(config = {}) {
-  const c = { ...DEFAULTS, ...Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined && v !== null && v !== '')) };
-  const heads = clampInt(c.heads, 1, LIMITS.maxHeads, DEFAULTS.heads);
-  // d_k ≤ 64 / h: 8 heads of 64 would make 32×512 queries and a 512×64 W_O, beyond the page's sizes.
-  const maxDk = Math.min(LIMITS.maxDk, Math.floor(LIMITS.maxWidth / heads));
-  return {
-    sentence: String(c.sentence).slice(0, MAX_SENTENCE),
-    seed: clampInt(c.seed, 0, 2 ** 31 - 1, DEFAULTS.seed),
-    dModel: clampInt(c.dModel, 1, LIMITS.maxDModel, DEFAULTS.dModel),
-    dK: clampInt(c.dK, 1, maxDk, Math.min(DEFAULTS.dK, maxDk)),
-    heads,
-    mask: ['none', 'causal', 'padding'].includes(c.mask) ? c.mask : 'none',
-    validLen: clampInt(c.validLen, 0, LIMITS.maxTokens, DEFAULTS.validLen),
-  };
-}
-
-const ATTRIBUTE_OF = { seed: 'seed', dModel: 'd-model', dK: 'd-k', heads: 'heads', mask: 'mask', validLen: 'valid-len' };
-/**
- * The settings `normalise` had to change, as { name (the attribute), given, used }:
- * numbers out of range or not numbers, an unknown mask, a sentence cut to the
- * first 400 characters or the first 32 tokens. Empty when everything was used as given.
- */
-export function outOfRange(config = {}) {
-  const c = normalise(config);
-  const changed = [];
-  for (const [field, name] of Object.entries(ATTRIBUTE_OF)) {
-    const given = config[field];
-    if (given === undefined || given === null || given === '') continue;
-    const same = field === 'mask' ? given === c.mask : Number(given) === c[field];
-    if (!same) changed.push({ name, given: String(given), used: String(c[field]) });
-  }
-  const sentence = String(config.sentence ?? '');
-  const count = tokenize(sentence, Infinity).length;
-  if (count > LIMITS.maxTokens) changed.push({ name: 'sentence', given: `${count}`, used: `${LIMITS.maxTokens}`, unit: 'tokens' });
-  else if (sentence.length > MAX_SENTENCE) changed.push({ name: 'sentence', given: `${sentence.length}`, used: `${MAX_SENTENCE}`, unit: 'characters' });
-  return changed;
 }
 
 /** A token's embedding: the same word gets the same row for a given seed. */
@@ -114,7 +67,7 @@ function build(c, custom = {}) {
   let tokens = tokenize(c.sentence);
   if (tokens.length === 0) tokens = ['∅'];
   let X;
-  const given = toMatrix(custom.X);
+  const given = copyMatrixOrNull(custom.X);
   if (given && given.rows > 0 && given.rows <= LIMITS.maxTokens && given.cols === c.dModel) {
     X = given;
     if (tokens.length !== X.rows) tokens = Array.from({ length: X.rows }, (_, i) => `x${i + 1}`);
@@ -125,18 +78,18 @@ function build(c, custom = {}) {
   }
   const width = c.heads * c.dK;
   const std = 1 / Math.sqrt(c.dModel);
-  const Wq = toMatrix(custom.Wq) ?? randomMatrix(c.dModel, width, c.seed * 4 + 1, std);
-  const Wk = toMatrix(custom.Wk) ?? randomMatrix(c.dModel, width, c.seed * 4 + 2, std);
-  const Wv = toMatrix(custom.Wv) ?? randomMatrix(c.dModel, width, c.seed * 4 + 3, std);
-  const Wo = toMatrix(custom.Wo) ?? randomMatrix(width, c.dModel, c.seed * 4 + 4, 1 / Math.sqrt(width));
+  const Wq = copyMatrixOrNull(custom.Wq) ?? randomMatrix(c.dModel, width, c.seed * 4 + 1, std);
+  const Wk = copyMatrixOrNull(custom.Wk) ?? randomMatrix(c.dModel, width, c.seed * 4 + 2, std);
+  const Wv = copyMatrixOrNull(custom.Wv) ?? randomMatrix(c.dModel, width, c.seed * 4 + 3, std);
+  const Wo = copyMatrixOrNull(custom.Wo) ?? randomMatrix(width, c.dModel, c.seed * 4 + 4, 1 / Math.sqrt(width));
   const n = X.rows;
   const validLen = Math.min(c.validLen, n);
   const mask = c.mask === 'causal' ? 'causal' : c.mask === 'padding' ? { validLens: validLen } : undefined;
   return { config: { ...c, validLen }, tokens, X, Wq, Wk, Wv, Wo, mask, n };
 }
 
-/** Accept a Matrix or nested rows; anything else gives null. */
-export function toMatrix(value) {
+/** A copy of a Matrix or of nested rows as { rows, cols, data: Float32Array }; anything else (ragged rows, a wrong data length) gives null. */
+export function copyMatrixOrNull(value) {
   if (!value) return null;
   if (Array.isArray(value)) {
     const rows = value.length;
@@ -159,5 +112,5 @@ export function parseMatrixText(text) {
     .map((line) => line.split(/[\s,;]+/).filter(Boolean).map(Number));
   if (rows.length === 0) return null;
   if (rows.some((r) => r.some((v) => !Number.isFinite(v)))) return null;
-  return toMatrix(rows);
+  return copyMatrixOrNull(rows);
 }

@@ -1,55 +1,20 @@
-// The page state in the URL query, so a link reproduces a view (and a step).
-// Field → query key. The keys are part of every link already shared: add keys, never rename one.
-// The panels' own settings (after `panel`) are written by <attention-explorer> from the panels'
-// attributes (see its PANEL_SETTINGS) and checked by the panels when a link is opened.
-const KEYS = {
-  sentence: 's',
-  seed: 'seed',
-  dModel: 'dm',
-  dK: 'dk',
-  heads: 'h',
-  mask: 'mask',
-  validLen: 'vl',
-  step: 'step',
-  head: 'head',
-  lang: 'lang',
-  kernel: 'kernel',
-  bandwidth: 'bw',
-  panel: 'panel',
-  // The panels' own settings: attention-compare's hidden-size, attention-pooling's query,
-  // attention-cross's source, scoring and valid-lens, attention-positions' swap,
-  // attention-cost's window, linformer-k and max-n, attention-transformer's positional and step.
-  hiddenSize: 'hs',
-  query: 'q',
-  source: 'src',
-  scoring: 'scoring',
-  validLens: 'vlens',
-  swap: 'swap',
-  window: 'win',
-  linformerK: 'lk',
-  maxN: 'maxn',
-  positional: 'pos',
-  transformerStep: 'tstep',
-  // Matrices typed by hand, in short form (see encodeMatrixText).
-  x: 'x',
-  wq: 'wq',
-  wk: 'wk',
-  wv: 'wv',
-  wo: 'wo',
-};
+// The page state in the URL query, so a link reproduces a view (and a step). The fields and
+// their keys (the input model's settings, the explorer's view, the panels' own settings and the
+// typed matrices) are defined in config.js; the keys are part of every link already shared.
+import { URL_KEYS } from './config.js';
 
 /** Read the known fields from a query string (unknown keys are ignored). */
 export function readState(search) {
   const params = new URLSearchParams(search);
   const state = {};
-  for (const [field, key] of Object.entries(KEYS)) if (params.has(key)) state[field] = params.get(key);
+  for (const [field, key] of URL_KEYS) if (params.has(key)) state[field] = params.get(key);
   return state;
 }
 
 /** Write the fields as a query string, in a stable order. */
 export function writeState(state) {
   const params = new URLSearchParams();
-  for (const [field, key] of Object.entries(KEYS))
+  for (const [field, key] of URL_KEYS)
     if (state[field] !== undefined && state[field] !== null && state[field] !== '') params.set(key, String(state[field]));
   return `?${params.toString()}`;
 }

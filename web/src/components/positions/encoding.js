@@ -3,7 +3,7 @@
 // swapped, without and with P added. Without P the weights only permute (permutation
 // equivariance); with P they change.
 import { firstColumns } from '../../first-columns.js';
-import { toMatrix } from '../../model.js';
+import { copyMatrixOrNull } from '../../model.js';
 import { traceMatrix } from '../../trace-view.js';
 
 /** Positions plotted in the chart of P's columns. */
@@ -44,8 +44,8 @@ export function permutedDifference(A, B, i, j) {
 
 /** P (n×d), the first CHART_POSITIONS rows of the encoding for the chart, and P Pᵀ, from the library. */
 export function encodingOf(lab, n, d) {
-  const P = toMatrix(lab.positionalEncoding(n, d));
-  const chart = toMatrix(lab.positionalEncoding(CHART_POSITIONS, d));
+  const P = copyMatrixOrNull(lab.positionalEncoding(n, d));
+  const chart = copyMatrixOrNull(lab.positionalEncoding(CHART_POSITIONS, d));
   // P Pᵀ: the scores step (QKᵀ with scale 1) of attention with Q = K = V = P.
   const PPt = traceMatrix(lab.scaledDotProductAttention(P, P, P, { scale: 1, trace: true }), 'scores');
   return { P, chart, PPt };
@@ -61,12 +61,12 @@ export function swapExperiment(lab, model, i, j) {
   const head = { Wq: firstColumns(model.Wq, config.dK), Wk: firstColumns(model.Wk, config.dK), Wv: firstColumns(model.Wv, config.dK) };
   const attend = (M) => lab.selfAttention(M, head).weights;
   const Xs = swapRows(X, i, j);
-  const XP = toMatrix(lab.addPositionalEncoding(X));
+  const XP = copyMatrixOrNull(lab.addPositionalEncoding(X));
   const swappedTokens = tokens.slice();
   [swappedTokens[i], swappedTokens[j]] = [tokens[j], tokens[i]];
   const noP = attend(X);
   const noPs = attend(Xs);
   const withP = attend(XP);
-  const withPs = attend(toMatrix(lab.addPositionalEncoding(Xs)));
+  const withPs = attend(copyMatrixOrNull(lab.addPositionalEncoding(Xs)));
   return { i, j, XP, swappedTokens, noP, noPs, withP, withPs, diffNoP: permutedDifference(noP, noPs, i, j), diffWithP: permutedDifference(withP, withPs, i, j) };
 }

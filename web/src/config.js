@@ -1,0 +1,144 @@
+// The settings, named once. Each table row gives a setting's attribute, URL key, property, type,
+// bounds and default; the observed attributes, the normalisation and its out-of-range notes, the
+// URL state and the explorer's controls are all derived from these tables (and components.d.ts
+// is tested against them), so a new setting is one new row.
+//
+// model.js and this file import each other: the bounds read LIMITS and the sentence check reads
+// tokenize, and model.js builds from normalise. Neither reads the other at load time (bounds are
+// functions), so the order in which they load does not matter.
+import { LIMITS, MAX_SENTENCE, tokenize } from './model.js';
+
+/** The default sentence in each language (used when no sentence is given). */
+export const DEFAULT_SENTENCE = { en: 'the cat sat on the mat', 'zh-CN': '小猫坐在垫子上' };
+
+/**
+ * The input model's settings, shared by every element, in the order of their URL keys.
+ * `min`/`max`: bounds (a number, or a function of LIMITS; a text's `max` is its length); `cap`: a further bound that depends on
+ * another setting (`used(property)` gives that setting as used). A number out of its bounds is
+ * clamped, a value that is not a number gives the default. `default`: a value, or one per language.
+ * `help`: the control has a help line.
+ */
+export const CONFIG_FIELDS = [
+  { attribute: 'sentence', key: 's', property: 'sentence', type: 'text', max: () => MAX_SENTENCE, default: DEFAULT_SENTENCE, help: true },
+  { attribute: 'seed', key: 'seed', property: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, default: 42 },
+  { attribute: 'd-model', key: 'dm', property: 'dModel', type: 'integer', min: 1, max: (limits) => limits.maxDModel, default: 8 },
+  // d_k ≤ 64 / h: 8 heads of 64 would make 32×512 queries and a 512×64 W_O, beyond the page's sizes.
+  { attribute: 'd-k', key: 'dk', property: 'dK', type: 'integer', min: 1, max: (limits) => limits.maxDk, cap: (limits, used) => Math.floor(limits.maxWidth / used('heads')), default: 4 },
+  { attribute: 'heads', key: 'h', property: 'heads', type: 'integer', min: 1, max: (limits) => limits.maxHeads, default: 1 },
+  { attribute: 'mask', key: 'mask', property: 'mask', type: 'choice', choices: ['none', 'causal', 'padding'], default: 'none' },
+  { attribute: 'valid-len', key: 'vl', property: 'validLen', type: 'integer', min: 0, max: (limits) => limits.maxTokens, default: 3 },
+];
+
+/** The attributes of the input model, observed by every element. */
+export const CONFIG_ATTRIBUTES = CONFIG_FIELDS.map((f) => f.attribute);
+
+/**
+ * The explorer's view in the URL: attributes of the explorer, each passed on to `panel` when it
+ * has one (`lang` is the page's language, set by the page rather than from the state).
+ */
+export const VIEW_FIELDS = [
+  { property: 'step', key: 'step', attribute: 'step', panel: 'steps' },
+  { property: 'head', key: 'head', attribute: 'head', panel: 'steps' },
+  { property: 'lang', key: 'lang' },
+  { property: 'kernel', key: 'kernel', attribute: 'kernel', panel: 'pooling' },
+  { property: 'bandwidth', key: 'bw', attribute: 'bandwidth', panel: 'pooling' },
+  { property: 'panel', key: 'panel', attribute: 'panel' },
+];
+
+/**
+ * The panels' own settings, kept in the explorer's state (and so in the URL) from the panels'
+ * attributes. `written`/`applied`: the longest value written to the state and applied to the
+ * panel; the panels check the values themselves. The source sentence has the sentence's limit:
+ * written cut to 400 characters, applied up to 4000 so the panel can say it was cut.
+ */
+export const PANEL_SETTINGS = [
+  { property: 'hiddenSize', key: 'hs', panel: 'compare', attribute: 'hidden-size', written: 16, applied: 16 },
+  { property: 'query', key: 'q', panel: 'pooling', attribute: 'query', written: 16, applied: 16 },
+  { property: 'source', key: 'src', panel: 'cross', attribute: 'source', written: 400, applied: 4000 },
+  { property: 'scoring', key: 'scoring', panel: 'cross', attribute: 'scoring', written: 16, applied: 16 },
+  { property: 'validLens', key: 'vlens', panel: 'cross', attribute: 'valid-lens', written: 200, applied: 200 },
+  { property: 'swap', key: 'swap', panel: 'positions', attribute: 'swap', written: 16, applied: 16 },
+  { property: 'window', key: 'win', panel: 'cost', attribute: 'window', written: 16, applied: 16 },
+  { property: 'linformerK', key: 'lk', panel: 'cost', attribute: 'linformer-k', written: 16, applied: 16 },
+  { property: 'maxN', key: 'maxn', panel: 'cost', attribute: 'max-n', written: 16, applied: 16 },
+  { property: 'positional', key: 'pos', panel: 'transformer', attribute: 'positional', written: 16, applied: 16 },
+  { property: 'transformerStep', key: 'tstep', panel: 'transformer', attribute: 'step', written: 16, applied: 16 },
+];
+
+/**
+ * The matrices a reader may type, in the URL's short form under `key`: `input` is their name in
+ * an element's `inputs`, `shape(config)` their [rows, cols] (rows null: X takes 1 to maxTokens rows).
+ * W_O is used only with more than one head.
+ */
+export const TYPED_MATRICES = [
+  { input: 'X', key: 'x', label: 'X', shape: (c) => [null, c.dModel] },
+  { input: 'Wq', key: 'wq', label: 'W_Q', shape: (c) => [c.dModel, c.heads * c.dK] },
+  { input: 'Wk', key: 'wk', label: 'W_K', shape: (c) => [c.dModel, c.heads * c.dK] },
+  { input: 'Wv', key: 'wv', label: 'W_V', shape: (c) => [c.dModel, c.heads * c.dK] },
+  { input: 'Wo', key: 'wo', label: 'W_O', shape: (c) => [c.heads * c.dK, c.dModel] },
+];
+
+/** Every state field with its URL key, in the order a link writes them. Keys are in shared links: add, never rename. */
+export const URL_KEYS = [...CONFIG_FIELDS, ...VIEW_FIELDS, ...PANEL_SETTINGS, ...TYPED_MATRICES.map((m) => ({ property: m.key, key: m.key }))].map(({ property, key }) => [property, key]);
+
+/** A bound of a field: a number, or a function of LIMITS. */
+export const bound = (value) => (typeof value === 'function' ? value(LIMITS) : value);
+
+const isGiven = (v) => v !== undefined && v !== null && v !== '';
+const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+
+/** A field's default in language `lang` (English when the field has none in that language). */
+export const defaultOf = (field, lang = 'en') => (typeof field.default === 'object' ? (field.default[lang] ?? field.default.en) : field.default);
+
+/** A field's value as used: `given` read as its type, kept in bounds; `used(p)` gives another field's. */
+function useField(field, given, used, lang) {
+  const fallback = defaultOf(field, lang);
+  if (field.type === 'text') return String(isGiven(given) ? given : fallback).slice(0, bound(field.max));
+  if (field.type === 'choice') return field.choices.includes(given) ? given : fallback;
+  const hi = field.cap ? Math.min(bound(field.max), field.cap(LIMITS, used)) : bound(field.max);
+  const v = Math.round(Number(isGiven(given) ? given : fallback));
+  return clamp(Number.isFinite(v) ? v : fallback, field.min, hi);
+}
+
+/**
+ * Every setting as used: defaults filled in (the sentence in language `lang`), numbers rounded and
+ * clamped to the sizes the page supports, unknown choices replaced by the default.
+ */
+export function normalise(config = {}, lang = 'en') {
+  const out = {};
+  const used = (property) => {
+    if (!(property in out)) out[property] = useField(FIELD_OF[property], config[property], used, lang);
+    return out[property];
+  };
+  for (const f of CONFIG_FIELDS) used(f.property);
+  return Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, out[f.property]]));
+}
+const FIELD_OF = Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, f]));
+
+/**
+ * The settings `normalise` had to change, as { name (the attribute), given, used }: numbers out of
+ * range or not numbers, an unknown choice; then a text cut to its first maxTokens tokens or
+ * its `max` characters (with `unit`). Empty when everything was used as given.
+ */
+export function outOfRange(config = {}) {
+  const c = normalise(config);
+  const changed = [];
+  for (const f of CONFIG_FIELDS) {
+    const given = config[f.property];
+    if (f.type === 'text' || !isGiven(given)) continue;
+    const same = f.type === 'choice' ? given === c[f.property] : Number(given) === c[f.property];
+    if (!same) changed.push({ name: f.attribute, given: String(given), used: String(c[f.property]) });
+  }
+  for (const f of CONFIG_FIELDS.filter((field) => field.type === 'text')) {
+    const text = String(config[f.property] ?? '');
+    const count = tokenize(text, Infinity).length;
+    if (count > LIMITS.maxTokens) changed.push({ name: f.attribute, given: `${count}`, used: `${LIMITS.maxTokens}`, unit: 'tokens' });
+    else if (text.length > bound(f.max)) changed.push({ name: f.attribute, given: `${text.length}`, used: `${bound(f.max)}`, unit: 'characters' });
+  }
+  return changed;
+}
+
+/** The input model's settings as given to an element: { property: attribute value or undefined }. */
+export function givenConfig(element) {
+  return Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, element.getAttribute(f.attribute) ?? undefined]));
+}
