@@ -1,26 +1,13 @@
 // The settings in a browser: the explorer's controls follow the table of web/src/config.js, the
 // default sentence follows the language (demo page and components), and the demo page loads
 // with no failed request (its icon included).
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
 import { CONFIG_FIELDS, DEFAULT_SENTENCE, bound } from '../../web/src/config.js';
-import { componentPage, ensureBuilt, launch, ready, root, server, urlWritten, watchedPage } from './browser.js';
+import { componentPage, ready, root, server, urlWritten, watchedPage } from './browser.js';
+import { useBrowser, useForFile } from './use-browser.js';
 
-let b;
-let site;
-let repo;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  site = await server(join(root, 'site'));
-  repo = await server();
-});
-afterAll(async () => {
-  await b?.close();
-  await site?.close();
-  await repo?.close();
-});
+const { launched: b, served: site } = useBrowser({ serve: 'site' }); // b.browser, site.url: the demo
+const repo = useForFile(() => server(root)); // repo.url: the repository root, for components
 
 /** The demo page at `query`, with every response of 400 or more and every failed request recorded. */
 async function openPage(query = '', locale = 'en-US') {

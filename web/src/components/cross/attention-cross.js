@@ -12,7 +12,7 @@ import { adoptPanelStyles } from '../../panel-styles.js';
 import { renderTexCached } from '../../tex.js';
 import { stepsById } from '../../trace-view.js';
 import { CrossControls } from './controls.js';
-import { DEFAULT_SOURCE, HIDDEN, MAX_SOURCE, crossAttention, crossMask, crossTex, fullyMaskedRows } from './cross-model.js';
+import { HIDDEN, MAX_SOURCE, crossAttention, crossMask, crossTex, defaultSource, fullyMaskedRows } from './cross-model.js';
 import { CROSS_CSS } from './styles.js';
 
 export { DEFAULT_SOURCE, parseValidLens } from './cross-model.js';
@@ -59,7 +59,7 @@ export class AttentionCross extends AttentionElement {
   /** The source sentence as given (cut to 400 characters); absent or empty: the default, as for `sentence`. */
   get source() {
     const s = this.getAttribute('source');
-    return (s === null || s === '' ? DEFAULT_SOURCE : s).slice(0, MAX_SOURCE);
+    return (s === null || s === '' ? defaultSource(this.language) : s).slice(0, MAX_SOURCE);
   }
 
   /** 'dot' (scaled dot-product) or 'additive' (Bahdanau). */

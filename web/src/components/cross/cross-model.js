@@ -5,7 +5,12 @@
 import { firstColumns } from '../../first-columns.js';
 import { randomMatrix } from '../../random.js';
 
+/**
+ * The source sentence when none is given: in the other language from the target's default, so the
+ * panel reads as translation either way (a Chinese page's target is 小猫坐在垫子上, its source English).
+ */
 export const DEFAULT_SOURCE = '小猫坐在垫子上';
+export const defaultSource = (lang) => (lang === 'zh-CN' ? 'the cat sat on the mat' : DEFAULT_SOURCE);
 /** The source sentence is cut to this many characters. */
 export const MAX_SOURCE = 400;
 /** The hidden width of additive scoring. */
