@@ -234,6 +234,18 @@ describe('attention-cross', () => {
     await context.close();
   });
 
+  test('no sentence and no source: the source is in the other language from the target (English page 6×7, Chinese page 7×6)', async () => {
+    for (const [lang, shape, rows, cols] of [['en', '6×7', 'the cat sat on the mat'.split(' '), [...'小猫坐在垫子上']], ['zh-CN', '7×6', [...'小猫坐在垫子上'], 'the cat sat on the mat'.split(' ')]]) {
+      const { page, problems, context } = await open(`<attention-cross lang="${lang}"></attention-cross>`);
+      const v = await shown(page);
+      expect(v.figures.weights.shape).toBe(shape);
+      expect(v.figures.weights.rows).toEqual(rows);
+      expect(v.figures.weights.cols).toEqual(cols);
+      expect(problems.console).toEqual([]);
+      await context.close();
+    }
+  });
+
   test('Chinese labels, and the panel inside the explorer', async () => {
     const { page, problems, context } = await open('<attention-cross lang="zh-CN" sentence="the cat"></attention-cross>');
     const v = await shown(page);
