@@ -102,7 +102,8 @@ describe('attention-cross', () => {
     expect(opened.figures.scores.values).toEqual(Array.from(traced.find((st) => st.id === 'scores').matrix.data));
     expect(opened.figures.scaled.values).toEqual(Array.from(traced.find((st) => st.id === 'scaled').matrix.data));
     // Hovering weight (2, 5) outlines query row 2 and key and value row 5.
-    await page.locator('attention-cross').locator('figure[data-matrix="weights"] td[data-i="2"][data-j="5"]').hover();
+    const at25 = page.locator('attention-cross').locator('figure[data-matrix="weights"] canvas');
+    await at25.hover({ position: await at25.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [2, 5]) });
     const lit = await page.evaluate(() => {
       const root = document.querySelector('attention-cross').shadowRoot;
       const rows = (slot) => [...new Set([...root.querySelectorAll(`figure[data-matrix="${slot}"] td.hl`)].map((td) => Number(td.dataset.i)))];
@@ -286,7 +287,7 @@ describe('attention-cross', () => {
       ['attention-cross', 'attention-positions'].map((tag) => {
         const root = document.querySelector(tag).shadowRoot;
         const td = root.querySelector('td[data-i]:not(.masked)');
-        return { katex: root.querySelectorAll('.formula .katex').length, bg: getComputedStyle(td).backgroundColor, width: tag === 'attention-cross' ? root.querySelector('#source').getBoundingClientRect().width : 0 };
+        return { katex: root.querySelectorAll('.formula .katex').length, bg: ((td) => { const c = td.closest('figure').querySelector('canvas'); const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); const r = devicePixelRatio; return `rgba(${[...c.getContext('2d').getImageData((x + (Number(td.dataset.j) + 0.5) * w) * r, (y + (Number(td.dataset.i) + 0.5) * h) * r, 1, 1).data].join(', ')})`; })(td), width: tag === 'attention-cross' ? root.querySelector('#source').getBoundingClientRect().width : 0 };
       }),
     );
     for (const l of look) {

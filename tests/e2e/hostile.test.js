@@ -345,7 +345,7 @@ describe(`under the header ${STRICT}`, () => {
     const shown = await page.evaluate(() => {
       const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
       const cell = steps.querySelector('figure[data-role=main] td[data-i]');
-      return { value: cell.dataset.value, text: cell.textContent, katex: steps.querySelectorAll('.formula .katex').length, bg: getComputedStyle(cell).backgroundColor };
+      return { value: cell.dataset.value, text: cell.textContent, katex: steps.querySelectorAll('.formula .katex').length, bg: ((td) => { const c = td.closest('figure').querySelector('canvas'); const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); const r = devicePixelRatio; return `rgba(${[...c.getContext('2d').getImageData((x + (Number(td.dataset.j) + 0.5) * w) * r, (y + (Number(td.dataset.i) + 0.5) * h) * r, 1, 1).data].join(', ')})`; })(cell) };
     });
     expect(Number.isFinite(Number(shown.value))).toBe(true);
     expect(shown.text).toMatch(/^−?\d\.\d\d$/);
