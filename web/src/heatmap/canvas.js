@@ -31,8 +31,9 @@ export function readTheme(figure) {
 
 /** Cell sizes (CSS px) of a heatmap: number cells as wide as --attn-cell-size, compact ones small; large matrices smaller. */
 function cellSize(rows, cols, compact, theme) {
-  if (!compact) return { cw: theme.cell, ch: theme.cell * 0.7 };
-  const side = Math.max(1, Math.min(1.05 * theme.rem + GAP, Math.floor(1100 / Math.max(rows, cols))));
+  // Whole CSS pixels: crisp edges at any device pixel ratio.
+  if (!compact) return { cw: Math.round(theme.cell), ch: Math.round(theme.cell * 0.7) };
+  const side = Math.max(1, Math.min(Math.round(1.05 * theme.rem) + GAP, Math.floor(1100 / Math.max(rows, cols))));
   return { cw: side, ch: side };
 }
 
