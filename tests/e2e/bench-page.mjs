@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Benchmark of the built page (not a test: numbers only, no assertions).
 // Sizes of site/ (raw and gzip), first paint on localhost, and the cost of one change in each
-// panel at the default and the page's largest sizes (32 tokens, d_model 64, h·d_k 64).
+// panel at the default and the page's largest sizes (32 tokens, d_model 64, h·d_k 64), and at 128 tokens.
 //
 // Per change, over `runs` rounds (median and max):
 //   script        wall time from the change (an attribute set, as the controls do) until the
@@ -21,7 +21,8 @@
 //                 task, less the same wait without a change). Unlike wall time it does not grow
 //                 when other processes take the machine's cores.
 // On a shared machine wall times swing with the load; the cpu column much less.
-// Usage: node tests/e2e/bench-page.mjs [--runs 20] [--only steps]  (--only: interactions whose name starts so)
+// Usage: node tests/e2e/bench-page.mjs [--runs 20] [--only steps] [--config largest]
+//   (--only: interactions whose name starts so; --config: configurations whose label starts so)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -31,6 +32,8 @@ const at = process.argv.indexOf('--runs');
 const RUNS = at > 0 ? Number(process.argv[at + 1]) : 20;
 const only = process.argv.indexOf('--only');
 const ONLY = only > 0 ? process.argv[only + 1] : '';
+const config = process.argv.indexOf('--config');
+const CONFIG = config > 0 ? process.argv[config + 1] : '';
 
 ensureBuilt();
 // BENCH_SITE: another build of the site to measure (e.g. an earlier commit's), same method.
@@ -56,6 +59,8 @@ console.log('site/ sizes (bytes):', JSON.stringify({ ...sizes, total }, null, 1)
 // The interactions, as the page's controls make them: [label, panel, target, attribute, values].
 // `target` 'explorer' sets the explorer's attribute (the input model's fields), 'panel' the panel's own.
 const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+// 128 tokens within the sentence's 400 characters: one CJK character each (a token per character).
+const huge = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
 const INTERACTIONS = [
   ['steps: seed', 'steps', 'explorer', 'seed', (k) => String(100 + k)],
   ['steps: step (n×n)', 'steps', 'panel', 'step', (k) => ['scores', 'scaled', 'masked', 'weights'][k % 4]],
@@ -151,7 +156,8 @@ for (const [label, query, sentence] of [
   ['default sizes (n = 6, d_model = 8, 1 head)', '?mask=causal&step=weights', 'the cat sat on the mat'],
   ['largest sizes (n = 32, d_model = 64, 4 heads of d_k 16)', `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights`, big],
   ['largest sizes (n = 32, d_model = 64, 8 heads of d_k 8)', `?s=${big}&dm=64&dk=8&h=8&mask=causal&step=concat`, big],
-]) {
+  ['128 tokens (n = 128, d_model = 64, 4 heads of d_k 16)', `?s=${encodeURIComponent(huge)}&dm=64&dk=16&h=4&mask=causal&step=weights`, huge],
+].filter(([label]) => !CONFIG || label.startsWith(CONFIG))) {
   await page.goto(`${s.url}/${query}`);
   await ready(page);
   // The measurement's own cost: the same round trips and wait without a change.

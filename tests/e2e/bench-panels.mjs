@@ -2,7 +2,7 @@
 // Benchmark of the four newer panels (not a test: numbers only, no assertions): attention-cross,
 // attention-positions, attention-transformer and attention-cost, each alone on a plain page with
 // dist/components.js, at the page's largest sizes (32 tokens, d_model 64, d_k 64; cross with a
-// 32-token source), in Debian's Chromium (tests/e2e/browser.js).
+// 32-token source; cross128: 128 target and 128 source tokens), in Debian's Chromium (tests/e2e/browser.js).
 //
 // Per change, after a warm-up, over `runs` rounds (median and max), as in bench-page.mjs:
 //   script        wall time from the change (an attribute set, as the panel's controls do) until
@@ -34,6 +34,10 @@ const words = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`
 const BIG = words('w', 32);
 const SOURCE = words('s', 32);
 const LARGE = { sentence: BIG, 'd-model': '64', 'd-k': '64', heads: '1', seed: '1' };
+// 128 tokens within the 400 characters a sentence keeps: one CJK character per token.
+const HUGE = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
+const HUGE_SOURCE = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x5000 + i)).join(' ');
+const LARGE128 = { ...LARGE, sentence: HUGE, source: HUGE_SOURCE };
 // The sentence edit keeps 32 tokens: the first word changes.
 const edit = (k) => BIG.replace(/^\S+/, `v${k}`);
 const TSTEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'];
@@ -47,6 +51,9 @@ const INTERACTIONS = [
   ['cross: scoring', 'attention-cross', { ...LARGE, source: SOURCE }, 'scoring', (k) => (k % 2 ? 'dot' : 'additive')],
   ['cross: valid-lens', 'attention-cross', { ...LARGE, source: SOURCE }, 'valid-lens', (k) => Array.from({ length: 32 }, (_, i) => 1 + ((i + k) % 32)).join(' ')],
   ['cross: mask', 'attention-cross', { ...LARGE, source: SOURCE }, 'mask', (k) => ['causal', 'padding', 'none'][k % 3]],
+  ['cross128: seed', 'attention-cross', LARGE128, 'seed', (k) => String(100 + k)],
+  ['cross128: sentence', 'attention-cross', LARGE128, 'sentence', (k) => HUGE.replace(/^\S+/, `v${k}`)],
+  ['cross128: mask', 'attention-cross', LARGE128, 'mask', (k) => ['causal', 'padding', 'none'][k % 3]],
   ['positions: seed', 'attention-positions', LARGE, 'seed', (k) => String(100 + k)],
   ['positions: sentence', 'attention-positions', LARGE, 'sentence', edit],
   ['positions: d_k', 'attention-positions', LARGE, 'd-k', (k) => String(k % 2 ? 64 : 63)],

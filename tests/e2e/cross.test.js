@@ -194,7 +194,7 @@ describe('attention-cross', () => {
 
   test('hostile and oversized source stays text; clamped to 32 tokens with the visible note', async () => {
     const hostile = '<img src=x onerror=alert(1)>';
-    const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const many = '字'.repeat(140);
     const { page, problems, context, dialogs } = await open('<attention-cross id="x"></attention-cross>');
     await page.evaluate(([h, m]) => {
       const x = document.getElementById('x');
@@ -207,8 +207,8 @@ describe('attention-cross', () => {
     const v = await shown(page);
     expect(v.images).toBe(0);
     expect(v.figures.weights.cols.slice(0, 3)).toEqual(['<img', 'src=x', 'onerror=alert']);
-    expect(v.figures.weights.shape).toBe('6×32');
-    expect(v.roles['out-of-range']).toContain('source: 45 tokens → the first 32');
+    expect(v.figures.weights.shape).toBe('6×128');
+    expect(v.roles['out-of-range']).toContain('source: 145 tokens → the first 128');
     expect(v.roles['out-of-range']).toContain(`scoring: ${hostile.slice(0, 23)}… → dot`);
     expect(v.roles['out-of-range']).toContain('valid-lens: ');
     expect(await page.evaluate(() => document.getElementById('x').shadowRoot.querySelector('#source').value)).toContain(hostile);

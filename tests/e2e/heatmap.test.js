@@ -109,6 +109,29 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
+  test('128 tokens: a 128×128 canvas without a table, focusable, its cells read out on hover and by keyboard', async () => {
+    // One CJK character per token, so 128 tokens fit in the sentence's 400 characters.
+    const sentence = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
+    const { page, context, problems } = await open(`?s=${encodeURIComponent(sentence)}&dm=64&dk=16&h=4&mask=causal&step=weights`);
+    expect(await page.locator(`${MAIN} .shape`).textContent()).toBe(' 128×128');
+    expect(await page.locator(`${MAIN} table`).count()).toBe(0);
+    const canvas = page.locator(`${MAIN} canvas`);
+    expect(await canvas.getAttribute('role')).toBe('img');
+    expect(await canvas.getAttribute('aria-label')).toContain('128×128');
+    // Drawn: the diagonal cell (5, 5) has a scale colour, the masked (5, 100) the hatching.
+    expect((await page.evaluate(probe, [MAIN, 5, 5])).rgba[3]).toBe(255);
+    const cell = await page.evaluate(probe, [MAIN, 100, 7]);
+    await canvas.hover({ position: { x: cell.x, y: cell.y } });
+    expect(await readout(page)).toContain(`[100][7] (${String.fromCharCode(0x4e00 + 100)} → ${String.fromCharCode(0x4e00 + 7)}) = `);
+    await canvas.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowDown');
+    expect(await readout(page)).toContain('[1][127]');
+    expect(await readout(page)).toContain('= 0 (masked)');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('exports: the CSV holds the cells the table holds', async () => {
     const { page, context } = await open('?s=a+b+c&step=weights');
     const values = await page.locator(`${MAIN} td[data-i]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));

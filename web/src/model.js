@@ -3,7 +3,7 @@
 import { hashString, mulberry32, normals, randomMatrix } from './random.js';
 
 // maxWidth bounds h·d_k, the width of Q, K, V and of the concatenated heads, like d_model.
-export const LIMITS = { maxTokens: 32, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
+export const LIMITS = { maxTokens: 128, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
 const MAX_SENTENCE = 400;
 
 export const DEFAULTS = {
