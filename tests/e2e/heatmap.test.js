@@ -109,12 +109,14 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
-  test('128 tokens: a 128×128 canvas without a table, focusable, its cells read out on hover and by keyboard', async () => {
+  test('128 tokens: a 128×128 canvas with a table of headers only, focusable, its cells read out on hover and by keyboard', async () => {
     // One CJK character per token, so 128 tokens fit in the sentence's 400 characters.
     const sentence = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
     const { page, context, problems } = await open(`?s=${encodeURIComponent(sentence)}&dm=64&dk=16&h=4&mask=causal&step=weights`);
     expect(await page.locator(`${MAIN} .shape`).textContent()).toBe(' 128×128');
-    expect(await page.locator(`${MAIN} table`).count()).toBe(0);
+    expect(await page.locator(`${MAIN} td[data-i]`).count()).toBe(0);
+    expect(await page.locator(`${MAIN} tbody th[scope="row"]`).count()).toBe(128);
+    expect(await page.locator(`${MAIN} thead th[scope="col"]`).count()).toBe(128);
     const canvas = page.locator(`${MAIN} canvas`);
     expect(await canvas.getAttribute('role')).toBe('img');
     expect(await canvas.getAttribute('aria-label')).toContain('128×128');

@@ -4,7 +4,8 @@ import { hashString, mulberry32, normals, randomMatrix } from './random.js';
 
 // maxWidth bounds h·d_k, the width of Q, K, V and of the concatenated heads, like d_model.
 export const LIMITS = { maxTokens: 128, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
-const MAX_SENTENCE = 400;
+// A pasted paragraph of 128 words fits.
+const MAX_SENTENCE = 1600;
 
 export const DEFAULTS = {
   sentence: 'the cat sat on the mat',
@@ -66,7 +67,7 @@ const ATTRIBUTE_OF = { seed: 'seed', dModel: 'd-model', dK: 'd-k', heads: 'heads
 /**
  * The settings `normalise` had to change, as { name (the attribute), given, used }:
  * numbers out of range or not numbers, an unknown mask, a sentence cut to the
- * first 400 characters or the first 32 tokens. Empty when everything was used as given.
+ * first MAX_SENTENCE characters or the first LIMITS.maxTokens tokens. Empty when everything was used as given.
  */
 export function outOfRange(config = {}) {
   const c = normalise(config);

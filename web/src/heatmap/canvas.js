@@ -37,12 +37,18 @@ function cellSize(rows, cols, compact, theme) {
   return { cw: side, ch: side };
 }
 
-const fitted = (g, text, max) => {
+/** `text`, cut with an ellipsis to at most `max` px wide (a binary search: a token may be 1,600 characters). */
+function fitted(g, text, max) {
   if (g.measureText(text).width <= max) return text;
-  let s = text;
-  while (s.length > 1 && g.measureText(`${s}…`).width > max) s = s.slice(0, -1);
-  return `${s}…`;
-};
+  let lo = 0;
+  let hi = Math.min(text.length, Math.ceil(max)); // no glyph is under a pixel wide
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (g.measureText(`${text.slice(0, mid)}…`).width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo)}…`;
+}
 
 /** Where everything goes (CSS px): label areas, cell pitch, which labels are drawn. */
 export function layout(g, { rows, cols, rowLabels, colLabels, compact }, theme) {

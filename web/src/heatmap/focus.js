@@ -66,7 +66,7 @@ export function listen(view) {
 /** Focus cell `k` (by keyboard: its outline shows) and keep it in view. */
 function move(view, k, byKeyboard) {
   if (k < 0 || k >= view.cells.rows * view.cells.cols) return;
-  const cells = view.table?.cells;
+  const cells = view.table.cells.length ? view.table.cells : null;
   if (cells) {
     cells[view.current].tabIndex = -1;
     cells[k].tabIndex = 0;

@@ -6,7 +6,7 @@ import { createCells } from './cells.js';
 import { listen } from './focus.js';
 import { drawIfDirty, requestDraw } from './frame.js';
 import { barKey, legendKey, makeBar, makeCaption, makeLegend } from './legend.js';
-import { createTable, fillCells, fillHeaders, TABLE_LIMIT } from './table.js';
+import { createTable, fillCells, fillHeaders } from './table.js';
 
 /**
  * @param {object} o
@@ -40,17 +40,17 @@ export function createHeatmap(o) {
   let view = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
   if (view?.shapeKey !== shapeKey) view = createView(o, shapeKey, rows, cols);
   update(view, o, cells, compact);
-  return { el: view.figure, highlight: (marks) => highlight(view, marks), cells: view.table?.cells ?? [] };
+  return { el: view.figure, highlight: (marks) => highlight(view, marks), cells: view.table.cells };
 }
 
 /** A new figure's parts (the light ones come with the first update) and listeners. */
 function createView(o, shapeKey, rows, cols) {
   const canvas = el('canvas', { part: 'heatmap-canvas' });
-  const table = rows * cols <= TABLE_LIMIT ? createTable(rows, cols) : null;
-  // Too large for a table: the canvas takes the focus and the readout says each cell's value.
-  if (table) canvas.setAttribute('aria-hidden', 'true');
+  const table = createTable(rows, cols);
+  // Too large for a table of cells: the canvas takes the focus and the readout says each cell's value.
+  if (table.cells.length) canvas.setAttribute('aria-hidden', 'true');
   else Object.assign(canvas, { tabIndex: 0 }).setAttribute('role', 'img');
-  const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, ...(table ? [table.table] : []), canvas);
+  const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.table, canvas);
   const readout = el('p', { class: 'readout', 'aria-live': 'polite' });
   const figure = el('figure', { part: 'heatmap' }, scroll, readout);
   const view = { shapeKey, figure, canvas, g: canvas.getContext('2d'), scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };
@@ -81,8 +81,8 @@ function update(view, o, cells, compact) {
   const idle = t('heatmap.readoutIdle');
   if (view.readout.textContent !== idle) view.readout.textContent = idle;
   const label = t('heatmap.table', { name, rows, cols });
-  if (view.table) fillHeaders(view.table, { label, rowLabels, colLabels });
-  else if (view.canvas.getAttribute('aria-label') !== label) view.canvas.setAttribute('aria-label', label);
+  fillHeaders(view.table, { label, rowLabels, colLabels });
+  if (!view.table.cells.length && view.canvas.getAttribute('aria-label') !== label) view.canvas.setAttribute('aria-label', label);
   highlight(view, {});
   Object.assign(view, { cells, compact, labels: { rowLabels, colLabels, rowKey: rowLabels.join('\u0000'), colKey: colLabels.join('\u0000') } });
   view.show = (k) => {
@@ -98,7 +98,7 @@ function update(view, o, cells, compact) {
   busy(view, true);
   later(view, () => {
     drawIfDirty(view);
-    if (view.table) fillCells(view.table, cells, { compact, maskedLabel });
+    fillCells(view.table, cells, { compact, maskedLabel });
     busy(view, false);
   });
 }
@@ -125,8 +125,8 @@ function highlight(view, { rows: hr = [], cols: hc = [], cells: marked = [] } = 
   const changed = on.size !== view.lit.size || [...on].some((k) => !view.lit.has(k));
   if (!changed) return;
   // The table's cells carry the mark too (class hl), for scripts and tests; only changed ones are touched.
-  const tds = view.table?.cells;
-  if (tds) {
+  const tds = view.table.cells;
+  if (tds.length) {
     for (const k of view.lit) if (!on.has(k)) tds[k].classList.remove('hl');
     for (const k of on) if (!view.lit.has(k)) tds[k].classList.add('hl');
   }
@@ -137,7 +137,7 @@ function highlight(view, { rows: hr = [], cols: hc = [], cells: marked = [] } = 
 function busy(view, on) {
   if (view.busy === on) return;
   view.busy = on;
-  for (const node of [view.figure, view.table?.table]) if (node) on ? node.setAttribute('aria-busy', 'true') : node.removeAttribute('aria-busy');
+  for (const node of [view.figure, view.table.table]) on ? node.setAttribute('aria-busy', 'true') : node.removeAttribute('aria-busy');
 }
 
 // "Near": within one viewport height of the viewport (above or below). A figure coming near is

@@ -5,15 +5,18 @@
 // value, mask or label changed.
 import { el } from '../dom.js';
 
-/** Matrices with more cells than this get no table: the canvas is focusable and reads its cells out. */
+/**
+ * Matrices with more cells than this get a table of headers only (its rows and columns named, no
+ * cells): the canvas takes the focus and the readout says each cell's value.
+ */
 export const TABLE_LIMIT = 4096;
 const UNWRITTEN = 1e300; // no float32 equals it
 
-/** A new table of `rows`×`cols` empty cells, and what it has written so far (nothing). */
+/** A new table of `rows`×`cols` empty cells (none beyond TABLE_LIMIT), and what it has written so far (nothing). */
 export function createTable(rows, cols) {
   const caption = el('caption', { class: 'sr-only' });
   const table = el('table', { role: 'grid', part: 'heatmap-table', class: 'sr-only' }, caption, el('thead'));
-  const body = emptyBody(rows, cols).cloneNode(true);
+  const body = emptyBody(rows, rows * cols <= TABLE_LIMIT ? cols : 0).cloneNode(true);
   table.append(body);
   const cells = Array.from(body.getElementsByTagName('td'));
   if (cells[0]) cells[0].tabIndex = 0;
