@@ -67,6 +67,9 @@ label { font-weight: 600; font-size: 0.9rem; }
 figure.heatmap { margin: 0.4rem 0; max-width: 100%; padding: 0 6px 6px; }
 .scroll { position: relative; overflow: auto; max-width: 100%; max-height: 34rem; }
 .scroll canvas { display: block; cursor: crosshair; }
+/* The heatmap's data table, for screen readers and scripts: far off screen, so its thousands of
+   cells cost no style or layout until one is focused (the canvas shows them). */
+.cells-table { position: absolute; top: 0; left: -100000px; width: 1px; height: 1px; overflow: hidden; content-visibility: auto; }
 .scroll canvas:focus-visible { outline-offset: -3px; }
 table { display: table; border-collapse: separate; border-spacing: 1px; font-family: var(--_mono); font-size: 0.72rem; }
 caption { display: table-caption; }

@@ -50,7 +50,7 @@ function createView(o, shapeKey, rows, cols) {
   // Too large for a table of cells: the canvas takes the focus and the readout says each cell's value.
   if (table.cells.length) canvas.setAttribute('aria-hidden', 'true');
   else Object.assign(canvas, { tabIndex: 0 }).setAttribute('role', 'img');
-  const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.table, canvas);
+  const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.box, canvas);
   const readout = el('p', { class: 'readout', 'aria-live': 'polite' });
   const figure = el('figure', { part: 'heatmap' }, scroll, readout);
   const view = { shapeKey, figure, canvas, g: canvas.getContext('2d'), scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };

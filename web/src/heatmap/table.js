@@ -1,4 +1,5 @@
-// The heatmap as a data table for screen readers (visually hidden; the canvas shows the cells):
+// The heatmap as a data table for screen readers (off screen, in a box whose style and layout the
+// browser skips while it is off screen and not focused: content-visibility: auto; the canvas shows the cells):
 // row and column headers, one focusable cell at a time, each cell's text (or aria-label when the
 // heatmap is compact), `masked` class and exact `data-value` (read by scripts and tests). Its
 // cells are written when the page is idle, after the canvas is drawn, and only the cells whose
@@ -15,13 +16,14 @@ const UNWRITTEN = 1e300; // no float32 equals it
 /** A new table of `rows`×`cols` empty cells (none beyond TABLE_LIMIT), and what it has written so far (nothing). */
 export function createTable(rows, cols) {
   const caption = el('caption', { class: 'sr-only' });
-  const table = el('table', { role: 'grid', part: 'heatmap-table', class: 'sr-only' }, caption, el('thead'));
+  const table = el('table', { role: 'grid', part: 'heatmap-table' }, caption, el('thead'));
   const body = emptyBody(rows, rows * cols <= TABLE_LIMIT ? cols : 0).cloneNode(true);
   table.append(body);
   const cells = Array.from(body.getElementsByTagName('td'));
   if (cells[0]) cells[0].tabIndex = 0;
   const n = rows * cols;
   return {
+    box: el('div', { class: 'cells-table' }, table),
     table,
     caption,
     cells,
