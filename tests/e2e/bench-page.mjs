@@ -6,6 +6,9 @@
 // Per change, over `runs` rounds (median and max):
 //   script        wall time from the change (an attribute set, as the controls do) until the
 //                 element's `attention-render` event: the synchronous re-render;
+//   draw          the animation frame's callbacks after the change (the heatmaps' canvases are
+//                 drawn there, before the frame is painted): from a callback queued before the
+//                 change to one queued after its render;
 //   all filled    wall time from the change until the element's data-ready is back: compact
 //                 heatmaps' cell labels, every cell's data-value and heatmaps off screen are
 //                 filled when the page is next idle, after the change's frame (see heatmap.js),
@@ -94,10 +97,14 @@ const change = async ([panelId, target, name, value]) => {
   const explorer = document.querySelector('attention-explorer');
   const panel = explorer.shadowRoot.querySelector(`#panel-${panelId}`);
   const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+  let frameStart = 0;
+  requestAnimationFrame(() => (frameStart = performance.now()));
   const t0 = performance.now();
   (target === 'explorer' ? explorer : panel).setAttribute(name, value);
   await done;
   const script = performance.now() - t0;
+  const frameEnd = await new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+  const draw = frameEnd - frameStart;
   // Labels, data-value and heatmaps off screen are filled when the page is next idle;
   // data-ready comes back once they are.
   if (!('ready' in panel.dataset))
@@ -105,7 +112,7 @@ const change = async ([panelId, target, name, value]) => {
       const seen = new MutationObserver(() => 'ready' in panel.dataset && (seen.disconnect(), r()));
       seen.observe(panel, { attributes: true, attributeFilter: ['data-ready'] });
     });
-  return { script, filled: performance.now() - t0 };
+  return { script, draw, filled: performance.now() - t0 };
 };
 
 /** Runs in the page: lets deferred work (requestAnimationFrame, tasks) and paint run. */
@@ -149,7 +156,7 @@ for (let k = 0; k < 3; k++) {
 }
 console.log(`extremes (?dm=64&dk=64&h=8&step=concat, 32 tokens): explorer rendered: median ${median(extreme.map((e) => e.ready)).toFixed(0)} ms, max ${max(extreme.map((e) => e.ready)).toFixed(0)} ms; note: ${extreme[0].note}`);
 
-const worst = { script: 0, filled: 0, layout: 0, cpu: 0 };
+const worst = { script: 0, draw: 0, filled: 0, layout: 0, cpu: 0 };
 const os = await import('node:os');
 console.log(`load average at start: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
 for (const [label, query, sentence] of [
@@ -170,7 +177,7 @@ for (const [label, query, sentence] of [
   }
   const base = median(idle);
   console.log(`\nper change, ${label}, ${RUNS} rounds (ms; cpu less ${base.toFixed(1)} ms measured without a change):`);
-  const heads = ['script (wall)', 'all filled', 'style+layout', 'cpu (all)'];
+  const heads = ['script (wall)', 'draw (wall)', 'all filled', 'style+layout', 'cpu (all)'];
   console.log(`  ${'interaction'.padEnd(22)}${heads.map((h) => h.padStart(16)).join('')}`);
   console.log(`  ${''.padEnd(22)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
   for (const [name, panelId, target, attribute, value, wait] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
@@ -181,19 +188,19 @@ for (const [label, query, sentence] of [
     const rows = [];
     for (let k = 0; k < RUNS; k++) {
       const m0 = await metrics();
-      const { script, filled } = await page.evaluate(change, [panelId, target, attribute, value(k, keys, sentence)]);
+      const { script, draw, filled } = await page.evaluate(change, [panelId, target, attribute, value(k, keys, sentence)]);
       await page.evaluate(settle);
       const m1 = await metrics();
       // A reader's pause: idle work then (the steps panel preparing its neighbours) is not counted.
       if (wait) await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), wait);
-      rows.push({ script, filled, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+      rows.push({ script, draw, filled, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
     }
     const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
-    console.log(`  ${name.padEnd(22)}${['script', 'filled', 'layout', 'cpu'].map(col).join('')}`);
+    console.log(`  ${name.padEnd(22)}${['script', 'draw', 'filled', 'layout', 'cpu'].map(col).join('')}`);
     for (const key of Object.keys(worst)) worst[key] = Math.max(worst[key], max(rows.map((r) => r[key])));
   }
 }
-console.log(`\nworst single change: script ${worst.script.toFixed(1)} ms (wall), all filled ${worst.filled.toFixed(1)} ms (wall), style+layout ${worst.layout.toFixed(1)} ms, all ${worst.cpu.toFixed(1)} ms (cpu)`);
+console.log(`\nworst single change: script ${worst.script.toFixed(1)} ms (wall), draw ${worst.draw.toFixed(1)} ms (wall), all filled ${worst.filled.toFixed(1)} ms (wall), style+layout ${worst.layout.toFixed(1)} ms, all ${worst.cpu.toFixed(1)} ms (cpu)`);
 await context.close();
 await b.close();
 await s.close();

@@ -7,6 +7,8 @@
 // Per change, after a warm-up, over `runs` rounds (median and max), as in bench-page.mjs:
 //   script        wall time from the change (an attribute set, as the panel's controls do) until
 //                 the element's `attention-render` event: the synchronous re-render;
+//   draw          the animation frame's callbacks after the change (the canvases are drawn there),
+//                 as in bench-page.mjs;
 //   style+layout  RecalcStyleDuration + LayoutDuration (Chrome DevTools Protocol Performance
 //                 metrics), deltas over the change and the next two frames;
 //   cpu           main-thread CPU (CDP ThreadTime) over the change and the next two frames and a
@@ -82,10 +84,14 @@ const INTERACTIONS = [
 const change = async ([name, value]) => {
   const panel = document.querySelector('#panel');
   const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+  let frameStart = 0;
+  requestAnimationFrame(() => (frameStart = performance.now()));
   const t0 = performance.now();
   panel.setAttribute(name, value);
   await done;
-  return performance.now() - t0;
+  const script = performance.now() - t0;
+  const frameEnd = await new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+  return { script, draw: frameEnd - frameStart };
 };
 
 /** Runs in the page: lets deferred work (requestAnimationFrame, tasks) and paint run. */
@@ -118,7 +124,7 @@ const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const max = (xs) => Math.max(...xs);
 const loadStart = os.loadavg();
 console.log(`bench-panels (${script}${BUNDLE ? ` = ${BUNDLE}` : ''}): ${RUNS} rounds after ${WARM} warm-up; load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${new Date().toISOString()}`);
-const heads = ['script (wall)', 'style+layout', 'cpu (all)'];
+const heads = ['script (wall)', 'draw (wall)', 'style+layout', 'cpu (all)'];
 console.log(`  ${'interaction'.padEnd(30)}${heads.map((h) => h.padStart(16)).join('')}`);
 console.log(`  ${''.padEnd(30)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
 const worst = {};
@@ -141,18 +147,18 @@ for (const [name, tag, attrs, attribute, value, warm = WARM] of INTERACTIONS.fil
   const rows = [];
   for (let k = -warm; k < RUNS; k++) {
     const m0 = await metrics();
-    const script = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
+    const { script, draw } = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
     await page.evaluate(settle);
     const m1 = await metrics();
-    if (k >= 0) rows.push({ script, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+    if (k >= 0) rows.push({ script, draw, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
   }
   const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
-  console.log(`  ${name.padEnd(30)}${['script', 'layout', 'cpu'].map(col).join('')}`);
+  console.log(`  ${name.padEnd(30)}${['script', 'draw', 'layout', 'cpu'].map(col).join('')}`);
   const panel = name.split(':')[0];
-  worst[panel] ??= { script: 0, layout: 0, cpu: 0 };
-  for (const key of ['script', 'layout', 'cpu']) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
+  worst[panel] ??= { script: 0, draw: 0, layout: 0, cpu: 0 };
+  for (const key of ['script', 'draw', 'layout', 'cpu']) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
 }
-for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms`);
+for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, draw ${w.draw.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms`);
 console.log(`load average at end: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 if (problems.console.length || problems.external.length) console.log('page problems:', JSON.stringify(problems));
 await context.close();
