@@ -5,46 +5,64 @@ import { el } from '../dom.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { renderTexCached } from '../tex.js';
+import { traceMask, traceStep } from '../trace-view.js';
 
 const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
 
 export class AttentionHeads extends AttentionElement {
   static tag = 'attention-heads';
 
+  #pool = new Map();
+  #texCache = new Map();
+  #formula = null;
+  #grid = null;
+  #row = null;
+
   render(lab) {
-    const t = this.t;
     const model = buildModel(this.config(), this.inputs);
-    const { X, Wq, Wk, Wv, Wo, mask, tokens, config } = model;
-    const r = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
+    const { X, Wq, Wk, Wv, Wo, mask, config } = model;
+    const result = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
     const root = this.root;
-    const pool = (this._pool ??= new Map());
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    const lang = this.language;
+    place(root, [...this.#heading(config.heads), this.#headsGrid(result, model.tokens), this.#outputs(result, model.tokens)]);
+  }
+
+  /** Heading, introduction, the formula for h heads and (one head) a note. */
+  #heading(heads) {
+    const { t, language: lang } = this;
     const out = [this.keep('h2', lang, () => el('h2', { text: t('heads.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('heads.intro') }))];
-    const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
-    renderTexCached(formula, (this._texCache ??= new Map()), `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${config.heads}})\\,W_O`);
+    const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
+    renderTexCached(formula, this.#texCache, `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${heads}})\\,W_O`);
     out.push(formula);
-    if (config.heads === 1) out.push(this.keep('single', lang, () => el('p', { class: 'note', text: t('heads.single') })));
-    const grid = (this._grid ??= el('div', { class: 'grid', part: 'heads' }));
-    const figures = [];
-    r.heads.forEach((head, k) => {
-      const weights = head.steps.find((s) => s.id === 'weights').matrix;
-      const masked = head.steps.find((s) => s.id === 'masked')?.mask;
-      const h = createHeatmap({ t, name: `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`, file: `head-${k + 1}-weights`, matrix: weights, mask: masked, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: head.steps.find((s) => s.id === 'weights').formula, pool, slot: `head-${k}` });
+    if (heads === 1) out.push(this.keep('single', lang, () => el('p', { class: 'note', text: t('heads.single') })));
+    return out;
+  }
+
+  /** Each head's attention weights, side by side. */
+  #headsGrid(result, tokens) {
+    const t = this.t;
+    const grid = (this.#grid ??= el('div', { class: 'grid', part: 'heads' }));
+    const figures = result.heads.map((head, k) => {
+      const weights = traceStep(result, 'weights', k);
+      const name = `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`;
+      const h = createHeatmap({ t, name, file: `head-${k + 1}-weights`, matrix: weights.matrix, mask: traceMask(result, k), maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: weights.formula, pool: this.#pool, slot: `head-${k}` });
       h.el.dataset.head = String(k);
-      figures.push(h.el);
+      return h.el;
     });
     place(grid, figures);
-    out.push(grid);
-    const concat = r.steps.find((s) => s.id === 'concat');
-    const output = r.steps.find((s) => s.id === 'output');
-    const row = (this._row ??= el('div', { class: 'grid' }));
-    place(row, [
-      createHeatmap({ t, name: t('heads.concat'), file: 'concat', matrix: concat.matrix, rowLabels: tokens, colLabels: dims(concat.matrix.cols), tex: concat.formula, pool, slot: 'concat' }).el,
-      createHeatmap({ t, name: t('heads.output'), file: 'output', matrix: output.matrix, rowLabels: tokens, colLabels: dims(output.matrix.cols), tex: output.formula, pool, slot: 'output' }).el,
-    ]);
-    out.push(row);
-    place(root, out);
+    return grid;
+  }
+
+  /** The heads' outputs side by side, and the output after W_O. */
+  #outputs(result, tokens) {
+    const t = this.t;
+    const figure = (id, name) => {
+      const step = traceStep(result, id);
+      return createHeatmap({ t, name, file: id, matrix: step.matrix, rowLabels: tokens, colLabels: dims(step.matrix.cols), tex: step.formula, pool: this.#pool, slot: id }).el;
+    };
+    const row = (this.#row ??= el('div', { class: 'grid' }));
+    place(row, [figure('concat', t('heads.concat')), figure('output', t('heads.output'))]);
+    return row;
   }
 }

@@ -97,24 +97,36 @@ export function scalingData(lab, seed) {
 export class AttentionScaling extends AttentionElement {
   static tag = 'attention-scaling';
 
+  #seed = null;
+  #data = null;
+  #formula = null;
+  #texCache = new Map();
+
   render(lab) {
-    const t = this.t;
     const seed = this.config().seed;
-    if (this._seed !== seed) {
-      this._data = scalingData(lab, seed);
-      this._seed = seed;
+    if (this.#seed !== seed) {
+      this.#data = scalingData(lab, seed);
+      this.#seed = seed;
     }
-    const data = this._data;
+    const t = this.t;
     const root = this.root;
     root.replaceChildren();
     root.setAttribute('lang', this.language);
-    root.append(el('h2', { text: t('scaling.heading') }), el('p', { class: 'intro', text: t('scaling.intro') }));
-    // The formula is typeset once (it has no live numbers) and kept.
-    const formula = (this._formula ??= el('div', { class: 'formula', part: 'formula' }));
-    renderTexCached(formula, (this._texCache ??= new Map()), `\\operatorname{Var}(\\mathbf q\\cdot\\mathbf k) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i) = d_k, \\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q\\cdot\\mathbf k}{\\sqrt{d_k}}\\Big) = 1`);
-    root.append(formula);
+    root.append(el('h2', { text: t('scaling.heading') }), el('p', { class: 'intro', text: t('scaling.intro') }), this.#formulaBox());
+    root.append(this.#charts(this.#data), el('p', { class: 'note', text: t('scaling.samples', { n: PAIRS, m: KEYS, seed }) }), this.#table(this.#data));
+  }
+
+  /** The formula is typeset once (it has no live numbers) and kept. */
+  #formulaBox() {
+    const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
+    renderTexCached(formula, this.#texCache, `\\operatorname{Var}(\\mathbf q\\cdot\\mathbf k) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i) = d_k, \\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q\\cdot\\mathbf k}{\\sqrt{d_k}}\\Big) = 1`);
+    return formula;
+  }
+
+  /** Variance of q·k, the largest weight and the Jacobian's norm against d_k, unscaled and scaled. */
+  #charts(data) {
+    const t = this.t;
     const x = data.map((r) => r.d);
-    const grid = el('div', { class: 'grid' });
     const chart = (title, series, extra = {}) => {
       const wrap = el('figure', { class: 'chart chart-wrap', part: 'chart' });
       wrap.append(el('figcaption', { text: title }), lineChart({ title, x, series, xLog: true, xLabel: t('scaling.dk'), ...extra }));
@@ -125,22 +137,28 @@ export class AttentionScaling extends AttentionElement {
     };
     const U = t('scaling.unscaled');
     const S = t('scaling.scaled');
-    grid.append(
+    const pair = (unscaled, scaled) => [
+      { label: U, y: data.map(unscaled), color: PALETTE.vermillion },
+      { label: S, y: data.map(scaled), color: PALETTE.blue, dash: '5 4' },
+    ];
+    const jacTop = Math.max(...data.map((r) => Math.max(r.jacScaled, r.jacUnscaled))) * 1.1;
+    return el(
+      'div',
+      { class: 'grid' },
       chart(t('scaling.variance'), [
         { label: t('scaling.variance'), y: data.map((r) => r.variance), color: PALETTE.vermillion },
         { label: 'd_k', y: x, color: PALETTE.blue, dash: '5 4' },
       ], { yLog: true, yTicks: [1, 10, 100, 1000] }),
-      chart(t('scaling.maxWeight'), [
-        { label: U, y: data.map((r) => r.maxUnscaled), color: PALETTE.vermillion },
-        { label: S, y: data.map((r) => r.maxScaled), color: PALETTE.blue, dash: '5 4' },
-      ], { yRange: [0, 1] }),
-      chart(t('scaling.jacobian'), [
-        { label: U, y: data.map((r) => r.jacUnscaled), color: PALETTE.vermillion },
-        { label: S, y: data.map((r) => r.jacScaled), color: PALETTE.blue, dash: '5 4' },
-      ], { yRange: [0, Math.max(...data.map((r) => Math.max(r.jacScaled, r.jacUnscaled))) * 1.1] }),
+      chart(t('scaling.maxWeight'), pair((r) => r.maxUnscaled, (r) => r.maxScaled), { yRange: [0, 1] }),
+      chart(t('scaling.jacobian'), pair((r) => r.jacUnscaled, (r) => r.jacScaled), { yRange: [0, jacTop] }),
     );
-    root.append(grid, el('p', { class: 'note', text: t('scaling.samples', { n: PAIRS, m: KEYS, seed }) }));
+  }
 
+  /** The same numbers as a table, in a closed section. */
+  #table(data) {
+    const t = this.t;
+    const U = t('scaling.unscaled');
+    const S = t('scaling.scaled');
     const details = el('details', { part: 'data' });
     details.append(el('summary', { text: t('scaling.table') }));
     const table = el('table', { class: 'stats' });
@@ -152,6 +170,6 @@ export class AttentionScaling extends AttentionElement {
       body.append(el('tr', { 'data-dk': String(r.d) }, el('th', { scope: 'row', text: String(r.d) }), ...[r.variance, r.maxUnscaled, r.maxScaled, r.jacUnscaled, r.jacScaled].map((v) => el('td', { text: v.toFixed(3) }))));
     table.append(body);
     details.append(el('div', { class: 'scroll' }, table));
-    root.append(details);
+    return details;
   }
 }

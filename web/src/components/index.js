@@ -1,15 +1,15 @@
 // Registers every attention-lab element. `import 'attention-lab/components'`
 // or load dist/components.js with one <script type="module">.
 import { AttentionCompare } from './attention-compare.js';
-import { AttentionCost } from './attention-cost.js';
-import { AttentionCross } from './attention-cross.js';
+import { AttentionCost } from './cost/attention-cost.js';
+import { AttentionCross } from './cross/attention-cross.js';
 import { AttentionExplorer } from './attention-explorer.js';
 import { AttentionHeads } from './attention-heads.js';
-import { AttentionPooling } from './attention-pooling.js';
-import { AttentionPositions } from './attention-positions.js';
+import { AttentionPooling } from './pooling/attention-pooling.js';
+import { AttentionPositions } from './positions/attention-positions.js';
 import { AttentionScaling } from './attention-scaling.js';
-import { AttentionSteps } from './attention-steps.js';
-import { AttentionTransformer } from './attention-transformer.js';
+import { AttentionSteps } from './steps/attention-steps.js';
+import { AttentionTransformer } from './transformer/attention-transformer.js';
 
 export { AttentionCompare, AttentionCost, AttentionCross, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
 export { getLab } from '../lab.js';

@@ -1,0 +1,64 @@
+// <attention-cross>'s form: the source sentence, the scoring and the per-row valid lengths.
+// Built once and kept (a reader may be typing: a new field would lose the caret); each render
+// writes the values and labels, and a change sets the host's attribute.
+import { el } from '../../dom.js';
+import { MAX_SOURCE } from './cross-model.js';
+
+export class CrossControls {
+  #host;
+  #ui = null;
+
+  /** `host`: the <attention-cross> whose attributes the fields set. */
+  constructor(host) {
+    this.#host = host;
+  }
+
+  /** The form, its fields showing `values` ({ source, scoring, lens }) except the one being typed in, its labels in `t`'s language. */
+  sync(t, values) {
+    const ui = (this.#ui ??= this.#build());
+    const active = this.#host.shadowRoot.activeElement;
+    if (active !== ui.source) ui.source.value = values.source;
+    if (active !== ui.lens) ui.lens.value = values.lens;
+    ui.scoring.value = values.scoring;
+    ui.labels.source.textContent = t('cross.source');
+    ui.labels.sourceHelp.textContent = t('cross.sourceHelp');
+    ui.labels.scoring.textContent = t('cross.scoring');
+    ui.scoring.options[0].textContent = t('cross.scoring.dot');
+    ui.scoring.options[1].textContent = t('cross.scoring.additive');
+    ui.labels.lens.textContent = t('cross.validLens');
+    ui.labels.lensHelp.textContent = t('cross.validLensHelp');
+    return ui.form;
+  }
+
+  #build() {
+    const host = this.#host;
+    const changed = () => host.emit('attention-cross', { source: host.source, scoring: host.scoring });
+    const source = el('input', { type: 'text', id: 'source', 'data-key': 'source', maxlength: String(MAX_SOURCE), spellcheck: 'false', 'aria-describedby': 'source-help' });
+    source.addEventListener('input', () => {
+      host.setAttribute('source', source.value);
+      changed();
+    });
+    const scoring = el('select', { id: 'scoring', 'data-key': 'scoring' }, el('option', { value: 'dot' }), el('option', { value: 'additive' }));
+    scoring.addEventListener('change', () => {
+      host.setAttribute('scoring', scoring.value);
+      changed();
+    });
+    const lens = el('input', { type: 'text', id: 'valid-lens', 'data-key': 'valid-lens', inputmode: 'numeric', spellcheck: 'false', 'aria-describedby': 'valid-lens-help', placeholder: '2 3 7 …' });
+    lens.addEventListener('input', () => host.setAttribute('valid-lens', lens.value));
+    const labels = {
+      source: el('label', { for: 'source' }),
+      sourceHelp: el('small', { class: 'muted', id: 'source-help' }),
+      scoring: el('label', { for: 'scoring' }),
+      lens: el('label', { for: 'valid-lens' }),
+      lensHelp: el('small', { class: 'muted', id: 'valid-lens-help' }),
+    };
+    const form = el(
+      'form',
+      { class: 'controls', part: 'controls', onsubmit: (e) => e.preventDefault() },
+      el('div', { class: 'field' }, labels.source, source, labels.sourceHelp),
+      el('div', { class: 'field' }, labels.scoring, scoring),
+      el('div', { class: 'field' }, labels.lens, lens, labels.lensHelp),
+    );
+    return { form, source, scoring, lens, labels };
+  }
+}

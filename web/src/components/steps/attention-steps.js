@@ -1,0 +1,284 @@
+// <attention-steps>: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask →
+// softmax → weights·V (→ per head, concat, W_O). Every matrix is a step of
+// the library's trace; hovering a cell highlights the operands it came from.
+import { AttentionElement } from '../../base.js';
+import { el } from '../../dom.js';
+import { createHeatmap, place } from '../../heatmap.js';
+import { buildModel } from '../../model.js';
+import { Stepper } from '../../stepper.js';
+import { renderTexCached } from '../../tex.js';
+import { OPEN_CELLS, dims, operandList } from './operands.js';
+import { fullyMaskedRows, liveShape, shownIndex, traceSteps } from './trace-steps.js';
+
+export { OPEN_CELLS, traceSteps };
+
+/** Whether a large operand's section was drawn open by the last render (a toggle since redraws). */
+const drawnOpen = new WeakMap();
+
+export class AttentionSteps extends AttentionElement {
+  static tag = 'attention-steps';
+
+  #timer = null;
+  #traced = null;
+  #stepper = new Stepper({ go: (k) => this.go(this.#traced.keys[k]) });
+  #panel = null;
+  #formula = null;
+  #texCache = new Map();
+  #box = null;
+  #operands = [];
+  #idle = 0;
+  #pool = new Map();
+  #poolShape = '';
+  #large = new Map();
+
+  disconnectedCallback() {
+    this.stop();
+  }
+
+  /** The current step key ('X', 'Q', …, 'weights', …). */
+  get step() {
+    return this.getAttribute('step') || 'X';
+  }
+  set step(key) {
+    this.setAttribute('step', key);
+  }
+
+  /** The keys of the steps shown for the current settings, in order (empty before the first render). */
+  get stepKeys() {
+    return this.#traced?.keys ?? [];
+  }
+
+  go(key) {
+    if (key === this.step) return;
+    this.step = key;
+    this.emit('attention-step', { step: key, head: this.headIndex });
+  }
+
+  get headIndex() {
+    return Math.max(0, Number(this.getAttribute('head')) || 0);
+  }
+
+  stop() {
+    clearInterval(this.#timer);
+    this.#timer = null;
+  }
+
+  play() {
+    if (this.#timer) return this.stop(), this.requestRender();
+    this.#timer = setInterval(() => {
+      const keys = this.stepKeys;
+      const at = keys.indexOf(this.step);
+      if (at >= keys.length - 1) this.stop(), this.requestRender();
+      else this.go(keys[at + 1]);
+    }, 1600);
+    this.requestRender();
+  }
+
+  render(lab) {
+    const traced = this.#trace(lab);
+    const index = shownIndex(traced.keys, this.step);
+    const step = traced.steps[index];
+    this.#stepper.at(index, traced.keys.length);
+    const root = this.root;
+    if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
+    // Built as a list and placed at the end, so kept heatmaps stay where they are.
+    place(root, [...this.#heading(), this.#controls(traced, index), this.#tabs(traced), this.#stepPanel(step, traced)]);
+    this.#prepareNeighbours(index, traced);
+    this.#stepper.refocus();
+  }
+
+  /** The model and its trace, kept while the settings, head and inputs stay (a change of step only redraws). */
+  #trace(lab) {
+    const config = this.config();
+    const key = `${JSON.stringify(config)}|${this.headIndex}`;
+    const kept = this.#traced;
+    if (kept?.key === key && kept.inputs === this.inputs && kept.lab === lab) return kept;
+    const model = buildModel(config, this.inputs);
+    const headIndex = Math.min(this.headIndex, model.config.heads - 1);
+    const { result, steps } = traceSteps(lab, model, headIndex);
+    const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
+    this.#traced = { key, inputs: this.inputs, lab, model, headIndex, result, steps, byKey, keys: steps.map((s) => s.key) };
+    return this.#traced;
+  }
+
+  #heading() {
+    const { t, language: lang } = this;
+    return [this.keep('h2', lang, () => el('h2', { text: t('steps.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('steps.intro') }))];
+  }
+
+  /** Previous / play / next, the position and (several heads) the head picker; kept while they show the same. */
+  #controls({ steps, model, headIndex }, index) {
+    const t = this.t;
+    const heads = model.config.heads;
+    const playing = Boolean(this.#timer);
+    return this.keep('nav', `${this.language}|${index}|${steps.length}|${playing}|${heads}|${headIndex}`, () => {
+      const play = el('button', { type: 'button', 'data-key': 'play', part: 'button', 'aria-pressed': String(playing), text: playing ? `⏸ ${t('steps.pause')}` : `▶ ${t('steps.play')}`, onclick: () => this.play() });
+      const labels = { group: t('steps.list'), prev: t('steps.prev'), next: t('steps.next'), position: t('steps.position', { i: index + 1, n: steps.length }) };
+      return this.#stepper.group(labels, { middle: [play], after: heads > 1 ? [this.#headPicker(heads, headIndex)] : [] });
+    });
+  }
+
+  #headPicker(heads, headIndex) {
+    const t = this.t;
+    const select = el('select', { 'data-key': 'head', 'aria-label': t('steps.head') });
+    for (let h = 0; h < heads; h++) select.append(el('option', { value: String(h), text: t('heads.head', { h: h + 1 }) }));
+    select.value = String(headIndex);
+    select.addEventListener('change', () => {
+      this.setAttribute('head', select.value);
+      this.emit('attention-step', { step: this.step, head: Number(select.value) });
+    });
+    return el('label', { class: 'row' }, el('span', { text: t('steps.head') }), select);
+  }
+
+  /** The steps as tabs, kept while the steps and language stay (their scroll position too). */
+  #tabs({ steps, keys }) {
+    const t = this.t;
+    return this.#stepper.tablist(`${this.language}|${keys.join()}`, () => ({
+      label: t('steps.list'),
+      tabs: steps.map((s, k) => ({ key: s.key, content: `${k + 1}. ${t(`step.${s.key}`)}` })),
+    }));
+  }
+
+  /** The step itself: title, explanation, formula with live shape, heatmap, notes, operands. */
+  #stepPanel(step, traced) {
+    const panel = (this.#panel ??= el('section', { id: 'step-panel', role: 'tabpanel', part: 'step' }));
+    panel.setAttribute('aria-labelledby', `tab-${step.key}`);
+    panel.dataset.step = step.key;
+    const heat = this.#mainHeatmap(step, traced);
+    heat.el.dataset.role = 'main';
+    place(panel, [...this.#stepText(step, traced), this.#formulaOf(step, traced.model), heat.el, ...this.#maskNotes(step, traced), ...this.#operandBox(step, traced)]);
+    return panel;
+  }
+
+  #stepText(step, { model, headIndex }) {
+    const t = this.t;
+    const name = t(`step.${step.key}`);
+    const title = step.head && model.config.heads > 1 ? `${name} · ${t('heads.head', { h: headIndex + 1 })}` : name;
+    return [this.keep('title', title, () => el('h3', { class: 'step-title', text: title })), this.keep('explain', `${this.language}|${step.key}`, () => el('p', { class: 'muted', text: t(`explain.${step.key}`) }))];
+  }
+
+  #formulaOf(step, model) {
+    const { dK, dModel, heads } = model.config;
+    const live = liveShape(step.shape, { n: model.n, dK, dModel, heads });
+    const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
+    formula.dataset.tex = step.formula;
+    renderTexCached(formula, this.#texCache, `${step.formula} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
+    return formula;
+  }
+
+  /** The mask step's note, and a warning naming the rows that see no key (from the mask step on). */
+  #maskNotes(step, { byKey, model }) {
+    const t = this.t;
+    const notes = [];
+    const fully = ['masked', 'weights', 'output', 'head-output'].includes(step.key) ? fullyMaskedRows(byKey.masked?.mask, model.n).map((i) => model.tokens[i]) : [];
+    if (step.key === 'masked') notes.push(el('p', { class: 'note', text: t('steps.maskNote') }));
+    if (fully.length) notes.push(el('p', { class: 'warn', role: 'note', text: t('steps.fullyMasked', { rows: fully.join(', ') }) }));
+    return notes;
+  }
+
+  #operandBox(step, traced) {
+    const t = this.t;
+    this.#operands = this.#operandsFor(step, traced);
+    if (!this.#operands.length) return [];
+    const box = (this.#box ??= el('div', { class: 'operands', part: 'operands' }));
+    place(box, [el('p', { class: 'note wide', text: `${t('steps.from')}: ${t('steps.hoverHint')}` }), ...this.#operands.map((op) => op.node ?? op.heat.el)]);
+    return [box];
+  }
+
+  /** The step's own heatmap (kept per step in the pool). */
+  #mainHeatmap(step, { byKey, model }) {
+    const t = this.t;
+    const tokens = model.tokens;
+    const nByN = ['scores', 'scaled', 'masked', 'weights'].includes(step.key);
+    return createHeatmap({
+      t,
+      name: t(`step.${step.key}`),
+      file: `attention-${step.key}`,
+      matrix: step.matrix,
+      rowLabels: tokens,
+      colLabels: nByN ? tokens : dims(step.matrix.cols),
+      mask: step.mask ?? (step.key === 'weights' ? byKey.masked?.mask : undefined),
+      maskedText: step.key === 'weights' ? '0' : undefined,
+      tex: step.formula,
+      pool: this.#poolFor(model),
+      // One kept figure per step: a change of step swaps figures instead of rewriting cells.
+      slot: `main ${step.key}`,
+      onCell: (i, j) => this.#highlightOperands(i, j),
+    });
+  }
+
+  /**
+   * While the page is idle, build the figures of the other steps, nearest first (after and before
+   * the shown one, then further out; one figure per idle period), so that "next", "previous" and a
+   * jump to any step only swap figures: at 32 tokens and d_model 64, a first visit of a step took
+   * 10–40 ms of script, one prepared so 4–9 ms. They are not in the document until shown, and are
+   * brought up to date then.
+   */
+  #prepareNeighbours(index, traced) {
+    if (typeof requestIdleCallback !== 'function') return;
+    cancelIdleCallback(this.#idle);
+    const { steps } = traced;
+    const work = [];
+    for (let d = 1; d < steps.length; d++)
+      for (const k of [index + d, index - d]) {
+        if (k < 0 || k >= steps.length) continue;
+        work.push(() => this.#mainHeatmap(steps[k], traced), () => this.#operandsFor(steps[k], traced));
+      }
+    const next = (deadline) => {
+      if (!this.isConnected || !work.length) return;
+      if (deadline.timeRemaining() > 8) work.shift()();
+      if (work.length) this.#idle = requestIdleCallback(next);
+    };
+    this.#idle = requestIdleCallback(next);
+  }
+
+  /** Small heatmaps of what the step was computed from, with how a cell maps onto them. */
+  #operandsFor(step, traced) {
+    const t = this.t;
+    const pool = this.#poolFor(traced.model);
+    let slot = 0;
+    // An operand of more than OPEN_CELLS numbers (W_Q, W_K, W_V, W_O at d_model 64: 4,096) sits in
+    // a section of its own, closed at first (the reader's choice then stays) and drawn only while
+    // open: drawing it made a first visit of its step take 36–70 ms.
+    const operand = (name, matrix, rowLabels, colLabels, map, mask) => {
+      const key = `operand ${step.key} ${slot++}`;
+      const heat = () => createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: key });
+      const cells = matrix.rows * matrix.cols;
+      if (cells <= OPEN_CELLS) return { map, heat: heat() };
+      const section = this.#largeOperand(key);
+      section.firstChild.textContent = t('steps.largeOperand', { name, rows: matrix.rows, cols: matrix.cols, cells, max: OPEN_CELLS });
+      drawnOpen.set(section, section.open);
+      const shown = section.open ? heat() : null;
+      place(section, shown ? [section.firstChild, shown.el] : [section.firstChild]);
+      return { map, heat: shown, node: section };
+    };
+    return operandList(step, traced, t, operand);
+  }
+
+  /**
+   * Kept heatmaps by slot (one per step and operand); their cells are brought up to date when
+   * shown again (a new sentence of as many tokens only relabels rows). New sizes start afresh (no
+   * kept figure would fit).
+   */
+  #poolFor(model) {
+    const shape = `${model.tokens.length}|${model.config.dModel}|${model.config.dK}|${model.config.heads}`;
+    if (this.#poolShape !== shape) this.#pool.clear();
+    this.#poolShape = shape;
+    return this.#pool;
+  }
+
+  #highlightOperands(i, j) {
+    for (const op of this.#operands) op.heat?.highlight(i === null ? {} : op.map(i, j));
+  }
+
+  /** The closed-at-first section of one large operand, kept (with its open state) per slot. */
+  #largeOperand(key) {
+    let section = this.#large.get(key);
+    if (!section) {
+      section = el('details', { part: 'data', 'data-role': 'large-operand' }, el('summary'));
+      section.addEventListener('toggle', () => section.open !== drawnOpen.get(section) && this.requestRender());
+      this.#large.set(key, section);
+    }
+    return section;
+  }
+}

@@ -1,0 +1,63 @@
+// What each step of <attention-steps> was computed from, and how a cell of
+// the step maps onto cells of its operands (for the hover highlight).
+import { traceMatrix } from '../../trace-view.js';
+
+/** Operands of more numbers than this start closed. */
+export const OPEN_CELLS = 2048;
+
+/** Column labels d0, d1, … */
+export const dims = (n, prefix = 'd') => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
+
+const rowOf = (i) => ({ rows: [i] });
+const colOf = (i, j) => ({ cols: [j] });
+const rowOfKey = (i, j) => ({ rows: [j] });
+const sameCell = (i, j) => ({ cells: [[i, j]] });
+
+/**
+ * The operands of `step` as `operand(name, matrix, rowLabels, colLabels, map, mask?)` makes
+ * them; `map(i, j)` is what cell (i, j) of the step came from: { rows?, cols?, cells? }.
+ * `traced` = { byKey, model, result, headIndex } (byKey: the panel's steps by key).
+ */
+export function operandList(step, traced, t, operand) {
+  const { byKey, model, result, headIndex } = traced;
+  const tokens = model.tokens;
+  const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
+  // The chosen head's Q, K, V (a single-head result is its own only head).
+  const ofHead = (id) => traceMatrix(result, id, headIndex);
+  switch (step.key) {
+    case 'Q':
+    case 'K':
+    case 'V': {
+      const [name, w] = W[step.key];
+      return [operand('X', model.X, tokens, dims(model.X.cols), rowOf), operand(name, w, dims(w.rows), dims(w.cols), colOf)];
+    }
+    case 'scores': {
+      const q = ofHead('Q');
+      const k = ofHead('K');
+      return [operand('Q', q, tokens, dims(q.cols), rowOf), operand('K', k, tokens, dims(k.cols), rowOfKey)];
+    }
+    case 'scaled':
+      return [operand(t('step.scores'), byKey.scores.matrix, tokens, tokens, sameCell)];
+    case 'masked':
+      return [operand(t('step.scaled'), byKey.scaled.matrix, tokens, tokens, sameCell)];
+    case 'weights': {
+      const src = byKey.masked ?? byKey.scaled;
+      return [operand(t(`step.${src.key}`), src.matrix, tokens, tokens, rowOf, src.mask)];
+    }
+    case 'output':
+    case 'head-output': {
+      const v = ofHead('V');
+      return [operand(t('step.weights'), byKey.weights.matrix, tokens, tokens, rowOf), operand('V', v, tokens, dims(v.cols), colOf)];
+    }
+    case 'concat': {
+      const dv = result.heads[0].output.cols;
+      return result.heads.map((h, k) => operand(t('heads.head', { h: k + 1 }), h.output, tokens, dims(dv), (i, j) => (Math.floor(j / dv) === k ? { cells: [[i, j % dv]] } : {})));
+    }
+    case 'final': {
+      const concat = byKey.concat.matrix;
+      return [operand(t('step.concat'), concat, tokens, dims(concat.cols), rowOf), operand('W_O', model.Wo, dims(model.Wo.rows), dims(model.Wo.cols), colOf)];
+    }
+    default:
+      return [];
+  }
+}

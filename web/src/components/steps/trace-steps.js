@@ -1,0 +1,55 @@
+// The steps of <attention-steps>, read from the library's trace: X, then the
+// single-head call's steps, or (several heads) the whole call's Q, K, V, the
+// chosen head's own steps, concat and the final output. No DOM here.
+import { stepsById, traceStepsOf } from '../../trace-view.js';
+
+/** Each single-head step's shape, as TeX. */
+const SHAPES = { Q: 'n \\times d_k', K: 'n \\times d_k', V: 'n \\times d_v', scores: 'n \\times n', scaled: 'n \\times n', masked: 'n \\times n', weights: 'n \\times n', output: 'n \\times d_v' };
+
+/** The ordered steps for a model: { result, steps: [{ key, matrix, formula, mask?, shape, head? }], headSteps? }. */
+export function traceSteps(lab, model, headIndex = 0) {
+  const { X, Wq, Wk, Wv, Wo, mask, config } = model;
+  const input = { key: 'X', matrix: X, formula: 'X', shape: 'n \\times d_{\\text{model}}' };
+  if (config.heads === 1) {
+    const r = lab.selfAttention(X, { Wq, Wk, Wv, mask, trace: true });
+    return { result: r, steps: [input, ...r.steps.map((s) => ({ key: s.id, matrix: s.matrix, formula: s.formula, mask: s.mask, shape: SHAPES[s.id] }))] };
+  }
+  const r = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
+  const top = stepsById(r.steps);
+  const own = stepsById(traceStepsOf(r, Math.min(headIndex, r.heads.length - 1)));
+  const steps = [input];
+  for (const id of ['Q', 'K', 'V']) steps.push({ key: id, matrix: top[id].matrix, formula: top[id].formula, shape: `n \\times h d_${id === 'V' ? 'v' : 'k'}` });
+  for (const id of ['scores', 'scaled', 'masked', 'weights', 'output'])
+    if (own[id]) steps.push({ key: id === 'output' ? 'head-output' : id, matrix: own[id].matrix, formula: own[id].formula, mask: own[id].mask, shape: id === 'output' ? 'n \\times d_v' : 'n \\times n', head: true });
+  steps.push({ key: 'concat', matrix: top.concat.matrix, formula: top.concat.formula, shape: 'n \\times h d_v' });
+  steps.push({ key: 'final', matrix: top.output.matrix, formula: top.output.formula, shape: 'n \\times d_{\\text{model}}' });
+  return { result: r, steps, headSteps: own };
+}
+
+/**
+ * The index of step `key` among `keys`; a key of the other head count's list stands for its
+ * counterpart (one head's 'output' is several heads' 'final' and back), anything else for X.
+ */
+export function shownIndex(keys, key) {
+  const index = keys.indexOf(key);
+  if (index >= 0) return index;
+  const counterpart = { final: 'output', output: 'final', 'head-output': 'final' }[key] ?? 'X';
+  return Math.max(0, keys.indexOf(counterpart));
+}
+
+/** A step's TeX shape with the model's sizes put in: 'n \\times d_k' → '6 \\times 4'. */
+export function liveShape(shape, { n, dK, dModel, heads }) {
+  return shape
+    .replace(/h d_(k|v)/, `${heads}\\cdot ${dK}`)
+    .replace(/d_\{\\text\{model\}\}/, String(dModel))
+    .replace(/d_(k|v)/, String(dK))
+    .replace(/\bn\b/g, String(n));
+}
+
+/** The rows of an n×n visibility mask that see no key at all. */
+export function fullyMaskedRows(bits, n) {
+  const rows = [];
+  if (!bits) return rows;
+  for (let i = 0; i < n; i++) if (bits.subarray(i * n, (i + 1) * n).every((b) => b === 0)) rows.push(i);
+  return rows;
+}
