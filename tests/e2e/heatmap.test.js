@@ -134,6 +134,27 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
+  test('the long-sequences panel draws a full 1,024×1,024 weight matrix when its section is opened', async () => {
+    const { page, context, problems } = await open('?panel=cost');
+    const cost = page.locator('attention-explorer attention-cost');
+    expect(await cost.locator('[data-role="long-weights"] figure').count()).toBe(0);
+    await cost.locator('[data-role="long-weights"] > summary').click();
+    await ready(page);
+    const figure = cost.locator('figure[data-matrix="full-1024"]');
+    expect(await figure.locator('.shape').textContent()).toBe(' 1024×1024');
+    const canvas = figure.locator('canvas');
+    const geometry = await canvas.evaluate((c) => ({ cells: c.dataset.cells.split(' ').map(Number), width: c.width, css: parseFloat(c.style.width) }));
+    expect(geometry.width).toBeGreaterThanOrEqual(1024);
+    const [x0, y0, w, h] = geometry.cells;
+    // Row 500's weights: drawn (opaque), and the readout gives one of them exactly.
+    const pixel = await canvas.evaluate((c, [x, y]) => [...c.getContext('2d').getImageData(Math.floor(x * devicePixelRatio), Math.floor(y * devicePixelRatio), 1, 1).data], [x0 + 10.5 * w, y0 + 500.5 * h]);
+    expect(pixel[3]).toBe(255);
+    await canvas.hover({ position: { x: x0 + 10.5 * w, y: y0 + 50.5 * h } });
+    expect(await figure.locator('.readout').textContent()).toMatch(/\[50\]\[10\] \(50 → 10\) = \d/);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('exports: the CSV holds the cells the table holds', async () => {
     const { page, context } = await open('?s=a+b+c&step=weights');
     const values = await page.locator(`${MAIN} td[data-i]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));

@@ -3,15 +3,16 @@ import { cancel, later } from './idle.js';
 
 /**
  * Make `children` the children of `parent`, in order, leaving in place those already there (a
- * kept heatmap is neither removed nor re-inserted). A child no longer wanted that holds a table is
- * retired: hidden and inert at once, taken out of the document when the page is next idle (taking
- * thousands of table cells out costs milliseconds), and wanted again before then, shown where it is.
+ * kept heatmap is neither removed nor re-inserted). A child no longer wanted that holds a large
+ * table (a heatmap's) is retired: hidden and inert at once, taken out of the document when the page
+ * is next idle (taking thousands of table cells out costs milliseconds), and wanted again before
+ * then, shown where it is. Anything else is removed at once.
  */
 export function place(parent, children) {
   const wanted = new Set(children);
   for (const node of [...parent.childNodes]) {
     if (wanted.has(node)) unretire(node);
-    else if (!retiring.has(node)) holdsTable(node) ? retire(node) : node.remove();
+    else if (!retiring.has(node)) holdsLargeTable(node) ? retire(node) : node.remove();
   }
   let at = parent.firstChild;
   const skip = () => {
@@ -30,7 +31,8 @@ export function place(parent, children) {
 // Retired nodes and their hidden and inert states from before. Until a node is removed, the idle
 // queue holds it, so `whenFilled` waits for it too: a ready element holds only what it shows.
 const retiring = new Map();
-const holdsTable = (node) => node.nodeType === 1 && (node.tagName === 'TABLE' || node.getElementsByTagName('table').length > 0);
+const LARGE = 512; // table cells
+const holdsLargeTable = (node) => node.nodeType === 1 && node.getElementsByTagName('td').length > LARGE;
 
 function retire(node) {
   retiring.set(node, [node.hidden, node.inert]);
