@@ -89,7 +89,9 @@ const show = async (panelId) => {
   explorer.setAttribute('panel', panelId);
   await new Promise((r) => setTimeout(r, 100));
   for (let f = 0; f < 3; f++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  return explorer.shadowRoot.querySelector(`#panel-${panelId}`)._keys ?? [];
+  // The step keys, from the stepper's tabs (id tab-<key>).
+  const tabs = explorer.shadowRoot.querySelector(`#panel-${panelId}`).shadowRoot.querySelectorAll('[role="tab"][id^="tab-"]');
+  return [...tabs].map((tab) => tab.id.slice('tab-'.length));
 };
 
 /** Runs in the page: one change, timed until its render. */
