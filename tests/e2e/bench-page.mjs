@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Benchmark of the built page (not a test: numbers only, no assertions).
 // Sizes of site/ (raw and gzip), first paint on localhost, and the cost of one change in each
-// panel at the default and the page's largest sizes (32 tokens, d_model 64, h·d_k 64).
+// panel at the default and the page's largest sizes (32 tokens, d_model 64, h·d_k 64), and at 128 tokens.
 //
 // Per change, over `runs` rounds (median and max):
 //   script        wall time from the change (an attribute set, as the controls do) until the
 //                 element's `attention-render` event: the synchronous re-render;
+//   draw          the animation frame's callbacks after the change (the heatmaps' canvases are
+//                 drawn there, before the frame is painted): from a callback queued before the
+//                 change to one queued after its render;
 //   all filled    wall time from the change until the element's data-ready is back: compact
 //                 heatmaps' cell labels, every cell's data-value and heatmaps off screen are
 //                 filled when the page is next idle, after the change's frame (see heatmap.js),
@@ -21,7 +24,8 @@
 //                 task, less the same wait without a change). Unlike wall time it does not grow
 //                 when other processes take the machine's cores.
 // On a shared machine wall times swing with the load; the cpu column much less.
-// Usage: node tests/e2e/bench-page.mjs [--runs 20] [--only steps]  (--only: interactions whose name starts so)
+// Usage: node tests/e2e/bench-page.mjs [--runs 20] [--only steps] [--config largest]
+//   (--only: interactions whose name starts so; --config: configurations whose label starts so)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -31,6 +35,8 @@ const at = process.argv.indexOf('--runs');
 const RUNS = at > 0 ? Number(process.argv[at + 1]) : 20;
 const only = process.argv.indexOf('--only');
 const ONLY = only > 0 ? process.argv[only + 1] : '';
+const config = process.argv.indexOf('--config');
+const CONFIG = config > 0 ? process.argv[config + 1] : '';
 
 ensureBuilt();
 // BENCH_SITE: another build of the site to measure (e.g. an earlier commit's), same method.
@@ -56,6 +62,8 @@ console.log('site/ sizes (bytes):', JSON.stringify({ ...sizes, total }, null, 1)
 // The interactions, as the page's controls make them: [label, panel, target, attribute, values].
 // `target` 'explorer' sets the explorer's attribute (the input model's fields), 'panel' the panel's own.
 const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+// 128 tokens within the sentence's 400 characters: one CJK character each (a token per character).
+const huge = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
 const INTERACTIONS = [
   ['steps: seed', 'steps', 'explorer', 'seed', (k) => String(100 + k)],
   ['steps: step (n×n)', 'steps', 'panel', 'step', (k) => ['scores', 'scaled', 'masked', 'weights'][k % 4]],
@@ -81,7 +89,9 @@ const show = async (panelId) => {
   explorer.setAttribute('panel', panelId);
   await new Promise((r) => setTimeout(r, 100));
   for (let f = 0; f < 3; f++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-  return explorer.shadowRoot.querySelector(`#panel-${panelId}`)._keys ?? [];
+  // The step keys, from the stepper's tabs (id tab-<key>).
+  const tabs = explorer.shadowRoot.querySelector(`#panel-${panelId}`).shadowRoot.querySelectorAll('[role="tab"][id^="tab-"]');
+  return [...tabs].map((tab) => tab.id.slice('tab-'.length));
 };
 
 /** Runs in the page: one change, timed until its render. */
@@ -89,10 +99,14 @@ const change = async ([panelId, target, name, value]) => {
   const explorer = document.querySelector('attention-explorer');
   const panel = explorer.shadowRoot.querySelector(`#panel-${panelId}`);
   const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+  let frameStart = 0;
+  requestAnimationFrame(() => (frameStart = performance.now()));
   const t0 = performance.now();
   (target === 'explorer' ? explorer : panel).setAttribute(name, value);
   await done;
   const script = performance.now() - t0;
+  const frameEnd = await new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+  const draw = frameEnd - frameStart;
   // Labels, data-value and heatmaps off screen are filled when the page is next idle;
   // data-ready comes back once they are.
   if (!('ready' in panel.dataset))
@@ -100,7 +114,7 @@ const change = async ([panelId, target, name, value]) => {
       const seen = new MutationObserver(() => 'ready' in panel.dataset && (seen.disconnect(), r()));
       seen.observe(panel, { attributes: true, attributeFilter: ['data-ready'] });
     });
-  return { script, filled: performance.now() - t0 };
+  return { script, draw, filled: performance.now() - t0 };
 };
 
 /** Runs in the page: lets deferred work (requestAnimationFrame, tasks) and paint run. */
@@ -144,14 +158,15 @@ for (let k = 0; k < 3; k++) {
 }
 console.log(`extremes (?dm=64&dk=64&h=8&step=concat, 32 tokens): explorer rendered: median ${median(extreme.map((e) => e.ready)).toFixed(0)} ms, max ${max(extreme.map((e) => e.ready)).toFixed(0)} ms; note: ${extreme[0].note}`);
 
-const worst = { script: 0, filled: 0, layout: 0, cpu: 0 };
+const worst = { script: 0, draw: 0, filled: 0, layout: 0, cpu: 0 };
 const os = await import('node:os');
 console.log(`load average at start: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
 for (const [label, query, sentence] of [
   ['default sizes (n = 6, d_model = 8, 1 head)', '?mask=causal&step=weights', 'the cat sat on the mat'],
   ['largest sizes (n = 32, d_model = 64, 4 heads of d_k 16)', `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights`, big],
   ['largest sizes (n = 32, d_model = 64, 8 heads of d_k 8)', `?s=${big}&dm=64&dk=8&h=8&mask=causal&step=concat`, big],
-]) {
+  ['128 tokens (n = 128, d_model = 64, 4 heads of d_k 16)', `?s=${encodeURIComponent(huge)}&dm=64&dk=16&h=4&mask=causal&step=weights`, huge],
+].filter(([label]) => !CONFIG || label.startsWith(CONFIG))) {
   await page.goto(`${s.url}/${query}`);
   await ready(page);
   // The measurement's own cost: the same round trips and wait without a change.
@@ -164,7 +179,7 @@ for (const [label, query, sentence] of [
   }
   const base = median(idle);
   console.log(`\nper change, ${label}, ${RUNS} rounds (ms; cpu less ${base.toFixed(1)} ms measured without a change):`);
-  const heads = ['script (wall)', 'all filled', 'style+layout', 'cpu (all)'];
+  const heads = ['script (wall)', 'draw (wall)', 'all filled', 'style+layout', 'cpu (all)'];
   console.log(`  ${'interaction'.padEnd(22)}${heads.map((h) => h.padStart(16)).join('')}`);
   console.log(`  ${''.padEnd(22)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
   for (const [name, panelId, target, attribute, value, wait] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
@@ -175,19 +190,19 @@ for (const [label, query, sentence] of [
     const rows = [];
     for (let k = 0; k < RUNS; k++) {
       const m0 = await metrics();
-      const { script, filled } = await page.evaluate(change, [panelId, target, attribute, value(k, keys, sentence)]);
+      const { script, draw, filled } = await page.evaluate(change, [panelId, target, attribute, value(k, keys, sentence)]);
       await page.evaluate(settle);
       const m1 = await metrics();
       // A reader's pause: idle work then (the steps panel preparing its neighbours) is not counted.
       if (wait) await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), wait);
-      rows.push({ script, filled, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+      rows.push({ script, draw, filled, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
     }
     const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
-    console.log(`  ${name.padEnd(22)}${['script', 'filled', 'layout', 'cpu'].map(col).join('')}`);
+    console.log(`  ${name.padEnd(22)}${['script', 'draw', 'filled', 'layout', 'cpu'].map(col).join('')}`);
     for (const key of Object.keys(worst)) worst[key] = Math.max(worst[key], max(rows.map((r) => r[key])));
   }
 }
-console.log(`\nworst single change: script ${worst.script.toFixed(1)} ms (wall), all filled ${worst.filled.toFixed(1)} ms (wall), style+layout ${worst.layout.toFixed(1)} ms, all ${worst.cpu.toFixed(1)} ms (cpu)`);
+console.log(`\nworst single change: script ${worst.script.toFixed(1)} ms (wall), draw ${worst.draw.toFixed(1)} ms (wall), all filled ${worst.filled.toFixed(1)} ms (wall), style+layout ${worst.layout.toFixed(1)} ms, all ${worst.cpu.toFixed(1)} ms (cpu)`);
 await context.close();
 await b.close();
 await s.close();

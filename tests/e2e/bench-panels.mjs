@@ -2,11 +2,13 @@
 // Benchmark of the four newer panels (not a test: numbers only, no assertions): attention-cross,
 // attention-positions, attention-transformer and attention-cost, each alone on a plain page with
 // dist/components.js, at the page's largest sizes (32 tokens, d_model 64, d_k 64; cross with a
-// 32-token source), in Debian's Chromium (tests/e2e/browser.js).
+// 32-token source; cross128: 128 target and 128 source tokens), in Debian's Chromium (tests/e2e/browser.js).
 //
 // Per change, after a warm-up, over `runs` rounds (median and max), as in bench-page.mjs:
 //   script        wall time from the change (an attribute set, as the panel's controls do) until
 //                 the element's `attention-render` event: the synchronous re-render;
+//   draw          the animation frame's callbacks after the change (the canvases are drawn there),
+//                 as in bench-page.mjs;
 //   style+layout  RecalcStyleDuration + LayoutDuration (Chrome DevTools Protocol Performance
 //                 metrics), deltas over the change and the next two frames;
 //   cpu           main-thread CPU (CDP ThreadTime) over the change and the next two frames and a
@@ -34,6 +36,10 @@ const words = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`
 const BIG = words('w', 32);
 const SOURCE = words('s', 32);
 const LARGE = { sentence: BIG, 'd-model': '64', 'd-k': '64', heads: '1', seed: '1' };
+// 128 tokens within the 400 characters a sentence keeps: one CJK character per token.
+const HUGE = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
+const HUGE_SOURCE = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x5000 + i)).join(' ');
+const LARGE128 = { ...LARGE, sentence: HUGE, source: HUGE_SOURCE };
 // The sentence edit keeps 32 tokens: the first word changes.
 const edit = (k) => BIG.replace(/^\S+/, `v${k}`);
 const TSTEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'];
@@ -47,6 +53,9 @@ const INTERACTIONS = [
   ['cross: scoring', 'attention-cross', { ...LARGE, source: SOURCE }, 'scoring', (k) => (k % 2 ? 'dot' : 'additive')],
   ['cross: valid-lens', 'attention-cross', { ...LARGE, source: SOURCE }, 'valid-lens', (k) => Array.from({ length: 32 }, (_, i) => 1 + ((i + k) % 32)).join(' ')],
   ['cross: mask', 'attention-cross', { ...LARGE, source: SOURCE }, 'mask', (k) => ['causal', 'padding', 'none'][k % 3]],
+  ['cross128: seed', 'attention-cross', LARGE128, 'seed', (k) => String(100 + k)],
+  ['cross128: sentence', 'attention-cross', LARGE128, 'sentence', (k) => HUGE.replace(/^\S+/, `v${k}`)],
+  ['cross128: mask', 'attention-cross', LARGE128, 'mask', (k) => ['causal', 'padding', 'none'][k % 3]],
   ['positions: seed', 'attention-positions', LARGE, 'seed', (k) => String(100 + k)],
   ['positions: sentence', 'attention-positions', LARGE, 'sentence', edit],
   ['positions: d_k', 'attention-positions', LARGE, 'd-k', (k) => String(k % 2 ? 64 : 63)],
@@ -75,10 +84,14 @@ const INTERACTIONS = [
 const change = async ([name, value]) => {
   const panel = document.querySelector('#panel');
   const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+  let frameStart = 0;
+  requestAnimationFrame(() => (frameStart = performance.now()));
   const t0 = performance.now();
   panel.setAttribute(name, value);
   await done;
-  return performance.now() - t0;
+  const script = performance.now() - t0;
+  const frameEnd = await new Promise((r) => requestAnimationFrame(() => r(performance.now())));
+  return { script, draw: frameEnd - frameStart };
 };
 
 /** Runs in the page: lets deferred work (requestAnimationFrame, tasks) and paint run. */
@@ -111,7 +124,7 @@ const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const max = (xs) => Math.max(...xs);
 const loadStart = os.loadavg();
 console.log(`bench-panels (${script}${BUNDLE ? ` = ${BUNDLE}` : ''}): ${RUNS} rounds after ${WARM} warm-up; load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${new Date().toISOString()}`);
-const heads = ['script (wall)', 'style+layout', 'cpu (all)'];
+const heads = ['script (wall)', 'draw (wall)', 'style+layout', 'cpu (all)'];
 console.log(`  ${'interaction'.padEnd(30)}${heads.map((h) => h.padStart(16)).join('')}`);
 console.log(`  ${''.padEnd(30)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
 const worst = {};
@@ -134,18 +147,18 @@ for (const [name, tag, attrs, attribute, value, warm = WARM] of INTERACTIONS.fil
   const rows = [];
   for (let k = -warm; k < RUNS; k++) {
     const m0 = await metrics();
-    const script = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
+    const { script, draw } = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
     await page.evaluate(settle);
     const m1 = await metrics();
-    if (k >= 0) rows.push({ script, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+    if (k >= 0) rows.push({ script, draw, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
   }
   const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
-  console.log(`  ${name.padEnd(30)}${['script', 'layout', 'cpu'].map(col).join('')}`);
+  console.log(`  ${name.padEnd(30)}${['script', 'draw', 'layout', 'cpu'].map(col).join('')}`);
   const panel = name.split(':')[0];
-  worst[panel] ??= { script: 0, layout: 0, cpu: 0 };
-  for (const key of ['script', 'layout', 'cpu']) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
+  worst[panel] ??= { script: 0, draw: 0, layout: 0, cpu: 0 };
+  for (const key of ['script', 'draw', 'layout', 'cpu']) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
 }
-for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms`);
+for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, draw ${w.draw.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms`);
 console.log(`load average at end: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 if (problems.console.length || problems.external.length) console.log('page problems:', JSON.stringify(problems));
 await context.close();

@@ -91,7 +91,8 @@ describe('attention-cross', () => {
     expect(opened.figures.scores.values).toEqual(Array.from(traced.find((st) => st.id === 'scores').matrix.data));
     expect(opened.figures.scaled.values).toEqual(Array.from(traced.find((st) => st.id === 'scaled').matrix.data));
     // Hovering weight (2, 5) outlines query row 2 and key and value row 5.
-    await page.locator('attention-cross').locator('figure[data-matrix="weights"] td[data-i="2"][data-j="5"]').hover();
+    const at25 = page.locator('attention-cross').locator('figure[data-matrix="weights"] canvas');
+    await at25.hover({ position: await at25.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [2, 5]) });
     const lit = await page.evaluate(() => {
       const root = document.querySelector('attention-cross').shadowRoot;
       const rows = (slot) => [...new Set([...root.querySelectorAll(`figure[data-matrix="${slot}"] td.hl`)].map((td) => Number(td.dataset.i)))];
@@ -182,7 +183,7 @@ describe('attention-cross', () => {
 
   test('hostile and oversized source stays text; clamped to 32 tokens with the visible note', async () => {
     const hostile = '<img src=x onerror=alert(1)>';
-    const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    const many = '字'.repeat(140);
     const { page, problems, context, dialogs } = await open('<attention-cross id="x"></attention-cross>');
     await page.evaluate(([h, m]) => {
       const x = document.getElementById('x');
@@ -195,8 +196,8 @@ describe('attention-cross', () => {
     const v = await shown(page);
     expect(v.images).toBe(0);
     expect(v.figures.weights.cols.slice(0, 3)).toEqual(['<img', 'src=x', 'onerror=alert']);
-    expect(v.figures.weights.shape).toBe('6×32');
-    expect(v.roles['out-of-range']).toContain('source: 45 tokens → the first 32');
+    expect(v.figures.weights.shape).toBe('6×128');
+    expect(v.roles['out-of-range']).toContain('source: 145 tokens → the first 128');
     expect(v.roles['out-of-range']).toContain(`scoring: ${hostile.slice(0, 23)}… → dot`);
     expect(v.roles['out-of-range']).toContain('valid-lens: ');
     expect(await page.evaluate(() => document.getElementById('x').shadowRoot.querySelector('#source').value)).toContain(hostile);
@@ -287,7 +288,7 @@ describe('attention-cross', () => {
       ['attention-cross', 'attention-positions'].map((tag) => {
         const root = document.querySelector(tag).shadowRoot;
         const td = root.querySelector('td[data-i]:not(.masked)');
-        return { katex: root.querySelectorAll('.formula .katex').length, bg: getComputedStyle(td).backgroundColor, width: tag === 'attention-cross' ? root.querySelector('#source').getBoundingClientRect().width : 0 };
+        return { katex: root.querySelectorAll('.formula .katex').length, bg: ((td) => { const c = td.closest('figure').querySelector('canvas'); const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); const r = devicePixelRatio; return `rgba(${[...c.getContext('2d').getImageData((x + (Number(td.dataset.j) + 0.5) * w) * r, (y + (Number(td.dataset.i) + 0.5) * h) * r, 1, 1).data].join(', ')})`; })(td), width: tag === 'attention-cross' ? root.querySelector('#source').getBoundingClientRect().width : 0 };
       }),
     );
     for (const l of look) {

@@ -240,9 +240,9 @@ describe('outOfRange (the note\'s source)', () => {
   test('lists exactly the settings used other than as given', () => {
     expect(outOfRange({ sentence: 'a b c', seed: '7', dModel: '8', dK: '4', heads: '2', mask: 'causal', validLen: '3' })).toEqual([]);
     expect(outOfRange({ dModel: '64', dK: '1', heads: '8', validLen: '0', seed: '0' })).toEqual([]);
-    expect(outOfRange({ dModel: '65', dK: '0', heads: '9', validLen: '33', seed: '-1' }).map((c) => `${c.name} ${c.given}→${c.used}`)).toEqual(['seed -1→0', 'd-model 65→64', 'd-k 0→1', 'heads 9→8', 'valid-len 33→32']);
+    expect(outOfRange({ dModel: '65', dK: '0', heads: '9', validLen: '129', seed: '-1' }).map((c) => `${c.name} ${c.given}→${c.used}`)).toEqual(['seed -1→0', 'd-model 65→64', 'd-k 0→1', 'heads 9→8', 'valid-len 129→128']);
     expect(outOfRange({ dModel: '2.5' })).toEqual([{ name: 'd-model', given: '2.5', used: '3' }]);
-    expect(outOfRange({ sentence: Array.from({ length: 33 }, (_, i) => `w${i}`).join(' ') })).toEqual([{ name: 'sentence', given: '33', used: '32', unit: 'tokens' }]);
+    expect(outOfRange({ sentence: Array.from({ length: 129 }, (_, i) => `w${i}`).join(' ') })).toEqual([{ name: 'sentence', given: '129', used: '128', unit: 'tokens' }]);
     expect(outOfRange({ sentence: Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ') })).toEqual([]);
   });
 });
@@ -334,7 +334,7 @@ describe(`under the header ${STRICT}`, () => {
     const shown = await page.evaluate(() => {
       const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
       const cell = steps.querySelector('figure[data-role=main] td[data-i]');
-      return { value: cell.dataset.value, text: cell.textContent, katex: steps.querySelectorAll('.formula .katex').length, bg: getComputedStyle(cell).backgroundColor };
+      return { value: cell.dataset.value, text: cell.textContent, katex: steps.querySelectorAll('.formula .katex').length, bg: ((td) => { const c = td.closest('figure').querySelector('canvas'); const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); const r = devicePixelRatio; return `rgba(${[...c.getContext('2d').getImageData((x + (Number(td.dataset.j) + 0.5) * w) * r, (y + (Number(td.dataset.i) + 0.5) * h) * r, 1, 1).data].join(', ')})`; })(cell) };
     });
     expect(Number.isFinite(Number(shown.value))).toBe(true);
     expect(shown.text).toMatch(/^−?\d\.\d\d$/);
@@ -402,15 +402,15 @@ const RANGE_CASES = [
   { attrs: { seed: 'NaN' }, note: 'seed: NaN → 42' },
   { attrs: { 'valid-len': '-5', mask: 'padding' }, note: 'valid-len: -5 → 0' },
   { attrs: { mask: 'everything' }, note: 'mask: everything → none' },
-  { attrs: { sentence: MANY }, note: 'sentence: 10000 tokens → the first 32' },
-  { attrs: { sentence: 'x'.repeat(100_000) }, note: 'sentence: 100000 characters → the first 400' },
+  { attrs: { sentence: MANY }, note: 'sentence: 10000 tokens → the first 128' },
+  { attrs: { sentence: 'x'.repeat(100_000) }, note: 'sentence: 100000 characters → the first 1600' },
   { attrs: { bandwidth: '-1' }, note: 'bandwidth: -1 → 1', only: 'attention-pooling' },
   { attrs: { bandwidth: '0', query: '1e9', kernel: 'nope' }, note: 'kernel: nope → gaussian; bandwidth: 0 → 1; query: 1e9 → 2.5', only: 'attention-pooling' },
   { attrs: { 'hidden-size': '1e9' }, note: 'hidden-size: 1e9 → 64', only: 'attention-compare' },
   // Everything at once: every element computes at the largest sizes it allows (32 tokens, d_model 64, 8 heads of 64).
   // The Transformer block's steps have no "concat" (its heads feed W_O inside the attention step).
-  { attrs: { sentence: MANY, 'd-model': '1e9', 'd-k': '1e9', heads: '1e9', step: 'concat' }, note: 'd-model: 1e9 → 64; d-k: 1e9 → 8; heads: 1e9 → 8; sentence: 10000 tokens → the first 32',
-    notes: { 'attention-transformer': 'd-model: 1e9 → 64; d-k: 1e9 → 8; heads: 1e9 → 8; sentence: 10000 tokens → the first 32; step: concat → X' } },
+  { attrs: { sentence: MANY, 'd-model': '1e9', 'd-k': '1e9', heads: '1e9', step: 'concat' }, note: 'd-model: 1e9 → 64; d-k: 1e9 → 8; heads: 1e9 → 8; sentence: 10000 tokens → the first 128',
+    notes: { 'attention-transformer': 'd-model: 1e9 → 64; d-k: 1e9 → 8; heads: 1e9 → 8; sentence: 10000 tokens → the first 128; step: concat → X' } },
 ];
 
 const noteOf = (page, selector) => page.evaluate((sel) => document.querySelector(sel).shadowRoot.querySelector('.root > [data-role="out-of-range"]')?.textContent ?? null, selector);
@@ -446,11 +446,11 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
         return { fields, nestedNote: steps.querySelector('[data-role="out-of-range"]') !== null, tokens: steps.querySelector('figure.heatmap tbody').querySelectorAll('th').length };
       });
       expect(used.nestedNote).toBe(false);
-      expect(used.tokens).toBeLessThanOrEqual(32);
+      expect(used.tokens).toBeLessThanOrEqual(128);
       if ('d-model' in attrs) expect(Number(used.fields['d-model'])).toBeLessThanOrEqual(64);
       if ('heads' in attrs) expect(used.fields.heads).toBe(Number(attrs.heads) > 0 ? '8' : '1');
       if ('seed' in attrs) expect(used.fields.seed).toBe('42');
-      if (attrs.sentence === MANY) expect(used.tokens).toBe(32);
+      if (attrs.sentence === MANY) expect(used.tokens).toBe(128);
     }
     expect(problems.console).toEqual([]);
     expect(problems.dialogs).toEqual([]);
@@ -463,8 +463,8 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
     await page.goto(`${plain.url}/site/?${query}`);
     await ready(page);
     await responsive(page);
-    expect(await noteOf(page, 'attention-explorer')).toBe('Out of range, so changed: seed: NaN → 42; d-model: 1e9 → 64; d-k: 1e9 → 64; heads: -3 → 1; sentence: 10000 tokens → the first 32.');
-    expect(await explorerTokens(page)).toHaveLength(32);
+    expect(await noteOf(page, 'attention-explorer')).toBe('Out of range, so changed: seed: NaN → 42; d-model: 1e9 → 64; d-k: 1e9 → 64; heads: -3 → 1; sentence: 10000 tokens → the first 128.');
+    expect(await explorerTokens(page)).toHaveLength(128);
     await page.locator('attention-explorer').locator('#ptab-pooling').click();
     await ready(page);
     await responsive(page);
@@ -478,16 +478,16 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
     const { page, problems, context } = await hostilePage();
     await page.goto(`${plain.url}/site/`);
     await ready(page);
-    await page.locator('attention-explorer').locator('#in-sentence').fill(MANY);
+    await page.locator('attention-explorer').locator('#in-sentence').fill('字'.repeat(10_000));
     await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-role="out-of-range"]') !== null);
     await ready(page);
     await responsive(page);
-    // The box itself keeps 400 characters (maxlength); their tokens are cut to the first 32.
-    const kept = tokenize(MANY.slice(0, 400), Infinity).length;
-    expect(kept).toBeGreaterThan(32);
-    expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe(MANY.slice(0, 400));
-    expect(await noteOf(page, 'attention-explorer')).toBe(`Out of range, so changed: sentence: ${kept} tokens → the first 32.`);
-    expect(await explorerTokens(page)).toEqual(MANY.split(' ').slice(0, 32));
+    // The box itself keeps 400 characters (maxlength); their tokens (one per character) are cut to the first 128.
+    const kept = tokenize('字'.repeat(400), Infinity).length;
+    expect(kept).toBeGreaterThan(128);
+    expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe('字'.repeat(400));
+    expect(await noteOf(page, 'attention-explorer')).toBe(`Out of range, so changed: sentence: ${kept} tokens → the first 128.`);
+    expect(await explorerTokens(page)).toEqual(Array(128).fill('字'));
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -97,7 +97,8 @@ describe('demo page', () => {
     expect(shown.filter(([i, j]) => j > i).every(([, , v]) => Number(v) === 0)).toBe(true);
     expect(await inSteps(page, "return root.querySelectorAll('figure[data-role=main] td.masked').length")).toBe(10);
     // The hover readout gives the exact float32 value.
-    await page.locator('attention-explorer attention-steps figure[data-role="main"] td[data-i="4"][data-j="2"]').hover();
+    const at42 = page.locator('attention-explorer attention-steps figure[data-role="main"] canvas');
+    await at42.hover({ position: await at42.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [4, 2]) });
     const readout = await inSteps(page, "return root.querySelector('figure[data-role=main] .readout').textContent");
     expect(readout).toContain(`= ${String(Number(ref.data[4 * 5 + 2].toPrecision(9))).slice(0, 6)}`);
     await context.close();
@@ -194,7 +195,8 @@ describe('demo page', () => {
 
   test('hovering a score highlights its query row and key row; exports carry the numbers', async () => {
     const { page, context } = await open('?s=a+b+c+d&step=scores');
-    await page.locator('attention-explorer attention-steps figure[data-role="main"] td[data-i="1"][data-j="3"]').hover();
+    const at13 = page.locator('attention-explorer attention-steps figure[data-role="main"] canvas');
+    await at13.hover({ position: await at13.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [1, 3]) });
     const lit = await inSteps(page, "return [...root.querySelectorAll('.operands figure')].map((f) => [f.querySelector('.name').textContent, [...f.querySelectorAll('td.hl')].map((td) => td.dataset.i + ',' + td.dataset.j)])");
     expect(lit[0][0]).toBe('Q');
     expect(new Set(lit[0][1].map((c) => c.split(',')[0]))).toEqual(new Set(['1']));
@@ -342,7 +344,8 @@ describe('demo page', () => {
     const values = await inSteps(page, "return [...root.querySelectorAll('details[data-role=large-operand] td[data-i]')].map((td) => Number(td.dataset.value))");
     expect(values).toEqual(Array.from(Wq.data));
     // Hovering Q[3][5] outlines row 3 of X and column 5 of W_Q.
-    await page.locator('attention-explorer attention-steps figure[data-role="main"] td[data-i="3"][data-j="5"]').hover();
+    const at35 = page.locator('attention-explorer attention-steps figure[data-role="main"] canvas');
+    await at35.hover({ position: await at35.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [3, 5]) });
     const lit = await inSteps(page, "return [...root.querySelectorAll('details[data-role=large-operand] td.hl')].map((td) => td.dataset.j)");
     expect(lit.length).toBe(64);
     expect(new Set(lit)).toEqual(new Set(['5']));

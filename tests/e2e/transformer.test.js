@@ -178,11 +178,13 @@ describe('attention-transformer', () => {
         for (const f of [...root.querySelectorAll('figure[data-matrix^="op-"]')].filter((x) => !x.closest('.off'))) out[f.dataset.matrix] = [...f.querySelectorAll('td.hl')].map((td) => `${td.dataset.i},${td.dataset.j}`);
         return out;
       });
-    await page.locator('attention-transformer figure[data-matrix="residual1"] td[data-i="1"][data-j="2"]').hover();
+    const at12 = page.locator('attention-transformer figure[data-matrix="residual1"] canvas');
+    await at12.hover({ position: await at12.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [1, 2]) });
     expect(await lit()).toEqual({ 'op-X': ['1,2'], 'op-attention': ['1,2'] });
     await setAttr(page, 'step', 'hidden');
     await waitStep(page, 'hidden');
-    await page.locator('attention-transformer figure[data-matrix="hidden"] td[data-i="2"][data-j="20"]').hover();
+    const at220 = page.locator('attention-transformer figure[data-matrix="hidden"] canvas');
+    await at220.hover({ position: await at220.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [2, 20]) });
     expect(await lit()).toEqual({ 'op-norm1': Array.from({ length: 8 }, (_, j) => `2,${j}`) });
     expect(problems.console).toEqual([]);
     await context.close();
@@ -427,7 +429,7 @@ describe('attention-transformer', () => {
       const td = root.querySelector('td[data-i]:not(.masked)');
       return {
         katex: root.querySelectorAll('.formula .katex').length,
-        bg: getComputedStyle(td).backgroundColor,
+        bg: ((td) => { const c = td.closest('figure').querySelector('canvas'); const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); const r = devicePixelRatio; return `rgba(${[...c.getContext('2d').getImageData((x + (Number(td.dataset.j) + 0.5) * w) * r, (y + (Number(td.dataset.i) + 0.5) * h) * r, 1, 1).data].join(', ')})`; })(td),
         columns: getComputedStyle(root.querySelector('.block')).gridTemplateColumns.split(' ').length,
       };
     });

@@ -59,17 +59,8 @@ const paint = (rgb) => ({ bg: toCss(rgb), fg: textOn(rgb), rgb });
 const gradient = (stops) => `linear-gradient(to right, ${stops.join(', ')})`;
 export const STOPS = { VIRIDIS, PUOR };
 
-/**
- * Cell colours as stylesheet rules (no inline styles, so a strict style-src policy allows them):
- * a cell of class `c<q>` in a `.seq` or `.div` heatmap shows level q/255 of that scale. A level's
- * colour does not depend on the matrix's range, so one set of 2 × 256 rules serves every heatmap.
- */
-export function levelRules() {
-  const rules = [];
-  for (const [kind, stops] of [['seq', VIRIDIS], ['div', PUOR]])
-    for (let q = 0; q < 256; q++) {
-      const { bg, fg } = paint(interpolate(stops, q / 255));
-      rules.push(`.${kind} td.c${q} { background: ${bg}; color: ${fg}; }`);
-    }
-  return rules.join('\n');
-}
+/** A scale's colours quantised to 256 levels (level q shows q/255 of the range), for the canvas. */
+export const LEVELS = {
+  sequential: Array.from({ length: 256 }, (_, q) => paint(interpolate(VIRIDIS, q / 255))),
+  diverging: Array.from({ length: 256 }, (_, q) => paint(interpolate(PUOR, q / 255))),
+};

@@ -7,11 +7,10 @@ import { hashString, mulberry32, normals, randomMatrix } from './random.js';
 export { normalise, outOfRange } from './config.js';
 
 // maxWidth bounds h·d_k, the width of Q, K, V and of the concatenated heads, like d_model.
-export const LIMITS = { maxTokens: 32, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
-const MAX_SENTENCE = 400;
-
-// The longest sentence read, in characters (a longer one is cut, with a note).
-export { MAX_SENTENCE };
+export const LIMITS = { maxTokens: 128, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
+// The longest sentence read, in characters (a longer one is cut, with a note): a pasted
+// paragraph of 128 words fits.
+export const MAX_SENTENCE = 1600;
 
 const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
 

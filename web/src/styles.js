@@ -1,6 +1,5 @@
 // The components' shadow-root stylesheet. Public knobs are --attn-* custom
 // properties (with fallbacks); deeper styling goes through ::part().
-import { levelRules } from './colors.js';
 import { katexRules } from './tex.js';
 
 const css = `
@@ -65,12 +64,13 @@ label { font-weight: 600; font-size: 0.9rem; }
 [role="tab"] { font-size: 0.85rem; padding: 0.2rem 0.55rem; min-height: 2rem; }
 .formula { overflow-x: auto; overflow-y: hidden; margin: 0.4rem 0; padding: 0.2rem 0.4rem; background: var(--_surface); border-radius: var(--_radius); }
 .formula .katex-display { margin: 0.4rem 0; }
-/* Off screen, a heatmap's cells cost no style, layout or paint (it keeps its last size). Its
-   paint containment clips at the padding box: the padding keeps focus rings inside. */
-figure.heatmap { margin: 0.4rem 0; max-width: 100%; content-visibility: auto; padding: 0 6px 6px; }
-figure.heatmap figcaption { font-weight: 600; font-size: 0.92rem; }
-figure.heatmap .shape { font-weight: 400; color: var(--_muted); font-family: var(--_mono); }
-.scroll { overflow: auto; max-width: 100%; max-height: 34rem; }
+figure.heatmap { margin: 0.4rem 0; max-width: 100%; padding: 0 6px 6px; }
+.scroll { position: relative; overflow: auto; max-width: 100%; max-height: 34rem; }
+.scroll canvas { display: block; cursor: crosshair; }
+/* The heatmap's data table, for screen readers and scripts: far off screen, so its thousands of
+   cells cost no style or layout until one is focused (the canvas shows them). */
+.cells-table { position: absolute; top: 0; left: -100000px; width: 1px; height: 1px; overflow: hidden; content-visibility: auto; }
+.scroll canvas:focus-visible { outline-offset: -3px; }
 table { display: table; border-collapse: separate; border-spacing: 1px; font-family: var(--_mono); font-size: 0.72rem; }
 caption { display: table-caption; }
 thead { display: table-header-group; } tbody { display: table-row-group; } tr { display: table-row; }
@@ -78,13 +78,6 @@ th, td { display: table-cell; }
 th { font-weight: 600; color: var(--_muted); padding: 0 0.25rem; white-space: nowrap; font-family: var(--_font); max-width: 7rem; overflow: hidden; text-overflow: ellipsis; }
 thead th { text-align: center; }
 tbody th { text-align: end; }
-td[data-i] { width: var(--_cell); min-width: var(--_cell); height: calc(var(--_cell) * 0.7); text-align: center; padding: 0; border-radius: 2px; cursor: crosshair; }
-.compact td[data-i] { width: 1.05rem; min-width: 1.05rem; height: 1.05rem; font-size: 0; }
-.compact thead th { font-size: 0.6rem; padding: 2px 0; writing-mode: vertical-rl; transform: rotate(180deg); text-align: start; max-width: none; max-height: 4.5rem; vertical-align: bottom; }
-.compact tbody th { font-size: 0.65rem; }
-td.masked { background: repeating-linear-gradient(45deg, #9aa0a8 0 3px, #d9dce0 3px 6px); color: #000; font-weight: 700; }
-td.hl { outline: 3px solid var(--_hl); outline-offset: -2px; }
-td:focus-visible { outline: 3px solid var(--_focus); outline-offset: 0; position: relative; z-index: 1; }
 .legend { display: flex; align-items: center; gap: 0.4rem; font-size: 0.78rem; margin-top: 0.3rem; font-family: var(--_mono); flex-wrap: wrap; }
 .legend .bar { display: inline-block; width: 8rem; height: 0.7rem; border: 1px solid var(--_border); }
 .legend .masked-key { display: inline-block; width: 1rem; height: 0.7rem; background: repeating-linear-gradient(45deg, #9aa0a8 0 3px, #d9dce0 3px 6px); }
@@ -128,7 +121,7 @@ let sheet = null;
 
 /** Attach the shared stylesheet (and KaTeX's rules) to a shadow root. */
 export function adoptStyles(shadow) {
-  const text = `${katexRules}\n${css}\n${levelRules()}`;
+  const text = `${katexRules}\n${css}`;
   try {
     sheet ??= new CSSStyleSheet();
     if (!sheet.cssRules.length) sheet.replaceSync(text);

@@ -14,6 +14,7 @@ import { renderTexCached } from '../../tex.js';
 import { memoryChart, timeChart, timesTable } from './charts.js';
 import { compareTable } from './compare-table.js';
 import { SIZES, measureAll, sizesUpTo } from './measure.js';
+import { LongWeights } from './long-weights.js';
 import { fmt, sentenceCells, sentenceResults } from './sentence.js';
 import { COST_CSS } from './styles.js';
 
@@ -39,6 +40,7 @@ export class AttentionCost extends AttentionElement {
   #boxes = new Map();
   #sliders = null;
   #measure = null;
+  #long = new LongWeights();
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'window', 'linformer-k', 'max-n'];
@@ -101,6 +103,7 @@ export class AttentionCost extends AttentionElement {
       ...head,
       ...this.#sentenceSection(model, results),
       ...this.#measureSection(),
+      this.#long.section(lab, t, { d: model.config.dK, seed: model.config.seed }, () => this.requestRender()),
       ...compareTable(t, results.n, model.config.dModel, w),
       el('h3', { text: t('cost.remediesHeading') }),
       remedies,

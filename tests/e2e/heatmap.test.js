@@ -1,0 +1,168 @@
+// The canvas heatmap (web/src/heatmap/): sized at the device pixel ratio, coloured with the
+// scales of colors.js, masked cells hatched, hover and keyboard focus showing a cell's exact value,
+// highlighted operands outlined, exports as before, and large matrices (128 tokens) drawn.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+
+let b;
+let s;
+
+beforeAll(async () => {
+  ensureBuilt();
+  b = await launch();
+  s = await server(join(root, 'site'));
+});
+afterAll(async () => {
+  await b?.close();
+  await s?.close();
+});
+
+async function open(query, options = {}) {
+  const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
+  await w.page.goto(`${s.url}/${query}`);
+  await ready(w.page);
+  return w;
+}
+
+const MAIN = 'attention-explorer attention-steps figure[data-role="main"]';
+
+/** Runs in the page: the figure's canvas, where cell (i, j) is, and the colour of a point in it. */
+function probe([selector, i, j, dx, dy]) {
+  const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+  const canvas = steps.querySelector(`${selector.replace(/^attention-explorer attention-steps /, '')} canvas`);
+  const [x0, y0, w, h] = canvas.dataset.cells.split(' ').map(Number);
+  const r = canvas.width / parseFloat(canvas.style.width);
+  const x = x0 + j * w + (dx ?? w / 2);
+  const y = y0 + i * h + (dy ?? h / 2);
+  const rgba = [...canvas.getContext('2d').getImageData(Math.floor(x * r), Math.floor(y * r), 1, 1).data];
+  return { x, y, rgba, ratio: r, width: canvas.width, cssWidth: parseFloat(canvas.style.width), height: canvas.height, cssHeight: parseFloat(canvas.style.height) };
+}
+const near = (a, b, tol = 40) => a.slice(0, 3).every((v, k) => Math.abs(v - b[k]) <= tol);
+const readout = (page, selector = MAIN) => page.locator(`${selector} .readout`).textContent();
+
+describe('canvas heatmap', () => {
+  test('drawn at the device pixel ratio (2), with the viridis scale', async () => {
+    const { page, context, problems } = await open('?s=a+b+c+d&step=weights', { deviceScaleFactor: 2 });
+    const p = await page.evaluate(probe, [MAIN, 0, 0]);
+    expect(p.ratio).toBe(2);
+    expect(p.width).toBe(Math.round(p.cssWidth * 2));
+    expect(p.height).toBe(Math.round(p.cssHeight * 2));
+    // Row 0 of the weights without a mask: every weight in (0, 1): a viridis colour, opaque.
+    expect(p.rgba[3]).toBe(255);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('masked cells are hatched in grey; the legend shows the masked key', async () => {
+    const { page, context } = await open('?s=a+b+c+d&mask=causal&step=masked');
+    // Cell (0, 3) is masked: its pixels are the two hatch greys, not a scale colour.
+    const seen = [];
+    for (let d = 2; d < 14; d += 1) seen.push((await page.evaluate(probe, [MAIN, 0, 3, d, 8])).rgba);
+    expect(seen.some((c) => near(c, [0x9a, 0xa0, 0xa8], 12))).toBe(true);
+    expect(seen.some((c) => near(c, [0xd9, 0xdc, 0xe0], 12))).toBe(true);
+    expect(await page.locator(`${MAIN} .legend .masked-key`).count()).toBe(1);
+    // The table says so too.
+    expect(await page.locator(`${MAIN} td[data-i="0"][data-j="3"]`).getAttribute('class')).toContain('masked');
+    await context.close();
+  });
+
+  test('hover shows the exact value; the operands get the row and column outlined', async () => {
+    const { page, context } = await open('?s=a+b+c+d&step=scores');
+    const canvas = page.locator(`${MAIN} canvas`);
+    const cell = await page.evaluate(probe, [MAIN, 1, 3]);
+    await canvas.hover({ position: { x: cell.x, y: cell.y } });
+    const value = await page.locator(`${MAIN} td[data-i="1"][data-j="3"]`).getAttribute('data-value');
+    const text = await readout(page);
+    expect(text).toContain('[1][3] (b → d)');
+    expect(text).toContain(`= ${String(Number(Number(value).toPrecision(9))).replace('-', '−').slice(0, 6)}`);
+    // Q's row 1 is outlined in the highlight colour (#d1008f) on its canvas, row 0 is not.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const q = '.operands figure';
+    const lit = await page.evaluate(probe, [q, 1, 0, 2, 8]);
+    const plain = await page.evaluate(probe, [q, 0, 0, 2, 8]);
+    expect(near(lit.rgba, [0xd1, 0x00, 0x8f])).toBe(true);
+    expect(near(plain.rgba, [0xd1, 0x00, 0x8f])).toBe(false);
+    await context.close();
+  });
+
+  test('keyboard: the focused cell moves with the arrow keys and the readout follows', async () => {
+    const { page, context } = await open('?s=a+b+c+d&step=scores');
+    await page.locator(`${MAIN} td[data-i="0"][data-j="0"]`).focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    const focused = await page.evaluate(() => {
+      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+      const td = steps.activeElement;
+      return [td.dataset.i, td.dataset.j, td.tabIndex];
+    });
+    expect(focused).toEqual(['1', '2', 0]);
+    expect(await readout(page)).toContain('[1][2] (b → c)');
+    // The canvas outlines the focused cell in the focus colour (#c2410c), just outside it.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const ring = await page.evaluate(probe, [MAIN, 1, 2, -1, 10]);
+    expect(near(ring.rgba, [0xc2, 0x41, 0x0c])).toBe(true);
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.activeElement.dataset.j)).toBe('3');
+    await context.close();
+  });
+
+  test('128 tokens: a 128×128 canvas with a table of headers only, focusable, its cells read out on hover and by keyboard', async () => {
+    // One CJK character per token, so 128 tokens fit in the sentence's 400 characters.
+    const sentence = Array.from({ length: 128 }, (_, i) => String.fromCharCode(0x4e00 + i)).join(' ');
+    const { page, context, problems } = await open(`?s=${encodeURIComponent(sentence)}&dm=64&dk=16&h=4&mask=causal&step=weights`);
+    expect(await page.locator(`${MAIN} .shape`).textContent()).toBe(' 128×128');
+    expect(await page.locator(`${MAIN} td[data-i]`).count()).toBe(0);
+    expect(await page.locator(`${MAIN} tbody th[scope="row"]`).count()).toBe(128);
+    expect(await page.locator(`${MAIN} thead th[scope="col"]`).count()).toBe(128);
+    const canvas = page.locator(`${MAIN} canvas`);
+    expect(await canvas.getAttribute('role')).toBe('img');
+    expect(await canvas.getAttribute('aria-label')).toContain('128×128');
+    // Drawn: the diagonal cell (5, 5) has a scale colour, the masked (5, 100) the hatching.
+    expect((await page.evaluate(probe, [MAIN, 5, 5])).rgba[3]).toBe(255);
+    const cell = await page.evaluate(probe, [MAIN, 100, 7]);
+    await canvas.hover({ position: { x: cell.x, y: cell.y } });
+    expect(await readout(page)).toContain(`[100][7] (${String.fromCharCode(0x4e00 + 100)} → ${String.fromCharCode(0x4e00 + 7)}) = `);
+    await canvas.focus();
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowDown');
+    expect(await readout(page)).toContain('[1][127]');
+    expect(await readout(page)).toContain('= 0 (masked)');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('the long-sequences panel draws a full 1,024×1,024 weight matrix when its section is opened', async () => {
+    const { page, context, problems } = await open('?panel=cost');
+    const cost = page.locator('attention-explorer attention-cost');
+    expect(await cost.locator('[data-role="long-weights"] figure').count()).toBe(0);
+    await cost.locator('[data-role="long-weights"] > summary').click();
+    await ready(page);
+    const figure = cost.locator('figure[data-matrix="full-1024"]');
+    expect(await figure.locator('.shape').textContent()).toBe(' 1024×1024');
+    const canvas = figure.locator('canvas');
+    const geometry = await canvas.evaluate((c) => ({ cells: c.dataset.cells.split(' ').map(Number), width: c.width, css: parseFloat(c.style.width) }));
+    expect(geometry.width).toBeGreaterThanOrEqual(1024);
+    const [x0, y0, w, h] = geometry.cells;
+    // Row 500's weights: drawn (opaque), and the readout gives one of them exactly.
+    const pixel = await canvas.evaluate((c, [x, y]) => [...c.getContext('2d').getImageData(Math.floor(x * devicePixelRatio), Math.floor(y * devicePixelRatio), 1, 1).data], [x0 + 10.5 * w, y0 + 500.5 * h]);
+    expect(pixel[3]).toBe(255);
+    await canvas.hover({ position: { x: x0 + 10.5 * w, y: y0 + 50.5 * h } });
+    expect(await figure.locator('.readout').textContent()).toMatch(/\[50\]\[10\] \(50 → 10\) = \d/);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('exports: the CSV holds the cells the table holds', async () => {
+    const { page, context } = await open('?s=a+b+c&step=weights');
+    const values = await page.locator(`${MAIN} td[data-i]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`${MAIN} .export button`).nth(2).click()]);
+    expect(download.suggestedFilename()).toBe('attention-weights.csv');
+    const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('"","a","b","c"');
+    expect(csv.slice(1).flatMap((line) => line.split(',').slice(1))).toEqual(values);
+    await context.close();
+  });
+});

@@ -1,0 +1,215 @@
+// Drawing a heatmap on a <canvas> at the device pixel ratio: row and column labels, the cells'
+// colours (one pixel per cell, scaled up without smoothing), masked cells hatched, the numbers in
+// a non-compact heatmap, highlighted cells and the focused one outlined.
+import { LEVELS } from '../colors.js';
+
+const GAP = 1; // px between cells, as the table's border-spacing was
+const HATCH = ['#9aa0a8', '#d9dce0'];
+
+/** The theme's lengths and colours, read from the figure's computed style (once per frame and root). */
+export function readTheme(figure) {
+  const cs = getComputedStyle(figure);
+  const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  const prop = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
+  const length = (text, fallback) => {
+    const x = parseFloat(text);
+    if (!Number.isFinite(x) || x <= 0) return fallback;
+    return text.endsWith('rem') ? x * rem : text.endsWith('em') ? x * parseFloat(cs.fontSize) : x;
+  };
+  return {
+    rem,
+    cell: length(prop('--_cell', ''), 2.6 * rem),
+    fg: prop('--_fg', '#1a1a1a'),
+    muted: prop('--_muted', '#4a4f57'),
+    hl: prop('--_hl', '#d1008f'),
+    focus: prop('--_focus', '#c2410c'),
+    font: prop('--_font', 'sans-serif'),
+    mono: prop('--_mono', 'monospace'),
+    dpr: globalThis.devicePixelRatio || 1,
+  };
+}
+
+/** Cell sizes (CSS px) of a heatmap: number cells as wide as --attn-cell-size, compact ones small; large matrices smaller. */
+function cellSize(rows, cols, compact, theme) {
+  // Whole CSS pixels: crisp edges at any device pixel ratio.
+  if (!compact) return { cw: Math.round(theme.cell), ch: Math.round(theme.cell * 0.7) };
+  const side = Math.max(1, Math.min(Math.round(1.05 * theme.rem) + GAP, Math.floor(1100 / Math.max(rows, cols))));
+  return { cw: side, ch: side };
+}
+
+/** `text`, cut with an ellipsis to at most `max` px wide (a binary search: a token may be 1,600 characters). */
+function fitted(g, text, max) {
+  if (g.measureText(text).width <= max) return text;
+  let lo = 0;
+  let hi = Math.min(text.length, Math.ceil(max)); // no glyph is under a pixel wide
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (g.measureText(`${text.slice(0, mid)}…`).width <= max) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo)}…`;
+}
+
+/** Where everything goes (CSS px): label areas, cell pitch, which labels are drawn. */
+export function layout(g, { rows, cols, rowLabels, colLabels, compact }, theme) {
+  const { cw, ch } = cellSize(rows, cols, compact, theme);
+  const rowFont = `600 ${(compact ? 0.65 : 0.72) * theme.rem}px ${theme.font}`;
+  const colFont = `600 ${(compact ? 0.6 : 0.72) * theme.rem}px ${theme.font}`;
+  const lineOf = (font) => parseFloat(font.split(' ')[1]) * 1.3;
+  // Labels closer than a line apart are thinned out: every rowEvery-th row, colEvery-th column.
+  const rowEvery = Math.ceil(lineOf(rowFont) / ch);
+  const colEvery = Math.ceil(lineOf(colFont) / (compact ? cw : 4 * cw));
+  g.font = rowFont;
+  const rowTexts = rowLabels.map((l, i) => (i % rowEvery ? '' : fitted(g, l, 7 * theme.rem)));
+  const left = Math.ceil(Math.max(8, ...rowTexts.map((l) => g.measureText(l).width)) + 8);
+  g.font = colFont;
+  const colMax = compact ? 4.5 * theme.rem : cw;
+  const colTexts = colLabels.map((l, j) => (j % colEvery ? '' : fitted(g, l, colMax)));
+  const top = compact ? Math.ceil(Math.min(colMax, Math.max(8, ...colTexts.map((l) => g.measureText(l).width))) + 6) : Math.ceil(lineOf(colFont) + 4);
+  const width = left + cols * cw;
+  const height = top + rows * ch;
+  return { cw, ch, left, top, width, height, rowFont, colFont, rowTexts, colTexts, compact };
+}
+
+/** The cells' colours as a cols×rows image, one pixel per cell (masked cells transparent). */
+export function cellImage(cells) {
+  const { rows, cols, level, scale } = cells;
+  const image = OffscreenOrCanvas(cols, rows);
+  const ctx = image.getContext('2d');
+  const pixels = ctx.createImageData(cols, rows);
+  const palette = LEVELS[scale.kind];
+  const out = pixels.data;
+  for (let k = 0; k < level.length; k++) {
+    const q = level[k];
+    if (q < 0) continue;
+    const [r, gr, b] = palette[q].rgb;
+    out[4 * k] = r;
+    out[4 * k + 1] = gr;
+    out[4 * k + 2] = b;
+    out[4 * k + 3] = 255;
+  }
+  ctx.putImageData(pixels, 0, 0);
+  return image;
+}
+
+function OffscreenOrCanvas(w, h) {
+  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(Math.max(1, w), Math.max(1, h));
+  const c = document.createElement('canvas');
+  c.width = Math.max(1, w);
+  c.height = Math.max(1, h);
+  return c;
+}
+
+/** Size the canvas for `geo` at the device pixel ratio (only when it changes). */
+export function size(canvas, geo, dpr) {
+  const w = Math.round(geo.width * dpr);
+  const h = Math.round(geo.height * dpr);
+  if (canvas.width !== w || canvas.height !== h) Object.assign(canvas, { width: w, height: h });
+  const css = `${geo.width}px`;
+  if (canvas.style.width !== css) canvas.style.width = css;
+  if (canvas.style.height !== `${geo.height}px`) canvas.style.height = `${geo.height}px`;
+}
+
+/** Draw one heatmap: `view` holds its cells, image, layout, highlighted cells and focused cell. */
+export function draw(g, view, theme) {
+  const { cells, geo, image } = view;
+  const { cw, ch, left, top } = geo;
+  g.setTransform(theme.dpr, 0, 0, theme.dpr, 0, 0);
+  g.clearRect(0, 0, geo.width, geo.height);
+  drawLabels(g, geo, theme);
+  g.imageSmoothingEnabled = false;
+  g.drawImage(image, left, top, cells.cols * cw, cells.rows * ch);
+  if (cw >= 6) {
+    // The gaps between cells show what is behind the canvas.
+    for (let j = 1; j <= cells.cols; j++) g.clearRect(left + j * cw - GAP, top, GAP, cells.rows * ch);
+    for (let i = 1; i <= cells.rows; i++) g.clearRect(left, top + i * ch - GAP, cells.cols * cw, GAP);
+  }
+  if (cells.anyMasked) hatch(g, cells, geo, cw >= 6 ? GAP : 0);
+  if (!geo.compact) drawNumbers(g, cells, geo, theme);
+  const line = Math.max(1, Math.min(3, cw / 4));
+  g.lineWidth = line;
+  g.strokeStyle = theme.hl;
+  for (const k of view.lit) outline(g, geo, cells.cols, k, line / 2 + 0.5);
+  if (view.focusVisible && view.current !== null) {
+    g.strokeStyle = theme.focus;
+    g.lineWidth = 3;
+    outline(g, geo, cells.cols, view.current, -1.5);
+  }
+}
+
+function outline(g, { cw, ch, left, top }, cols, k, inset) {
+  const x = left + (k % cols) * cw;
+  const y = top + Math.floor(k / cols) * ch;
+  g.strokeRect(x + inset, y + inset, cw - GAP - 2 * inset, ch - GAP - 2 * inset);
+}
+
+function drawLabels(g, geo, theme) {
+  const { cw, ch, left, top } = geo;
+  g.fillStyle = theme.muted;
+  g.font = geo.rowFont;
+  g.textAlign = 'right';
+  g.textBaseline = 'middle';
+  geo.rowTexts.forEach((text, i) => text && g.fillText(text, left - 6, top + i * ch + ch / 2));
+  g.font = geo.colFont;
+  if (geo.compact) {
+    // Vertical, read bottom to top, as the table's vertical headers were.
+    g.textAlign = 'left';
+    geo.colTexts.forEach((text, j) => {
+      if (!text) return;
+      g.save();
+      g.translate(left + j * cw + cw / 2, top - 4);
+      g.rotate(-Math.PI / 2);
+      g.fillText(text, 0, 0);
+      g.restore();
+    });
+  } else {
+    g.textAlign = 'center';
+    geo.colTexts.forEach((text, j) => text && g.fillText(text, left + j * cw + cw / 2, top / 2));
+  }
+}
+
+let pattern = null;
+function hatch(g, { rows, cols, level }, { cw, ch, left, top }, gap) {
+  if (!pattern) {
+    const tile = OffscreenOrCanvas(6, 6);
+    const t = tile.getContext('2d');
+    t.fillStyle = HATCH[1];
+    t.fillRect(0, 0, 6, 6);
+    t.strokeStyle = HATCH[0];
+    t.lineWidth = 2.2;
+    for (const o of [-6, 0, 6]) {
+      t.beginPath();
+      t.moveTo(o, 6);
+      t.lineTo(o + 6, 0);
+      t.stroke();
+    }
+    pattern = g.createPattern(tile, 'repeat');
+  }
+  // One rectangle per run of masked cells in a row (a causal mask: one per row).
+  g.beginPath();
+  for (let i = 0; i < rows; i++)
+    for (let j = 0; j < cols; j++) {
+      if (level[i * cols + j] !== -1) continue;
+      const start = j;
+      while (j + 1 < cols && level[i * cols + j + 1] === -1) j++;
+      if (gap) for (let c = start; c <= j; c++) g.rect(left + c * cw, top + i * ch, cw - gap, ch - gap);
+      else g.rect(left + start * cw, top + i * ch, (j - start + 1) * cw, ch);
+    }
+  g.fillStyle = pattern;
+  g.fill();
+}
+
+function drawNumbers(g, cells, { cw, ch, left, top }, theme) {
+  const palette = LEVELS[cells.scale.kind];
+  const size = 0.72 * theme.rem;
+  g.textAlign = 'center';
+  g.textBaseline = 'middle';
+  const fonts = [`${size}px ${theme.mono}`, `700 ${size}px ${theme.mono}`];
+  let bold = -1;
+  for (let k = 0; k < cells.level.length; k++) {
+    const q = cells.level[k];
+    if (bold !== (q === -1 ? 1 : 0)) g.font = fonts[(bold = q === -1 ? 1 : 0)];
+    g.fillStyle = q === -1 ? '#000' : palette[q].fg;
+    g.fillText(cells.text(k), left + (k % cells.cols) * cw + (cw - GAP) / 2, top + Math.floor(k / cells.cols) * ch + (ch - GAP) / 2, cw - 2);
+  }
+}

@@ -1,0 +1,170 @@
+// A matrix drawn as a heatmap on a canvas, with a data table for screen readers behind it: the
+// exact float32 value of a cell on hover or focus (arrow keys move), a legend, and exports.
+import { el } from '../dom.js';
+import { cancel, later, now } from '../idle.js';
+import { createCells } from './cells.js';
+import { listen } from './focus.js';
+import { drawIfDirty, requestDraw } from './frame.js';
+import { barKey, legendKey, makeBar, makeCaption, makeLegend } from './legend.js';
+import { createTable, fillCells, fillHeaders } from './table.js';
+
+/**
+ * @param {object} o
+ * @param {(key: string, vars?: object) => string} o.t  translator
+ * @param {string} o.name      matrix name shown in captions and file names (plain text)
+ * @param {{rows:number, cols:number, data:Float32Array}} o.matrix
+ * @param {string[]} o.rowLabels / o.colLabels   header texts (user tokens: drawn and set as text)
+ * @param {Uint8Array} [o.mask] 1 = visible; 0 cells are drawn as masked
+ * @param {string} [o.maskedText] text in masked cells (default −∞; '0' for weights)
+ * @param {boolean} [o.compact] hide the numbers inside cells
+ * @param {string} [o.tex] formula to export as TeX with the numbers
+ * @param {string} [o.file] base file name for downloads
+ * @param {boolean} [o.exportable] false: no export buttons
+ * @param {(i:number|null, j:number|null) => void} [o.onCell]
+ * @param {Map<string, object>} [o.pool]  kept between renders by the caller: figures to reuse
+ * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
+ * @param {boolean} [o.defer]  accepted for compatibility: every heatmap off screen is deferred
+ *
+ * The canvas is drawn in the next animation frame, before it is painted (a heatmap off screen:
+ * when it comes near the viewport, or when the page is idle). The screen-reader table's cells
+ * (their labels and data-value) are written when the page is next idle, after the change's frame;
+ * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
+ * figure (pool and slot, same shape) stays where it is, with its focused cell. Exports always read
+ * this render's data.
+ */
+export function createHeatmap(o) {
+  const cells = createCells(o.matrix, o.mask, o.maskedText ?? '−∞');
+  const { rows, cols } = cells;
+  const compact = o.compact ?? cols > 10;
+  const shapeKey = `${rows}×${cols}${compact ? ' compact' : ''}`;
+  let view = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
+  if (view?.shapeKey !== shapeKey) view = createView(o, shapeKey, rows, cols);
+  update(view, o, cells, compact);
+  return { el: view.figure, highlight: (marks) => highlight(view, marks), cells: view.table.cells };
+}
+
+/** A new figure's parts (the light ones come with the first update) and listeners. */
+function createView(o, shapeKey, rows, cols) {
+  const canvas = el('canvas', { part: 'heatmap-canvas' });
+  const table = createTable(rows, cols);
+  // Too large for a table of cells: the canvas takes the focus and the readout says each cell's value.
+  if (table.cells.length) canvas.setAttribute('aria-hidden', 'true');
+  else Object.assign(canvas, { tabIndex: 0 }).setAttribute('role', 'img');
+  const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.box, canvas);
+  const readout = el('p', { class: 'readout', 'aria-live': 'polite' });
+  const figure = el('figure', { part: 'heatmap' }, scroll, readout);
+  const view = { shapeKey, figure, canvas, g: canvas.getContext('2d'), scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };
+  listen(view);
+  watch(view);
+  if (o.pool && o.slot) {
+    const before = o.pool.get(o.slot);
+    if (before) forget(before);
+    o.pool.set(o.slot, view);
+  }
+  return view;
+}
+
+/** This render's data into a (new or kept) figure: light parts whose texts changed, then the cells. */
+function update(view, o, cells, compact) {
+  const { t, name } = o;
+  const { rows, cols } = cells;
+  const rowLabels = o.rowLabels ?? Array.from({ length: rows }, (_, i) => String(i));
+  const colLabels = o.colLabels ?? Array.from({ length: cols }, (_, j) => String(j));
+  const file = (o.file ?? name).replace(/[^\w.-]+/g, '_');
+  const figureClass = `heatmap ${cells.scale.kind === 'sequential' ? 'seq' : 'div'}${compact ? ' compact' : ''}`;
+  if (view.figure.className !== figureClass) view.figure.className = figureClass;
+  Object.assign(view.exp, { matrix: o.matrix, rowLabels, colLabels, isMasked: cells.isMasked, tex: o.tex, file });
+  part(view, 'caption', `${name}\u0000${rows}×${cols}`, () => makeCaption(name, rows, cols), (node) => view.scroll.before(node));
+  part(view, 'legend', legendKey(t, cells), () => makeLegend(t, cells), (node) => view.readout.before(node));
+  const bar = barKey(t, name, o);
+  part(view, 'bar', bar, () => (bar ? makeBar(t, name, view.exp) : null), (node) => view.figure.append(node));
+  const idle = t('heatmap.readoutIdle');
+  if (view.readout.textContent !== idle) view.readout.textContent = idle;
+  const label = t('heatmap.table', { name, rows, cols });
+  fillHeaders(view.table, { label, rowLabels, colLabels });
+  if (!view.table.cells.length && view.canvas.getAttribute('aria-label') !== label) view.canvas.setAttribute('aria-label', label);
+  highlight(view, {});
+  Object.assign(view, { cells, compact, labels: { rowLabels, colLabels, rowKey: rowLabels.join('\u0000'), colKey: colLabels.join('\u0000') } });
+  view.show = (k) => {
+    const i = Math.floor(k / cols);
+    const j = k % cols;
+    const v = cells.level[k] === -1 ? `${cells.exact(k)} (${t('heatmap.masked')})` : cells.exact(k);
+    view.readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v });
+    o.onCell?.(i, j);
+  };
+  view.leave = () => o.onCell?.(null, null);
+  requestDraw(view);
+  const maskedLabel = `${cells.maskedText}, ${t('heatmap.masked')}`;
+  busy(view, true);
+  later(view, () => {
+    drawIfDirty(view);
+    fillCells(view.table, cells, { compact, maskedLabel });
+    busy(view, false);
+  });
+}
+
+/** Replace the figure's part `name` when its key changes (`insert` puts a new one in place). */
+function part(view, name, key, make, insert) {
+  if (view.keys[name] === key) return;
+  view.keys[name] = key;
+  const node = make();
+  const old = view.parts[name];
+  if (old && node) old.replaceWith(node);
+  else if (old) old.remove();
+  else if (node) insert(node);
+  view.parts[name] = node;
+}
+
+/** Mark rows, columns or single cells (e.g. the q_i and k_j behind score[i][j]). */
+function highlight(view, { rows: hr = [], cols: hc = [], cells: marked = [] } = {}) {
+  const { rows, cols } = view.cells ?? { rows: 0, cols: 0 };
+  const on = new Set();
+  for (const i of hr) if (i >= 0 && i < rows) for (let j = 0; j < cols; j++) on.add(i * cols + j);
+  for (const j of hc) if (j >= 0 && j < cols) for (let i = 0; i < rows; i++) on.add(i * cols + j);
+  for (const [i, j] of marked) if (i >= 0 && i < rows && j >= 0 && j < cols) on.add(i * cols + j);
+  const changed = on.size !== view.lit.size || [...on].some((k) => !view.lit.has(k));
+  if (!changed) return;
+  // The table's cells carry the mark too (class hl), for scripts and tests; only changed ones are touched.
+  const tds = view.table.cells;
+  if (tds.length) {
+    for (const k of view.lit) if (!on.has(k)) tds[k].classList.remove('hl');
+    for (const k of on) if (!view.lit.has(k)) tds[k].classList.add('hl');
+  }
+  view.lit = on;
+  requestDraw(view);
+}
+
+function busy(view, on) {
+  if (view.busy === on) return;
+  view.busy = on;
+  for (const node of [view.figure, view.table.table]) on ? node.setAttribute('aria-busy', 'true') : node.removeAttribute('aria-busy');
+}
+
+// "Near": within one viewport height of the viewport (above or below). A figure coming near is
+// drawn, and its table filled, at once.
+const seen = new WeakMap();
+const io =
+  typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) {
+            const view = seen.get(e.target);
+            if (!view) continue;
+            view.near = e.isIntersecting;
+            if (!view.near) continue;
+            drawIfDirty(view);
+            now(view);
+          }
+        },
+        { rootMargin: '100% 0px' },
+      )
+    : null;
+function watch(view) {
+  seen.set(view.figure, view);
+  io?.observe(view.figure);
+}
+function forget(view) {
+  io?.unobserve(view.figure);
+  cancel(view);
+  busy(view, false);
+}

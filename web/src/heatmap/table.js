@@ -1,0 +1,95 @@
+// The heatmap as a data table for screen readers (off screen, in a box whose style and layout the
+// browser skips while it is off screen and not focused: content-visibility: auto; the canvas shows the cells):
+// row and column headers, one focusable cell at a time, each cell's text (or aria-label when the
+// heatmap is compact), `masked` class and exact `data-value` (read by scripts and tests). Its
+// cells are written when the page is idle, after the canvas is drawn, and only the cells whose
+// value, mask or label changed.
+import { el } from '../dom.js';
+
+/**
+ * Matrices with more cells than this get a table of headers only (its rows and columns named, no
+ * cells): the canvas takes the focus and the readout says each cell's value.
+ */
+export const TABLE_LIMIT = 4096;
+const UNWRITTEN = 1e300; // no float32 equals it
+
+/** A new table of `rows`×`cols` empty cells (none beyond TABLE_LIMIT), and what it has written so far (nothing). */
+export function createTable(rows, cols) {
+  const caption = el('caption', { class: 'sr-only' });
+  const table = el('table', { role: 'grid', part: 'heatmap-table' }, caption, el('thead'));
+  const body = emptyBody(rows, rows * cols <= TABLE_LIMIT ? cols : 0).cloneNode(true);
+  table.append(body);
+  const cells = Array.from(body.getElementsByTagName('td'));
+  if (cells[0]) cells[0].tabIndex = 0;
+  const n = rows * cols;
+  return {
+    box: el('div', { class: 'cells-table' }, table),
+    table,
+    caption,
+    cells,
+    rowHeads: Array.from(body.rows, (tr) => tr.cells[0]),
+    // Per cell, what the table shows now: its value, whether masked (2: never written), its text.
+    written: { value: new Float64Array(n).fill(UNWRITTEN), masked: new Uint8Array(n).fill(2), text: new Array(n) },
+    keys: { label: undefined, cols: undefined, rows: undefined, maskedLabel: undefined },
+  };
+}
+
+/** Bring the table's name and headers up to date (cheap: done in the change). */
+export function fillHeaders(t, { label, rowLabels, colLabels }) {
+  if (t.keys.label !== label) {
+    t.table.setAttribute('aria-label', label);
+    t.caption.textContent = label;
+  }
+  const colKey = colLabels.join('\u0000');
+  if (t.keys.cols !== colKey) {
+    const head = el('tr', {}, el('td', { class: 'corner' }));
+    for (const text of colLabels) head.append(el('th', { scope: 'col', text }));
+    t.table.tHead.replaceChildren(head);
+  }
+  const rowKey = rowLabels.join('\u0000');
+  if (t.keys.rows !== rowKey) t.rowHeads.forEach((th, i) => th.textContent !== rowLabels[i] && (th.textContent = rowLabels[i]));
+  Object.assign(t.keys, { label, cols: colKey, rows: rowKey });
+}
+
+/** Bring the table's cells up to date with `cells` (a render's, see cells.js): done when idle. */
+export function fillCells(t, cells, { compact, maskedLabel }) {
+  // A masked cell's label (language, or −∞ against 0) may change while its value does not.
+  const relabel = t.keys.maskedLabel !== maskedLabel;
+  const { value, masked, text } = t.written;
+  for (let k = 0; k < t.cells.length; k++) {
+    const v = cells.data[k];
+    const m = cells.level[k] === -1 ? 1 : 0;
+    if (Object.is(value[k], v) && masked[k] === m && !(m && relabel)) continue;
+    const td = t.cells[k];
+    const shown = cells.text(k);
+    if (compact) td.setAttribute('aria-label', m ? maskedLabel : shown);
+    else {
+      if (text[k] !== shown) td.firstChild.data = shown;
+      if (m) td.setAttribute('aria-label', maskedLabel);
+      else if (masked[k] === 1) td.removeAttribute('aria-label');
+    }
+    if (masked[k] !== m) td.classList.toggle('masked', m === 1);
+    if (!Object.is(value[k], v)) td.setAttribute('data-value', cells.value(k));
+    value[k] = v;
+    masked[k] = m;
+    text[k] = shown;
+  }
+  t.keys.maskedLabel = maskedLabel;
+}
+
+// Empty table bodies by shape (rows of a header cell and cells holding one space), to be copied
+// (copying nodes is about twice as fast as parsing them): the last few shapes used.
+const bodies = new Map();
+function emptyBody(rows, cols) {
+  const key = `${rows}×${cols}`;
+  let body = bodies.get(key);
+  if (body) bodies.delete(key);
+  else {
+    body = document.createElement('tbody');
+    const row = `<tr><th scope="row"></th>${Array.from({ length: cols }, (_, j) => `<td data-i="@" data-j="${j}"> </td>`).join('')}</tr>`;
+    body.innerHTML = Array.from({ length: rows }, (_, i) => row.replaceAll('@', String(i))).join('');
+    if (bodies.size >= 12) bodies.delete(bodies.keys().next().value);
+  }
+  bodies.set(key, body);
+  return body;
+}
