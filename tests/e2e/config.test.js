@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, DEFAULT_SENTENCE, PANEL_SETTINGS, TYPED_MATRICES, URL_KEYS, VIEW_FIELDS, bound } from '../../web/src/config.js';
-import { LIMITS, normalise, outOfRange, tokenize } from '../../web/src/model.js';
+import { LIMITS, MAX_SENTENCE, normalise, outOfRange, tokenize } from '../../web/src/model.js';
 import { readState, writeState } from '../../web/src/state.js';
 
 const dts = readFileSync(new URL('../../web/src/components.d.ts', import.meta.url), 'utf8');
@@ -80,13 +80,13 @@ describe('normalisation derived from the table', () => {
   test('a choice: only its values; a text: cut to its length and token limit, with the note last', () => {
     expect(normalise({ mask: 'causal' }).mask).toBe('causal');
     expect(normalise({ mask: 'CAUSAL' }).mask).toBe('none');
-    const long = 'x'.repeat(500);
-    expect(normalise({ sentence: long }).sentence).toHaveLength(400);
+    const long = 'x'.repeat(MAX_SENTENCE + 100);
+    expect(normalise({ sentence: long }).sentence).toHaveLength(MAX_SENTENCE);
     const many = Array.from({ length: LIMITS.maxTokens + 8 }, (_, i) => `w${i}`).join(' ');
     expect(outOfRange({ sentence: long, mask: 'x', seed: '-1' })).toEqual([
       { name: 'seed', given: '-1', used: '0' },
       { name: 'mask', given: 'x', used: 'none' },
-      { name: 'sentence', given: '500', used: '400', unit: 'characters' },
+      { name: 'sentence', given: String(MAX_SENTENCE + 100), used: String(MAX_SENTENCE), unit: 'characters' },
     ]);
     expect(outOfRange({ sentence: many })).toEqual([{ name: 'sentence', given: String(LIMITS.maxTokens + 8), used: String(LIMITS.maxTokens), unit: 'tokens' }]);
   });

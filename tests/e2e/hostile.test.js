@@ -7,7 +7,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 import { TYPES } from '../../scripts/serve.mjs';
-import { outOfRange, tokenize } from '../../web/src/model.js';
+import { MAX_SENTENCE, outOfRange, tokenize } from '../../web/src/model.js';
 import { ready, root, watchedPage, urlWritten } from './browser.js';
 import { useBrowser, useForFile } from './use-browser.js';
 
@@ -482,10 +482,10 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
     await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-role="out-of-range"]') !== null);
     await ready(page);
     await responsive(page);
-    // The box itself keeps 400 characters (maxlength); their tokens (one per character) are cut to the first 128.
-    const kept = tokenize('字'.repeat(400), Infinity).length;
+    // The box itself keeps MAX_SENTENCE characters (maxlength); their tokens (one per character) are cut to the first 128.
+    const kept = tokenize('字'.repeat(MAX_SENTENCE), Infinity).length;
     expect(kept).toBeGreaterThan(128);
-    expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe('字'.repeat(400));
+    expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe('字'.repeat(MAX_SENTENCE));
     expect(await noteOf(page, 'attention-explorer')).toBe(`Out of range, so changed: sentence: ${kept} tokens → the first 128.`);
     expect(await explorerTokens(page)).toEqual(Array(128).fill('字'));
     expect(problems.console).toEqual([]);

@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { ready, watchedPage, urlWritten } from './browser.js';
 import { useBrowser } from './use-browser.js';
+import { MAX_SENTENCE } from '../../web/src/model.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
 
@@ -298,14 +299,14 @@ describe('values from a link are checked by the panels', () => {
       await closeAll();
     });
 
-  test('a long source sentence is cut in the link to the sentence limit (400 characters), with the note', async () => {
-    const long = 'ab '.repeat(500);
+  test('a long source sentence is cut in the link to the sentence limit (MAX_SENTENCE characters), with the note', async () => {
+    const long = 'ab '.repeat(2000);
     const { page, problems } = await open(`?panel=cross&${new URLSearchParams({ src: long })}`);
     const view = await viewOf(page, 'cross', ['source']);
     expect(view.note).toContain('source: ');
-    expect(view.attrs.source.length).toBe(1500);
-    await page.waitForFunction(() => new URL(location.href).searchParams.get('src')?.length === 400);
-    expect((await query(page)).src).toBe(long.slice(0, 400));
+    expect(view.attrs.source.length).toBe(6000);
+    await page.waitForFunction((max) => new URL(location.href).searchParams.get('src')?.length === max, MAX_SENTENCE);
+    expect((await query(page)).src).toBe(long.slice(0, MAX_SENTENCE));
     // Values other than the source are bounded too (a link cannot grow without limit).
     await page.goto(`${s.url}/?panel=cost&${new URLSearchParams({ win: '9'.repeat(5000) })}`);
     await ready(page);

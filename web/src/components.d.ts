@@ -18,7 +18,7 @@ export interface AttentionInputs {
 
 /** The configuration every element reads from its attributes. */
 export interface AttentionState {
-  /** `sentence`: split into words (Latin) or characters (Chinese), at most 32 tokens. Default `the cat sat on the mat`, or `小猫坐在垫子上` when the language is Chinese. */
+  /** `sentence`: split into words (Latin) or characters (Chinese), at most 128 tokens (1,600 characters). Default `the cat sat on the mat`, or `小猫坐在垫子上` when the language is Chinese. */
   sentence: string;
   /** `seed`: seeds the embeddings and weights (integer ≥ 0). Default 42. */
   seed: number;
@@ -80,7 +80,7 @@ export declare class AttentionPooling extends AttentionElement {}
 /** `<attention-heads>`: every head's weights, the concatenation and the W_O output. */
 export declare class AttentionHeads extends AttentionElement {}
 
-/** `<attention-cross>`: encoder-decoder (cross) attention: queries from `sentence` (target, n tokens), keys and values from `source` (m tokens, at most 32); n×m weights. Extra attributes: `source` (default 小猫坐在垫子上), `scoring` (`dot`, default, or `additive`: Bahdanau), `valid-lens` (one valid length per target row, e.g. `2 0 7`; 2-D valid lengths). Fires `attention-cross` with `{ source, scoring }`. */
+/** `<attention-cross>`: encoder-decoder (cross) attention: queries from `sentence` (target, n tokens), keys and values from `source` (m tokens, at most 128); n×m weights. Extra attributes: `source` (default 小猫坐在垫子上; `the cat sat on the mat` when the language is Chinese), `scoring` (`dot`, default, or `additive`: Bahdanau), `valid-lens` (one valid length per target row, e.g. `2 0 7`; 2-D valid lengths). Fires `attention-cross` with `{ source, scoring }`. */
 export declare class AttentionCross extends AttentionElement {}
 
 /** `<attention-positions>`: sinusoidal positional encoding P (n×d_model), columns against position, P Pᵀ, and attention with and without P when two tokens swap. Extra attribute: `swap` (two positions, e.g. `1 2`). Fires `attention-positions` with `{ swap }`. */

@@ -49,12 +49,13 @@ export const VIEW_FIELDS = [
  * The panels' own settings, kept in the explorer's state (and so in the URL) from the panels'
  * attributes. `written`/`applied`: the longest value written to the state and applied to the
  * panel; the panels check the values themselves. The source sentence has the sentence's limit:
- * written cut to 400 characters, applied up to 4000 so the panel can say it was cut.
+ * written cut to MAX_SENTENCE (1,600) characters, applied up to 6,400 so the panel can say it was
+ * cut (numbers here: this table is read when the module loads, before model.js may have).
  */
 export const PANEL_SETTINGS = [
   { property: 'hiddenSize', key: 'hs', panel: 'compare', attribute: 'hidden-size', written: 16, applied: 16 },
   { property: 'query', key: 'q', panel: 'pooling', attribute: 'query', written: 16, applied: 16 },
-  { property: 'source', key: 'src', panel: 'cross', attribute: 'source', written: 400, applied: 4000 },
+  { property: 'source', key: 'src', panel: 'cross', attribute: 'source', written: 1600, applied: 6400 },
   { property: 'scoring', key: 'scoring', panel: 'cross', attribute: 'scoring', written: 16, applied: 16 },
   { property: 'validLens', key: 'vlens', panel: 'cross', attribute: 'valid-lens', written: 200, applied: 200 },
   { property: 'swap', key: 'swap', panel: 'positions', attribute: 'swap', written: 16, applied: 16 },

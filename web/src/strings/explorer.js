@@ -4,7 +4,7 @@ export default {
   en: {
     'input.legend': 'Input',
     'input.sentence': 'Sentence',
-    'input.sentenceHelp': 'Latin text is split into words, Chinese into characters (at most 32 tokens).',
+    'input.sentenceHelp': 'Latin text is split into words, Chinese into characters (at most 128 tokens).',
     'input.seed': 'Seed',
     'input.dModel': 'd_model',
     'input.dK': 'd_k per head',
@@ -39,7 +39,7 @@ export default {
   'zh-CN': {
     'input.legend': '输入',
     'input.sentence': '句子',
-    'input.sentenceHelp': '拉丁文字按单词切分，中文按字切分（最多 32 个词元）。',
+    'input.sentenceHelp': '拉丁文字按单词切分，中文按字切分（最多 128 个词元）。',
     'input.seed': '随机种子',
     'input.dModel': 'd_model',
     'input.dK': '每个头的 d_k',

@@ -56,7 +56,7 @@ export class AttentionCross extends AttentionElement {
     adoptPanelStyles(this.shadowRoot, CROSS_CSS);
   }
 
-  /** The source sentence as given (cut to 400 characters); absent or empty: the default, as for `sentence`. */
+  /** The source sentence as given (cut to MAX_SOURCE characters); absent or empty: the default, as for `sentence`. */
   get source() {
     const s = this.getAttribute('source');
     return (s === null || s === '' ? defaultSource(this.language) : s).slice(0, MAX_SOURCE);

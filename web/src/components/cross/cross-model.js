@@ -2,6 +2,7 @@
 // length per target row) or the shared mask settings, and one head of cross-attention with the
 // library: Q = X_tgt W_Q, K = X_src W_K, V = X_src W_V and their scaled dot-product attention,
 // or Bahdanau's additive attention of the target embeddings over the source embeddings.
+import { MAX_SENTENCE } from '../../model.js';
 import { firstColumns } from '../../first-columns.js';
 import { randomMatrix } from '../../random.js';
 
@@ -12,7 +13,7 @@ import { randomMatrix } from '../../random.js';
 export const DEFAULT_SOURCE = '小猫坐在垫子上';
 export const defaultSource = (lang) => (lang === 'zh-CN' ? 'the cat sat on the mat' : DEFAULT_SOURCE);
 /** The source sentence is cut to this many characters. */
-export const MAX_SOURCE = 400;
+export const MAX_SOURCE = MAX_SENTENCE;
 /** The hidden width of additive scoring. */
 export const HIDDEN = 8;
 
