@@ -1,23 +1,12 @@
 // The canvas heatmap (web/src/heatmap/): sized at the device pixel ratio, coloured with the
 // scales of colors.js, masked cells hatched, hover and keyboard focus showing a cell's exact value,
 // highlighted operands outlined, exports as before, and large matrices (128 tokens) drawn.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensureBuilt, launch, ready, root, server, watchedPage } from './browser.js';
+import { ready, watchedPage } from './browser.js';
+import { useBrowser } from './use-browser.js';
 
-let b;
-let s;
-
-beforeAll(async () => {
-  ensureBuilt();
-  b = await launch();
-  s = await server(join(root, 'site'));
-});
-afterAll(async () => {
-  await b?.close();
-  await s?.close();
-});
+const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the demo
 
 async function open(query, options = {}) {
   const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
@@ -151,6 +140,28 @@ describe('canvas heatmap', () => {
     expect(pixel[3]).toBe(255);
     await canvas.hover({ position: { x: x0 + 10.5 * w, y: y0 + 50.5 * h } });
     expect(await figure.locator('.readout').textContent()).toMatch(/\[50\]\[10\] \(50 → 10\) = \d/);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('a light/dark switch while the page is open redraws the canvases in the new colours', async () => {
+    const { page, problems, context } = await open('?s=the%20cat%20sat&step=weights', { colorScheme: 'light' });
+    const pixels = () =>
+      page.evaluate(() => {
+        const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+        return steps.querySelector('figure[data-role="main"] canvas').toDataURL();
+      });
+    const light = await pixels();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction((before) => {
+      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+      return steps.querySelector('figure[data-role="main"] canvas').toDataURL() !== before;
+    }, light);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(async (before) => {
+      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+      return steps.querySelector('figure[data-role="main"] canvas').toDataURL() === before;
+    }, light);
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -6,9 +6,31 @@ import { cellImage, draw, layout, readTheme, size } from './canvas.js';
 
 const dirty = new Set();
 let requested = false;
+// Every heatmap drawn so far (weakly: a figure the page dropped is not kept alive), drawn again
+// when the colours or the pixel ratio they were drawn for change while the page is open.
+const drawn = new Set();
+const known = new WeakSet();
+
+function redrawAll() {
+  for (const ref of drawn) {
+    const view = ref.deref();
+    if (!view) drawn.delete(ref);
+    else if (view.figure.isConnected) requestDraw(view);
+  }
+}
+if (typeof matchMedia === 'function') {
+  matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', redrawAll);
+  // A new pixel ratio (a zoom, a move to another screen) changes the media query's answer.
+  const watchRatio = () => matchMedia(`(resolution: ${devicePixelRatio}dppx)`).addEventListener?.('change', () => (redrawAll(), watchRatio()), { once: true });
+  watchRatio();
+}
 
 /** Draw `view` (see heatmap.js) in the next frame. */
 export function requestDraw(view) {
+  if (!known.has(view)) {
+    known.add(view);
+    drawn.add(new WeakRef(view));
+  }
   view.dirty = true;
   dirty.add(view);
   if (requested) return;
