@@ -17,6 +17,7 @@ const PACKAGE_FILES = [
   'index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'frame.js', 'arg-blocks.js', 'errors.js', 'validate.js',
   'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'index.d.ts', 'index.d.cts',
   ...readdirSync(join(root, 'bindings', 'ops')).filter((f) => f.endsWith('.js')).map((f) => `ops/${f}`),
+  ...readdirSync(join(root, 'bindings', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `types/${f}`),
 ];
 const GLUE = ['attention-lab-simd.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.js', 'attention-lab-scalar.wasm'];
 
@@ -87,7 +88,7 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
-  mkdirSync(join(dist, 'ops'), { recursive: true });
+  for (const dir of ['ops', 'types']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
 }
 
