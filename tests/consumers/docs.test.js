@@ -1,12 +1,13 @@
 // docs/api.md stays in step with the package: every member the declarations
-// (dist/index.d.ts of the packed tarball) name is documented, and every `js`
-// example runs against the installed tarball in Node and prints exactly its
-// "Output" block. Examples marked `<!-- not run: … -->` (browser-only, HTML,
-// build scripts) are skipped. UPDATE_DOCS=1 rewrites the Output blocks
-// from what the examples print (review the diff before committing).
+// (dist/index.d.ts of the packed tarball and the dist/types/*.d.ts it imports)
+// name is documented, and every `js` example runs against the installed
+// tarball in Node and prints exactly its "Output" block. Examples marked
+// `<!-- not run: … -->` (browser-only, HTML, build scripts) are skipped.
+// UPDATE_DOCS=1 rewrites the Output blocks from what the examples print
+// (review the diff before committing).
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -32,10 +33,39 @@ function examples(text) {
   return out;
 }
 
-/** Interfaces, their members, and the string-literal unions of a .d.ts. */
-function declared(dts) {
+/** A declaration file and every file it imports relatively (`from './types/….js'`), entry first. */
+function declarationFiles(entry) {
+  const texts = new Map();
+  const visit = (file) => {
+    if (texts.has(file)) return;
+    texts.set(file, readFileSync(file, 'utf8'));
+    for (const m of texts.get(file).matchAll(/from '(\.\.?\/[^']+)\.js'/g)) visit(join(dirname(file), `${m[1]}.d.ts`));
+  };
+  visit(entry);
+  return [...texts.values()];
+}
+
+/** The body of `export interface name` in dts, with the interfaces it extends, or null. */
+function interfaceOf(dts, name) {
+  const m = dts.match(new RegExp(`export interface ${name}(?: extends ([^{]*))? ?\\{([\\s\\S]*?)\\n\\}`));
+  return m && { body: m[2], bases: (m[1] ?? '').split(',').map((b) => b.trim()).filter((b) => /^\w+$/.test(b)) };
+}
+
+/** The members of interface `name` and of every interface it extends (those declared in dts). */
+function interfaceMembers(dts, name) {
+  const found = interfaceOf(dts, name);
+  if (!found) return '';
+  return [found.body, ...found.bases.map((base) => interfaceMembers(dts, base))].join('\n');
+}
+
+/**
+ * The public names of the entry file (its own declarations and its re-exports), the members of every
+ * interface and class in all the files, and the string-literal unions.
+ */
+function declared(entry, dts) {
   const names = new Set();
-  for (const m of dts.matchAll(/export (?:interface|class|type|function) (\w+)/g)) names.add(m[1]);
+  for (const m of entry.matchAll(/export (?:interface|class|type|function) (\w+)/g)) names.add(m[1]);
+  for (const m of entry.matchAll(/^export (?:type )?\{([^}]*)\} from/gm)) for (const n of m[1].split(',')) names.add(n.trim());
   for (const block of dts.matchAll(/export (?:interface|class) \w+[^{]*\{([\s\S]*?)\n\}/g))
     for (const m of block[1].matchAll(/^ {2}(?:readonly |static readonly |static )?(\w+)\??[(:<]/gm)) if (m[1] !== 'constructor') names.add(m[1]);
   const union = (name) => [...(dts.match(new RegExp(`export type ${name} =([^;]*);`))?.[1] ?? '').matchAll(/'(\w+)'/g)].map((m) => m[1]);
@@ -46,21 +76,24 @@ const list = examples(doc);
 
 describe('docs/api.md', () => {
   let app;
-  let dts;
+  let files; // dist/index.d.ts first, then the declaration files it imports
+  let dts; // all of them, one after another
   beforeAll(() => {
     app = freshApp('docs', {}, { type: 'module' });
-    dts = readFileSync(join(app, 'node_modules', 'attention-lab', 'dist', 'index.d.ts'), 'utf8');
+    files = declarationFiles(join(app, 'node_modules', 'attention-lab', 'dist', 'index.d.ts'));
+    dts = files.join('\n');
   });
   afterAll(() => app && rmSync(app, { recursive: true, force: true }));
 
   it('names every declared function, interface, member, error code, step id and kernel', () => {
-    const { names, codes, steps, kernels } = declared(dts);
+    expect(files.length).toBeGreaterThan(1); // the index and the per-family files
+    const { names, codes, steps, kernels } = declared(files[0], dts);
     expect(names.size).toBeGreaterThan(60);
     expect(codes).toContain('OVERFLOW');
     const missing = [...names, ...codes, ...steps, ...kernels].filter((n) => !doc.includes(`\`${n}\``) && !doc.includes(`'${n}'`) && !new RegExp(`\\b${n}\\b`).test(doc));
     expect(missing).toEqual([]);
     // every lab function has its own section
-    const lab = dts.match(/export interface AttentionLab \{([\s\S]*?)\n\}/)[1];
+    const lab = interfaceMembers(dts, 'AttentionLab');
     const functions = [...lab.matchAll(/^ {2}(\w+)\(/gm)].map((m) => m[1]);
     expect(functions.length).toBeGreaterThanOrEqual(13);
     for (const f of functions) expect(doc, f).toMatch(new RegExp(`^## \`lab\\.${f}\\(`, 'm'));
