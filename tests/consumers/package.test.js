@@ -78,6 +78,8 @@ describe('the packed package', () => {
     const paths = info.files.map((f) => f.path);
     for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/node.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/components.js', 'dist/components.d.ts'])
       expect(paths).toContain(f);
+    // the per-family declarations dist/index.d.ts re-exports
+    for (const f of readdirSync(join(root, 'bindings', 'types'))) expect(paths).toContain(`dist/types/${f}`);
     for (const f of paths) expect(f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+)$/);
     expect(readFileSync(join(pkgDir, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} attention-lab contributors/);
     expect(manifest.license).toBe('MIT');
