@@ -76,6 +76,8 @@ const INTERACTIONS = [
   ['transformer: sentence@hidden', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'hidden' }, 'sentence', edit],
   ['transformer: d_k@attention', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'attention' }, 'd-k', (k) => String(k % 2 ? 16 : 15)],
   ['transformer: positional', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'residual1' }, 'positional', (k) => (k % 2 ? 'off' : 'on')],
+  // The bandwidth slider's values (0.05 steps), as a reader moving it.
+  ['pooling: bandwidth', 'attention-pooling', {}, 'bandwidth', (k) => String(Number((0.3 + 0.05 * (k % 40)).toFixed(2)))],
   ['cost: seed', 'attention-cost', LARGE, 'seed', (k) => String(100 + k)],
   ['cost: sentence', 'attention-cost', LARGE, 'sentence', edit],
   ['cost: d_k', 'attention-cost', LARGE, 'd-k', (k) => String(k % 2 ? 64 : 63)],
