@@ -44,7 +44,8 @@ const LARGE128 = { ...LARGE, sentence: HUGE, source: HUGE_SOURCE };
 const edit = (k) => BIG.replace(/^\S+/, `v${k}`);
 const TSTEPS = ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'];
 
-// [name, tag, starting attributes, attribute changed, value of round k, warm-up rounds (default --warm)].
+// [name, tag, starting attributes, attribute changed, value of round k, warm-up rounds (default --warm),
+//  { rounds (default --runs), pause (ms before each change, default none) }].
 const INTERACTIONS = [
   ['cross: seed', 'attention-cross', { ...LARGE, source: SOURCE }, 'seed', (k) => String(100 + k)],
   ['cross: sentence', 'attention-cross', { ...LARGE, source: SOURCE }, 'sentence', edit],
@@ -64,6 +65,9 @@ const INTERACTIONS = [
   ['transformer: step', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k + 1) % TSTEPS.length]],
   // After every step has been shown once (8 warm-up rounds): a reader going back and forth.
   ['transformer: step (revisit)', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k + 1) % TSTEPS.length], 8],
+  // Each step's first visit only (7 rounds, no warm-up), a second after the last change as a
+  // reader takes to read a step (the page idle meanwhile).
+  ['transformer: step (first visit)', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k + 1) % TSTEPS.length], 0, { rounds: 7, pause: 1000 }],
   ['transformer: next', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16' }, 'step', (k) => TSTEPS[(k * 3 + 1) % TSTEPS.length]],
   ['transformer: seed@X', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'X' }, 'seed', (k) => String(100 + k)],
   ['transformer: seed@attention', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'attention' }, 'seed', (k) => String(100 + k)],
@@ -72,6 +76,8 @@ const INTERACTIONS = [
   ['transformer: sentence@hidden', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'hidden' }, 'sentence', edit],
   ['transformer: d_k@attention', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'attention' }, 'd-k', (k) => String(k % 2 ? 16 : 15)],
   ['transformer: positional', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'residual1' }, 'positional', (k) => (k % 2 ? 'off' : 'on')],
+  // The bandwidth slider's values (0.05 steps), as a reader moving it.
+  ['pooling: bandwidth', 'attention-pooling', {}, 'bandwidth', (k) => String(Number((0.3 + 0.05 * (k % 40)).toFixed(2)))],
   ['cost: seed', 'attention-cost', LARGE, 'seed', (k) => String(100 + k)],
   ['cost: sentence', 'attention-cost', LARGE, 'sentence', edit],
   ['cost: d_k', 'attention-cost', LARGE, 'd-k', (k) => String(k % 2 ? 64 : 63)],
@@ -128,7 +134,7 @@ const heads = ['script (wall)', 'draw (wall)', 'style+layout', 'cpu (all)'];
 console.log(`  ${'interaction'.padEnd(30)}${heads.map((h) => h.padStart(16)).join('')}`);
 console.log(`  ${''.padEnd(30)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
 const worst = {};
-for (const [name, tag, attrs, attribute, value, warm = WARM] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
+for (const [name, tag, attrs, attribute, value, warm = WARM, { rounds = RUNS, pause = 0 } = {}] of INTERACTIONS.filter(([n]) => n.startsWith(ONLY))) {
   html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bench</title><script type="module" src="${script}"></script></head><body><${tag} id="panel" ${Object.entries(attrs)
     .map(([k, v]) => `${k}="${esc(v)}"`)
     .join(' ')}></${tag}></body></html>`;
@@ -145,7 +151,8 @@ for (const [name, tag, attrs, attribute, value, warm = WARM] of INTERACTIONS.fil
   }
   const base = median(idle);
   const rows = [];
-  for (let k = -warm; k < RUNS; k++) {
+  for (let k = -warm; k < rounds; k++) {
+    if (pause) await page.waitForTimeout(pause);
     const m0 = await metrics();
     const { script, draw } = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
     await page.evaluate(settle);

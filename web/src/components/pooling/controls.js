@@ -4,6 +4,9 @@
 import { el } from '../../dom.js';
 import { KERNELS, fmt } from './settings.js';
 
+/** The bandwidth slider's values: 0.05 to 3 in steps of 0.05. */
+export const BANDWIDTH_STEPS = Array.from({ length: 60 }, (_, k) => Number(((k + 1) * 0.05).toFixed(2)));
+
 export class PoolingControls {
   #host;
   #ui = null;
@@ -41,7 +44,7 @@ export class PoolingControls {
       host.setAttribute('kernel', kernel.value);
       host.changed();
     });
-    const bw = el('input', { type: 'range', id: 'bandwidth', 'data-key': 'bandwidth', min: '0.05', max: '3', step: '0.05' });
+    const bw = el('input', { type: 'range', id: 'bandwidth', 'data-key': 'bandwidth', min: String(BANDWIDTH_STEPS[0]), max: String(BANDWIDTH_STEPS.at(-1)), step: '0.05' });
     bw.addEventListener('input', () => {
       host.setAttribute('bandwidth', bw.value);
       host.changed();
