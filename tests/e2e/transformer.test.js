@@ -307,6 +307,29 @@ describe('attention-transformer', () => {
     await context.close();
   });
 
+  test('every step is prepared while the page is idle, before its first visit, and shows the latest numbers when jumped to after a seed change', async () => {
+    const { page, problems, context } = await open('<attention-transformer sentence="the cat sat on the mat" seed="3"></attention-transformer>');
+    await shown(page);
+    // Box of every step with its heatmap, without visiting any: the others are drawn when idle.
+    const preparedFor = (seed) =>
+      page.waitForFunction(
+        ([steps, x]) => {
+          const root = document.querySelector('attention-transformer').shadowRoot;
+          return steps.every((st) => root.querySelector(`.step-box[data-step="${st}"] figure[data-matrix="${st}"]`)) && root.querySelector('.step-box[data-step="ffn"] figure[data-matrix="ffn"] td[data-i]')?.dataset.value === x;
+        },
+        [STEPS, String(expected({ seed }).matrices.ffn.data[0])],
+      );
+    await preparedFor(3);
+    await setAttr(page, 'seed', '4');
+    await preparedFor(4);
+    await setAttr(page, 'step', 'ffn');
+    await waitStep(page, 'ffn');
+    const v = await shown(page);
+    expect(v.figures.ffn.values).toEqual(Array.from(expected({ seed: 4 }).matrices.ffn.data));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('out-of-range attributes are clamped with the visible note', async () => {
     const { page, problems, context } = await open('<attention-transformer step="bogus" positional="maybe" d-model="100" sentence="a b"></attention-transformer>');
     const v = await shown(page);
