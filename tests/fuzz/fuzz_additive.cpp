@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::dump_mask(fm, n);
   if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
-  // api.js additiveAttention: beyond Σ|w_v| > FLT_MAX the JS layer throws OVERFLOW before the call.
+  // bindings/ops/attention.js additiveAttention: beyond Σ|w_v| > FLT_MAX the JS layer throws OVERFLOW before the call.
   double bound = 0.0;
   for (float x : w_v) bound += std::fabs(static_cast<double>(x));
   if (!fuzz::score_bound_ok(bound)) return 0;

@@ -98,7 +98,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(rs == attn::Status::ok, "multi_head_attention refused what the packed layer accepted");
 
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
-  // api.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
+  // bindings/overflow.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
   const double nx = fuzz::max_row_norm(x, n, d_model);
   if (!fuzz::score_bound_ok(nx * nx * fuzz::frobenius(w_q) * fuzz::frobenius(w_k))) return 0;
   // Non-finite results are reported by the JS scan (OVERFLOW) on either path.

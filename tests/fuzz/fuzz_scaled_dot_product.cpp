@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
 
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
-  // api.js checkDotScores: beyond this bound the JS layer throws OVERFLOW before the call.
+  // bindings/overflow.js checkDotScores: beyond this bound the JS layer throws OVERFLOW before the call.
   const double nq = fuzz::max_row_norm(q, n, d), nk = fuzz::max_row_norm(k, m, d);
   if (!fuzz::score_bound_ok(nq * nk * std::fmax(1.0, std::fabs(static_cast<double>(scale))))) return 0;
   // A non-finite entry in anything the JS layer copies out is reported there (OVERFLOW);

@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::dump_mask(fm, n);
   if (!FUZZ_CHECK_STATUS(s, consistent && fm.valid)) return 0;
   if (!in.check_values()) return 0;  // non-finite input: memory safety and statuses only
-  // api.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
+  // bindings/overflow.js checkProjectedScores: beyond this bound the JS layer throws OVERFLOW before the call.
   const double nx = fuzz::max_row_norm(x, n, d_model);
   if (!fuzz::score_bound_ok(nx * nx * fuzz::frobenius(w_q) * fuzz::frobenius(w_k))) return 0;
   // A non-finite entry in anything the JS layer copies out (Q, K, V only when traced) is

@@ -214,7 +214,7 @@ void fuzz_linformer(fuzz::Decoder& in) {
     return;
   }
   if (!in.check_values() || !std::isfinite(scale)) return;
-  // api.js linformerAttention: the bound max‖q_i‖ · ‖E‖_F · ‖K‖_F · max(1, |scale|).
+  // bindings/ops/variants.js linformerAttention: the bound max‖q_i‖ · ‖E‖_F · ‖K‖_F · max(1, |scale|).
   const double bound = fuzz::max_row_norm(q, n, d) * fuzz::frobenius(e) * fuzz::frobenius(k) *
                        std::fmax(1.0, std::fabs(static_cast<double>(scale)));
   if (!fuzz::score_bound_ok(bound)) return;
