@@ -29,6 +29,8 @@ if (typeof matchMedia === 'function') {
 export function requestDraw(view) {
   if (!known.has(view)) {
     known.add(view);
+    // Forget the figures the page has dropped, so the set stays the size of what is alive.
+    if (drawn.size >= 256) for (const ref of drawn) if (!ref.deref()) drawn.delete(ref);
     drawn.add(new WeakRef(view));
   }
   view.dirty = true;
