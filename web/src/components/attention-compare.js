@@ -3,6 +3,7 @@
 // time each WASM call took; and queries whose width differs from the keys'.
 import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
+import { firstColumns } from '../first-columns.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { randomMatrix } from '../random.js';
@@ -173,12 +174,4 @@ export class AttentionCompare extends AttentionElement {
       createHeatmap({ t, name, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: 'wide' }).el,
     ];
   }
-}
-
-/** The first `keep` columns of a weight matrix (an input, copied, not computed). */
-function firstColumns(W, keep) {
-  if (W.cols === keep) return W;
-  const data = new Float32Array(W.rows * keep);
-  for (let i = 0; i < W.rows; i++) data.set(W.data.subarray(i * W.cols, i * W.cols + keep), i * keep);
-  return { rows: W.rows, cols: keep, data };
 }
