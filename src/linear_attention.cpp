@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <new>
 
 #include "simd.h"
 #include "vector_ops.h"
@@ -34,31 +36,56 @@ double dot(const float* a, const float* b, std::size_t len) {
   return sum;
 }
 
-// The running state of the recurrence, laid out in the caller's scratch.
+// The running state of the recurrence, laid out in the caller's scratch. S and z
+// are sums of up to m features of up to FLT_MAX each (φ(FLT_MAX) = FLT_MAX):
+// in float they overflow after two keys, so they are kept in double, as is the
+// numerator φ(q_i)ᵀS. Their quotient is a weighted mean of V's rows, which fits
+// in float again.
 struct State {
   std::size_t d, d_v;
   float key_shift;  // feature_shift of all the keys: one factor common to every key
-  float* s;      // d×d_v: Σ φ(k_j) v_jᵀ
-  float* z;      // d:     Σ φ(k_j)
-  float* phi_q;  // d
-  float* phi_k;  // d
+  double* s;        // d×d_v: Σ φ(k_j) v_jᵀ
+  double* z;        // d:     Σ φ(k_j)
+  double* numerator;  // d_v: φ(q_i)ᵀ S
+  float* phi_q;     // d
+  float* phi_k;     // d
 };
+
+// The doubles start at the first 8-byte boundary of scratch (hence the one
+// spare float in linear_attention_scratch_size); the float rows follow them.
+State lay_out_state(float* scratch, std::size_t d, std::size_t d_v, float key_shift) {
+  const auto address = reinterpret_cast<std::uintptr_t>(scratch);
+  void* aligned = scratch + (address % alignof(double) == 0 ? 0 : 1);
+  const std::size_t doubles = d * d_v + d + d_v;
+  double* sums = new (aligned) double[doubles]();  // storage reuse: the doubles begin their lifetime here
+  float* rows = reinterpret_cast<float*>(sums + doubles);
+  return State{d, d_v, key_shift, sums, sums + d * d_v, sums + d * d_v + d, rows, rows + d};
+}
 
 // S += φ(k_j) v_jᵀ (one row of S per feature), z += φ(k_j)
 void add_key(const State& st, const float* k_row, const float* v_row) {
   feature_row(k_row, st.d, st.key_shift, st.phi_k);
-  for (std::size_t a = 0; a < st.d; ++a) add_scaled(st.s + a * st.d_v, st.phi_k[a], v_row, st.d_v);
-  for (std::size_t a = 0; a < st.d; ++a) st.z[a] += st.phi_k[a];
+  for (std::size_t a = 0; a < st.d; ++a) {
+    const double f = st.phi_k[a];
+    double* s_row = st.s + a * st.d_v;
+    for (std::size_t t = 0; t < st.d_v; ++t) s_row[t] += f * v_row[t];
+    st.z[a] += f;
+  }
 }
 
 // out_i = φ(q_i)ᵀ S / φ(q_i)ᵀ z; a zero denominator gives a zero row.
 void read_query(const State& st, const float* q_row, float* out_row) {
   feature_row(q_row, st.d, feature_shift(dense(q_row, 1, st.d)), st.phi_q);
-  const double den = dot(st.phi_q, st.z, st.d);
-  std::fill(out_row, out_row + st.d_v, 0.0f);
-  for (std::size_t a = 0; a < st.d; ++a) add_scaled(out_row, st.phi_q[a], st.s + a * st.d_v, st.d_v);
-  // divide in double: 1/den alone can exceed float32's range when features are tiny
-  for (std::size_t t = 0; t < st.d_v; ++t) out_row[t] = den > 0.0 ? static_cast<float>(out_row[t] / den) : 0.0f;
+  double den = 0.0;
+  std::fill(st.numerator, st.numerator + st.d_v, 0.0);
+  for (std::size_t a = 0; a < st.d; ++a) {
+    const double f = st.phi_q[a];
+    const double* s_row = st.s + a * st.d_v;
+    for (std::size_t t = 0; t < st.d_v; ++t) st.numerator[t] += f * s_row[t];
+    den += f * st.z[a];
+  }
+  for (std::size_t t = 0; t < st.d_v; ++t)
+    out_row[t] = den > 0.0 ? static_cast<float>(st.numerator[t] / den) : 0.0f;
 }
 
 // The trace: a_ij = φ(q_i)·φ(k_j) / Σ_j' φ(q_i)·φ(k_j'), formed explicitly
@@ -93,9 +120,12 @@ Status linear_attention(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v,
   if (k.cols != d || k.rows != v.rows || out.rows != n || out.cols != d_v) return Status::shape_mismatch;
   if (causal && k.rows != n) return Status::shape_mismatch;
   if (scratch == nullptr && linear_attention_scratch_size(d, d_v) > 0) return Status::bad_argument;
-  const State st{d, d_v, feature_shift(k), scratch, scratch + d * d_v, scratch + d * (d_v + 1),
-                 scratch + d * (d_v + 2)};
-  std::fill(st.s, st.s + d * (d_v + 1), 0.0f);  // S and z
+  if (linear_attention_scratch_size(d, d_v) == 0) {  // d = 0: every feature sum is empty, every row 0
+    for (std::size_t i = 0; i < n; ++i) std::fill(out.row(i), out.row(i) + d_v, 0.0f);
+    if (weights) std::fill(weights, weights + n * k.rows, 0.0f);
+    return Status::ok;
+  }
+  const State st = lay_out_state(scratch, d, d_v, feature_shift(k));  // S and z start at 0
   // 1. non-causal: every key enters the state before any query reads it
   if (!causal)
     for (std::size_t j = 0; j < k.rows; ++j) add_key(st, k.row(j), v.row(j));

@@ -18,9 +18,12 @@
 
 namespace attn {
 
-// Floats of scratch linear_attention needs: S (d×d_v), z (d), and two
-// feature rows φ(q_i), φ(k_j) (d each).
-constexpr std::size_t linear_attention_scratch_size(std::size_t d, std::size_t d_v) { return d * (d_v + 3); }
+// Floats of scratch linear_attention needs: S (d×d_v), z (d) and the numerator
+// φ(q_i)ᵀS (d_v) in double (two floats each, one more float to align them),
+// and two feature rows φ(q_i), φ(k_j) (d floats each). 0 when d = 0.
+constexpr std::size_t linear_attention_scratch_size(std::size_t d, std::size_t d_v) {
+  return d == 0 ? 0 : 2 * (d * d_v + d + d_v) + 1 + 2 * d;
+}
 
 // scratch: linear_attention_scratch_size(d, d_v) floats, contents ignored
 // (may be null only when that size is 0). weights: null, or a dense row-major

@@ -352,6 +352,36 @@ TEST(EfficientLinearAttention, LargeInputsAndUnderflow) {
   for (float x : out.data) EXPECT_TRUE(std::isfinite(x));
 }
 
+// Keys at FLT_MAX: φ(k) = FLT_MAX, so the sums S and z pass float32's range
+// after two keys (they are kept in double). Every key has the same features,
+// so every weight of a causal row is 1/(i + 1) and the output is the mean of
+// the first i + 1 values.
+TEST(EfficientLinearAttention, KeysAtFloatMaxDoNotOverflowTheSums) {
+  const std::size_t n = 6, d = 3, d_v = 2;
+  Mat q(n, d), k(n, d), v(n, d_v);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t a = 0; a < d; ++a) {
+      q.at(i, a) = 0.5f * static_cast<float>(a);
+      k.at(i, a) = std::numeric_limits<float>::max();
+    }
+    v.at(i, 0) = 1.0f + static_cast<float>(i);
+    v.at(i, 1) = 1.19e-27f;
+  }
+  std::vector<float> scratch = linear_scratch(d, d_v);
+  for (bool causal : {false, true}) {
+    SCOPED_TRACE(causal ? "causal" : "not causal");
+    Mat out(n, d_v);
+    ASSERT_EQ(attn::linear_attention(q.cview(), k.cview(), v.cview(), causal, out.view(), scratch.data(), nullptr),
+              Status::ok);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t seen = causal ? i + 1 : n;
+      const double mean = 1.0 + (static_cast<double>(seen) - 1.0) / 2.0;  // of 1, 2, …, seen
+      EXPECT_NEAR(out.at(i, 0), mean, 1e-6 * mean) << "row " << i;
+      EXPECT_NEAR(out.at(i, 1), 1.19e-27, 1e-33) << "row " << i;
+    }
+  }
+}
+
 TEST(EfficientLinearAttention, RejectsBadShapesAndScratch) {
   const Mat q(4, 3), k(4, 3), v(4, 2), k5(5, 3), v5(5, 2), k_wide(4, 4);
   Mat out(4, 2), out_wide(4, 3);
