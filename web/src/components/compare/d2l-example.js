@@ -42,7 +42,7 @@ export class D2lExample {
     const mask = Uint8Array.from({ length: queries * keys }, (_, k) => Number(k % keys < validLens[Math.floor(k / keys)]));
     place(ui.section, [
       el('h3', { text: t('compare.d2l.heading') }),
-      el('p', { text: t('compare.d2l.setup', { queries, dq, keys, dk, dv, total: keys * dv - 1, a: validLens[0], b: validLens[1], dh }) }),
+      el('p', { 'data-role': 'd2l-setup', text: t('compare.d2l.setup', { queries, dq, keys, dk, dv, total: keys * dv - 1, a: validLens[0], b: validLens[1], dh }) }),
       el('p', { text: t('compare.d2l.why', { a: validLens[0], b: validLens[1] }) }),
       el('div', { class: 'grid' }, heat('weights', t('compare.d2l.weights', { queries, keys }), result.weights, labels('k', keys), { mask, maskedText: '0' }), heat('output', t('compare.d2l.output', { queries, dv }), result.output, labels('d', dv))),
       el('p', { 'data-role': 'd2l-outputs', text: t('compare.d2l.outputs', { first, second }) }),
