@@ -4,7 +4,7 @@
 // sentence outside formulas and identifiers (the library's refusal explained in Chinese).
 import { describe, expect, test } from 'vitest';
 import { d2lExample } from '../../web/src/components/compare/compare-model.js';
-import { componentPage, settled } from './browser.js';
+import { audit, componentPage, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser();
@@ -99,6 +99,15 @@ describe('attention-compare', () => {
     expect(seen.detail).toMatch(/^scaledDotProductAttention: Q is 7×7 but K is 7×4/);
     expect(seen.flops).toBe('浮点运算次数（一次乘加计 2 次）');
     expect(seen.text).toContain('[2, 3, 4, 5] 和 [10, 11, 12, 13]');
+    // The opened example and the opened detail, audited as the a11y test audits each panel.
+    await page.locator('attention-compare').locator('[data-role="dot-error"] summary').click();
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const r = await page.evaluate(audit);
+      expect(r.unnamed, scheme).toEqual([]);
+      expect(r.headerless, scheme).toBe(0);
+      expect(r.low, scheme).toEqual([]);
+    }
     expect(problems.console).toEqual([]);
     await context.close();
   });
