@@ -30,6 +30,6 @@ export function attentionSteps(f, slots, n, m, mask, family, result, extra = {})
   const steps = [step('scores', f.matrix(slots.scores, n, m), family)];
   if (slots.scaled) steps.push(step('scaled', f.matrix(slots.scaled, n, m), family, extra));
   if (slots.masked) steps.push(step('masked', f.matrix(slots.masked, n, m), family, { mask: maskBits(mask, n, m) }));
-  steps.push(step('weights', result.weights, family), step('output', result.output, family));
+  steps.push(step('weights', result.weights, family, { afterMask: Boolean(slots.masked) }), step('output', result.output, family));
   return steps;
 }

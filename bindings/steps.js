@@ -12,8 +12,11 @@ const STEP_INFO = {
   concat: ['Concatenated heads', 'H = \\operatorname{Concat}(O_1, \\dots, O_h)'],
 };
 
+// Additive scoring has no scaled step: its masked step is where S' is made, and the softmax
+// after a mask takes S' (step's `afterMask`), as the dot-product forms' does.
 const ADDITIVE = {
-  scores: ['Additive scores', 'S_{ij} = w_v^{\\top} \\tanh(q_i W_q + k_j W_k)'],
+  scores: ['Additive scores', 'S_{ij} = \\tanh(q_i W_q + k_j W_k)\\,w_v'],
+  masked: ['Masked scores', "S'_{ij} = \\begin{cases} S_{ij} & M_{ij} = 1 \\\\ -\\infty & M_{ij} = 0 \\end{cases}"],
   weights: ['Attention weights', 'A = \\operatorname{softmax}(S)'],
 };
 
@@ -38,6 +41,10 @@ const TRANSFORMER = {
 export function step(id, matrix, family = 'dot', extra = {}) {
   let [title, formula] = (family === 'additive' && ADDITIVE[id]) || (family === 'transformer' && TRANSFORMER[id]) || STEP_INFO[id];
   if (family === 'multiHead' && id === 'output') [title, formula] = MULTI_HEAD_OUTPUT;
+  if (extra.afterMask !== undefined) {
+    if (extra.afterMask) formula = STEP_INFO.weights[1];
+    extra = {};
+  }
   if (id === 'scaled' && extra.scale !== undefined) {
     formula = `S' = ${formatScale(extra.scale)} \\cdot QK^{\\top}`;
     extra = {};

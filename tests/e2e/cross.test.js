@@ -149,8 +149,37 @@ describe('attention-cross', () => {
     expect(v.figures.output.values).toEqual(Array.from(r.output.data));
     expect(v.figures.Xsrc.rows).toEqual(['猫', '坐', '着']);
     expect(v.figures.Q).toBeUndefined();
+    // D2L 10.4: the query is the previous decoder state, the context joins the decoder input; no RNN runs here.
+    expect(v.roles.bahdanau).toContain('previous hidden state s_(t′−1)');
+    expect(v.roles.bahdanau).toContain('concatenated with the decoder’s input, the embedding of the previous output token');
+    expect(v.roles.bahdanau).toContain('This page runs no RNN');
+    expect(v.roles.bahdanau).toContain('d_h = 8');
+    // One letter, one meaning: the formula's hidden size is d_h, the encoder states k_j (h counts heads).
+    const tex = await page.evaluate(() => document.querySelector('attention-cross').shadowRoot.querySelector('.formula annotation').textContent);
+    expect(tex).toContain('\\tanh(\\mathbf q_i \\underbrace{W_q}');
+    expect(tex).not.toMatch(/\\mathbf h|\bh\b/);
+    expect(v.roles.bahdanau).not.toMatch(/\bh = /);
     expect(problems.console).toEqual([]);
     await context.close();
+  });
+
+  test('1-D padding in words: the first v source tokens are seen, padding from token v + 1 (counted from 1), both languages', async () => {
+    // 5 source tokens, valid length 2: tokens 1 and 2 are seen, 3 to 5 (three of them) are padding.
+    const body = (lang) => `<attention-cross lang="${lang}" sentence="a b c d e f" source="one two three four five" mask="padding" valid-len="2"></attention-cross>`;
+    const en = await open(body('en'));
+    const e = await shown(en.page);
+    expect(e.figures.weights.masked.slice(0, 10)).toEqual([false, false, true, true, true, false, false, true, true, true]);
+    expect(e.roles.mask).toContain('sees the first 2 source tokens; the other 3, from source token 3 on (counted from 1), are padding');
+    await en.context.close();
+    const zh = await open(body('zh-CN'));
+    const z = await shown(zh.page);
+    expect(z.roles.mask).toContain('只看前 2 个源词元，从第 3 个起的 3 个源词元是填充');
+    expect(z.roles.mask).not.toContain('从第 2 个起');
+    // A valid length as long as the source: nothing is padding (the shared valid length is at most the target's 6 tokens).
+    await zh.page.evaluate(() => document.querySelector('attention-cross').setAttribute('valid-len', '5'));
+    await zh.page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('[data-role="mask"]').textContent.includes('没有填充'));
+    expect(zh.problems.console).toEqual([]);
+    await zh.context.close();
   });
 
   test('32 × 32 tokens at d_k 64: the operands (8,192 numbers) start closed; opened, they are the library\'s', async () => {
@@ -255,6 +284,13 @@ describe('attention-cross', () => {
     expect(v.figures.weights.caption).toContain('交叉注意力权重');
     expect(v.figures.Q.caption).toContain('查询');
     expect(v.roles.mask).toContain('掩蔽');
+    expect(v.roles.operands).toContain('操作数与输出');
+    await page.evaluate(() => document.querySelector('attention-cross').setAttribute('scoring', 'additive'));
+    await page.waitForFunction(() => document.querySelector('attention-cross').shadowRoot.querySelector('[data-role="bahdanau"]'));
+    const b10 = (await shown(page)).roles.bahdanau;
+    expect(b10).toContain('以上一时间步的隐状态 s_(t′−1) 作为查询');
+    expect(b10).toContain('与解码器的输入（上一个输出词元的嵌入）拼接');
+    expect(b10).toContain('本页并不运行循环神经网络');
     await context.close();
 
     const w = await open('<attention-explorer panel="cross" sentence="the cat sat" mask="causal"></attention-explorer>', { selector: 'attention-explorer' });

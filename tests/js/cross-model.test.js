@@ -3,7 +3,7 @@
 // left with nothing to attend to, and one head of cross-attention against the float64 reference.
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { HIDDEN, crossAttention, crossMask, fullyMaskedRows, parseValidLens } from '../../web/src/components/cross/cross-model.js';
+import { HIDDEN, crossAttention, crossMask, crossTex, fullyMaskedRows, parseValidLens } from '../../web/src/components/cross/cross-model.js';
 import { firstColumns } from '../../web/src/first-columns.js';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
@@ -86,5 +86,39 @@ describe('crossAttention against the reference', () => {
     const want = R.additive(ref(target.X), ref(src.X), ref(src.X), scoring);
     expectClose(c.result.weights, want.weights, { label: 'weights' });
     expectClose(c.result.output, want.output, { label: 'output' });
+  });
+});
+
+describe('the formulas of a masked trace (issue 12, item 9)', () => {
+  let lab;
+  beforeAll(async () => {
+    lab = await loadLab(true);
+  });
+  // The matrix a step's formula defines (S, S', …), and the one the softmax takes.
+  const defined = (formula) => formula.match(/^\s*([A-Z]'*)(?:_\{ij\})?\s*=/)[1];
+  const softmaxOf = (formula) => formula.match(/softmax\}\(([A-Z]'*)\)/)[1];
+
+  it.each(['additive', 'dot'])('%s: the softmax takes the matrix the masked step made; unmasked, the last one before it', (scoring) => {
+    const target = buildModel({ sentence: 'a b c', seed: 3, dModel: 8, dK: 4 });
+    const src = buildModel({ ...target.config, sentence: 'x y z w' });
+    const steps = (text) => Object.fromEntries(crossAttention(lab, target, src, scoring, crossMask(target.config, text, target.n, src.n)).result.steps.map((s) => [s.id, s.formula]));
+    const masked = steps('1 2 4');
+    expect(softmaxOf(masked.weights)).toBe(defined(masked.masked));
+    // The masked step keeps the scores it was given where M = 1: it names them.
+    expect(masked.masked).toContain(scoring === 'additive' ? 'S_{ij}' : "S'");
+    const plain = steps(null);
+    expect(plain.masked).toBeUndefined();
+    expect(softmaxOf(plain.weights)).toBe(defined(scoring === 'additive' ? plain.scores : plain.scaled));
+  });
+});
+
+describe('crossTex (issue 12, items 7 and 14)', () => {
+  it('additive: row vectors q_i W_q + k_j W_k, then w_v; d_h hidden units; no h (the head count elsewhere)', () => {
+    const tex = crossTex('additive', 3, 4, 8, 4);
+    expect(tex).toContain(String.raw`\tanh(\mathbf q_i \underbrace{W_q}`);
+    expect(tex).toContain(String.raw`+ \mathbf k_j \underbrace{W_k}`);
+    expect(tex).toContain(String.raw`)\,\underbrace{\mathbf w_v}_{\scriptstyle d_h\times 1}`);
+    expect(tex).toContain(`d_h = ${HIDDEN}`);
+    expect(tex).not.toMatch(/\\mathbf h|\bh\b|W_q\s*\\mathbf/);
   });
 });

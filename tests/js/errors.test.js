@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AttentionError, AttentionRangeError } from '../../dist/node.js';
 import { BUILDS, expectClose, loadLab, randomMatrix, ref, rng, thrown } from './helpers.js';
 import * as R from './reference.js';
+import { errorText } from '../../web/src/error-text.js';
+import { translator } from '../../web/src/i18n.js';
 
 const M = (rows, cols, length = rows * cols) => ({ rows, cols, data: new Float32Array(length).fill(0.5) });
 const sdpa = (lab, Q, K, V, o) => lab.scaledDotProductAttention(Q, K, V, o);
@@ -174,5 +176,40 @@ describe.each(BUILDS)('errors ($name build)', ({ simd }) => {
       expect(AttentionError.codes[code], code).toBe(code);
     for (const [name, code] of Object.entries(AttentionError.codes)) expect(code).toBe(name);
     expect(Object.isFrozen(AttentionError.codes)).toBe(true);
+  });
+});
+
+// What the page shows for an error (web/src/error-text.js): the library's messages are English, so
+// a Chinese page explains the code in Chinese and labels the message as the library's own.
+describe('errorText: the error as each language of the page says it (issue 12, item 13)', () => {
+  const zh = translator('zh-CN');
+  const en = translator('en');
+  const han = /[\u4e00-\u9fff]/;
+
+  it('every code has its own explanation in both languages, Chinese in Chinese', () => {
+    const seen = { en: new Set(), zh: new Set() };
+    for (const code of Object.values(AttentionError.codes)) {
+      const key = `error.code.${code}`;
+      expect(en(key), key).not.toBe(key);
+      expect(zh(key), key).toMatch(han);
+      seen.en.add(en(key));
+      seen.zh.add(zh(key));
+    }
+    expect(seen.en.size).toBe(Object.keys(AttentionError.codes).length);
+    expect(seen.zh.size).toBe(Object.keys(AttentionError.codes).length);
+  });
+
+  it('a real refusal: in Chinese the explanation first, the message marked as the library’s English; in English the message', async () => {
+    const lab = await loadLab(true);
+    const error = thrown(() => sdpa(lab, M(3, 4), M(5, 3), M(5, 2)));
+    const shown = errorText(zh, error);
+    expect(shown.startsWith(`库拒绝了这个输入：${zh('error.code.SHAPE_MISMATCH')}`)).toBe(true);
+    expect(shown).toContain(`库的原始信息（英文）：${error.message}`);
+    expect(errorText(en, error)).toMatch(/^The library refused this input: scaledDotProductAttention: Q is 3×4/);
+    // Without the detail (the compare panel keeps it apart): no English sentence at all.
+    expect(errorText(zh, error, { detail: false })).not.toMatch(/[A-Za-z]{2,}/);
+    // An error without a code (not the library's), and another key: the key's text around the message.
+    expect(errorText(zh, new TypeError('boom'))).toBe(zh('error.generic', { msg: 'boom' }));
+    expect(errorText(zh, error, { key: 'error.load' })).toBe(zh('error.load', { msg: error.message }));
   });
 });

@@ -1,6 +1,7 @@
 // What every attention-lab element shares: a shadow root with the styles,
 // configuration from attributes (or the `inputs` property), the language,
 // batched re-rendering once the WASM library is loaded, and composed events.
+import { errorText } from './error-text.js';
 import { fillsPending, whenFilled } from './heatmap.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
@@ -162,7 +163,7 @@ export class AttentionElement extends HTMLElement {
     const p = document.createElement('p');
     p.className = 'error';
     p.setAttribute('role', 'alert');
-    p.textContent = this.t(key, { msg: error?.message ?? String(error) });
+    p.textContent = errorText(this.t, error, { key });
     this.root.replaceChildren(p);
   }
 

@@ -1,39 +1,22 @@
 // <attention-compare>: additive vs scaled dot-product vs unscaled dot-product
 // on the same Q, K, V and mask; entropy per row, parameters, FLOPs and the
-// time each WASM call took; and queries whose width differs from the keys'.
+// time each WASM call took; queries whose width differs from the keys'; and
+// Dive into Deep Learning 10.3's additive example (compare/d2l-example.js).
 import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
+import { errorText } from '../error-text.js';
 import { firstColumns } from '../first-columns.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
+import { adoptPanelStyles } from '../panel-styles.js';
 import { randomMatrix } from '../random.js';
 import { renderTexCached } from '../tex.js';
 import { traceMatrix } from '../trace-view.js';
+import { SCORING_TEX, additiveWeights, costs, rowEntropy } from './compare/compare-model.js';
+import { D2lExample } from './compare/d2l-example.js';
+import { COMPARE_CSS } from './compare/styles.js';
 
-/** Shannon entropy (nats) of each row of a weight matrix. */
-export function rowEntropy(weights) {
-  const out = [];
-  for (let i = 0; i < weights.rows; i++) {
-    let h = 0;
-    for (let j = 0; j < weights.cols; j++) {
-      const p = weights.data[i * weights.cols + j];
-      if (p > 0) h -= p * Math.log(p);
-    }
-    out.push(h);
-  }
-  return out;
-}
-
-/** Operation counts (a multiply-add is 2 FLOPs; exp and tanh count 1). */
-export function costs({ n, m, dq, dk, dv, h }) {
-  const softmax = 4 * n * m;
-  const mix = 2 * n * m * dv;
-  return {
-    additive: { params: dq * h + dk * h + h, flops: 2 * n * dq * h + 2 * m * dk * h + n * m * (h + h + 2 * h) + softmax + mix },
-    scaled: { params: 0, flops: 2 * n * m * dk + n * m + softmax + mix },
-    dot: { params: 0, flops: 2 * n * m * dk + softmax + mix },
-  };
-}
+export { costs, rowEntropy } from './compare/compare-model.js';
 
 const timed = (fn) => {
   const start = performance.now();
@@ -46,12 +29,18 @@ export class AttentionCompare extends AttentionElement {
 
   #pool = new Map();
   #texCache = new Map();
-  #formula = null;
+  #formulas = null;
   #slider = null;
   #grid = null;
+  #example = new D2lExample(this);
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'hidden-size'];
+  }
+
+  constructor() {
+    super();
+    adoptPanelStyles(this.shadowRoot, COMPARE_CSS);
   }
 
   get hiddenSize() {
@@ -68,7 +57,14 @@ export class AttentionCompare extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(), this.#hiddenSlider(run.h), this.#weights(run, model.tokens), this.#statsTable(run, model), ...this.#mismatch(lab, run, model)]);
+    place(root, [
+      ...this.#heading(),
+      this.#hiddenSlider(run.dh),
+      this.#example.render(this.t, lab, this.#pool, { dh: run.dh, seed: model.config.seed }),
+      this.#weights(run, model.tokens),
+      this.#statsTable(run, model),
+      ...this.#mismatch(lab, run, model),
+    ]);
   }
 
   /**
@@ -80,11 +76,8 @@ export class AttentionCompare extends AttentionElement {
     const first = (W) => firstColumns(W, config.dK);
     const trace = lab.selfAttention(model.X, { Wq: first(model.Wq), Wk: first(model.Wk), Wv: first(model.Wv), trace: true });
     const [Q, K, V] = ['Q', 'K', 'V'].map((id) => traceMatrix(trace, id));
-    const h = this.hiddenSize;
-    const seed = config.seed;
-    const Wq = randomMatrix(config.dK, h, seed * 7 + 11, 1 / Math.sqrt(config.dK));
-    const Wk = randomMatrix(config.dK, h, seed * 7 + 12, 1 / Math.sqrt(config.dK));
-    const wv = randomMatrix(1, h, seed * 7 + 13, 1).data;
+    const dh = this.hiddenSize;
+    const { Wq, Wk, wv } = additiveWeights(config.dK, config.dK, dh, config.seed * 7 + 11);
     const [additive, tAdd] = timed(() => lab.additiveAttention(Q, K, V, { Wq, Wk, wv, mask }));
     const [scaled, tScaled] = timed(() => lab.scaledDotProductAttention(Q, K, V, { mask }));
     const [dot, tDot] = timed(() => lab.scaledDotProductAttention(Q, K, V, { mask, scale: 1 }));
@@ -93,18 +86,25 @@ export class AttentionCompare extends AttentionElement {
       ['scaled', scaled, tScaled],
       ['dot', dot, tDot],
     ];
-    return { Q, K, V, h, n: Q.rows, Wk, wv, methods };
+    return { Q, K, V, dh, n: Q.rows, Wk, wv, methods };
   }
 
+  /** The heading, the intro and the three scoring functions, each named beside its formula (no words in the TeX). */
   #heading() {
     const { t, language: lang } = this;
-    const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
-    renderTexCached(formula, this.#texCache, `a(\\mathbf q,\\mathbf k) = \\mathbf w_v^{\\top}\\tanh(\\mathbf W_q\\mathbf q + \\mathbf W_k\\mathbf k) \\quad\\text{vs}\\quad \\frac{\\mathbf q^{\\top}\\mathbf k}{\\sqrt{d_k}} \\quad\\text{vs}\\quad \\mathbf q^{\\top}\\mathbf k`);
-    return [this.keep('h2', lang, () => el('h2', { text: t('compare.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('compare.intro') })), formula];
+    const formulas = (this.#formulas ??= Object.fromEntries(Object.keys(SCORING_TEX).map((key) => [key, el('td', { class: 'formula', part: 'formula' })])));
+    for (const [key, cell] of Object.entries(formulas)) renderTexCached(cell, this.#texCache, SCORING_TEX[key]);
+    const table = this.keep('scorings', lang, () => el('table', { class: 'scorings', 'data-role': 'scorings' }, el('caption', { class: 'sr-only', text: t('compare.formulas') }), el('tbody', {}, ...Object.keys(SCORING_TEX).map((key) => el('tr', {}, el('th', { scope: 'row', text: t(`compare.${key}`) }), formulas[key])))));
+    return [
+      this.keep('h2', lang, () => el('h2', { text: t('compare.heading') })),
+      this.keep('intro', lang, () => el('p', { class: 'intro', text: t('compare.intro') })),
+      table,
+      this.keep('rows', lang, () => el('p', { class: 'note', text: t('compare.rows') })),
+    ];
   }
 
   /** The hidden-size slider is kept (a reader may be dragging it); its value and label follow the attribute. */
-  #hiddenSlider(h) {
+  #hiddenSlider(dh) {
     if (!this.#slider) {
       const slider = el('input', { type: 'range', min: '1', max: '64', step: '1', id: 'hidden', 'data-key': 'hidden' });
       slider.addEventListener('input', () => this.setAttribute('hidden-size', slider.value));
@@ -112,8 +112,8 @@ export class AttentionCompare extends AttentionElement {
       this.#slider = { slider, label, box: el('div', { class: 'controls' }, el('div', { class: 'field' }, label, slider)) };
     }
     const { slider, label, box } = this.#slider;
-    const text = `${this.t('compare.hidden')}: ${h}`;
-    if (slider.value !== String(h)) slider.value = String(h);
+    const text = `${this.t('compare.hidden')}: ${dh}`;
+    if (slider.value !== String(dh)) slider.value = String(dh);
     if (label.textContent !== text) label.textContent = text;
     return box;
   }
@@ -132,9 +132,9 @@ export class AttentionCompare extends AttentionElement {
   }
 
   /** Parameters, FLOPs, time per call and each row's entropy, per method. */
-  #statsTable({ methods, n, h }, { tokens, config }) {
+  #statsTable({ methods, n, dh }, { tokens, config }) {
     const t = this.t;
-    const cost = costs({ n, m: n, dq: config.dK, dk: config.dK, dv: config.dK, h });
+    const cost = costs({ n, m: n, dq: config.dK, dk: config.dK, dv: config.dK, dh });
     const entropies = methods.map(([, r]) => rowEntropy(r.weights));
     const table = el('table', { class: 'stats', part: 'stats' });
     table.append(el('caption', { class: 'sr-only', text: t('compare.heading') }));
@@ -152,16 +152,16 @@ export class AttentionCompare extends AttentionElement {
   }
 
   /** Queries of another width: the dot product cannot apply (the library's error is shown), additive can. */
-  #mismatch(lab, { K, V, h, n, Wk, wv }, { tokens, mask, config }) {
+  #mismatch(lab, { K, V, dh, n, Wk, wv }, { tokens, mask, config }) {
     const t = this.t;
     const dq = config.dK + 3;
     const Qwide = randomMatrix(n, dq, config.seed * 7 + 17, 1);
-    const WqWide = randomMatrix(dq, h, config.seed * 7 + 18, 1 / Math.sqrt(dq));
-    let failure = '';
+    const WqWide = randomMatrix(dq, dh, config.seed * 7 + 18, 1 / Math.sqrt(dq));
+    let failure = null;
     try {
       lab.scaledDotProductAttention(Qwide, K, V);
     } catch (error) {
-      failure = error.message;
+      failure = error;
     }
     const wide = lab.additiveAttention(Qwide, K, V, { Wq: WqWide, Wk, wv, mask });
     const name = `${t('compare.additive')} (d_q = ${dq}, d_k = ${config.dK})`;
@@ -169,9 +169,26 @@ export class AttentionCompare extends AttentionElement {
       el('h3', { text: t('compare.mismatch') }),
       el('p', { class: 'muted', text: t('compare.mismatchIntro', { dq, dk: config.dK }) }),
       el('p', { text: t('compare.dotFails') }),
-      el('p', { class: 'error', 'data-role': 'dot-error', text: failure || '—' }),
+      this.#refusal(failure, { n, dq, m: K.rows, dk: K.cols }),
       el('p', { text: t('compare.additiveWorks', { n, m: n }) }),
       createHeatmap({ t, name, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: 'wide' }).el,
     ];
+  }
+
+  /**
+   * The library's refusal: in English its own message; in Chinese an explanation with the live
+   * shapes, the library's (English) message kept as a detail the reader may open.
+   */
+  #refusal(error, shapes) {
+    const t = this.t;
+    if (!error) return el('p', { class: 'error', 'data-role': 'dot-error', text: '—' });
+    if (this.language !== 'zh-CN') return el('p', { class: 'error', 'data-role': 'dot-error', text: error.message });
+    return el(
+      'div',
+      { class: 'error', 'data-role': 'dot-error' },
+      el('p', { text: t('compare.dotFailsWhy', shapes) }),
+      el('p', { class: 'muted', text: errorText(t, error, { detail: false }) }),
+      el('details', {}, el('summary', { text: t('error.original') }), el('code', { lang: 'en', text: error.message })),
+    );
   }
 }

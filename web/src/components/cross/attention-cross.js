@@ -142,7 +142,7 @@ export class AttentionCross extends AttentionElement {
     this.#formula ??= el('div', { class: 'formula', part: 'formula' });
     renderTexCached(this.#formula, this.#texCache, crossTex(this.scoring, c.n, c.m, dModel, dK));
     const out = [this.#formula, el('p', { 'data-role': 'shapes', text: t('cross.shapes', { n: c.n, m: c.m }) })];
-    if (c.additive) out.push(el('p', { class: 'note', text: t('cross.bahdanau', { h: HIDDEN }) }));
+    if (c.additive) out.push(el('p', { class: 'note', 'data-role': 'bahdanau', text: t('cross.bahdanau', { dh: HIDDEN }) }));
     return out;
   }
 
@@ -153,7 +153,8 @@ export class AttentionCross extends AttentionElement {
     const lens = c.masking.mask?.validLens;
     const text = {
       rows: () => t('cross.mask.rows', { list: tokens.map((tok, i) => `${tok} ${lens[i]}`).join(', ') }),
-      padding: () => t('cross.mask.padding', { v: lens }),
+      // Source tokens are counted from 1 in the text: the first v are seen, padding starts at v + 1.
+      padding: () => (lens < c.m ? t('cross.mask.padding', { v: lens, next: lens + 1, pad: c.m - lens }) : t('cross.mask.paddingNone', { v: lens })),
       causal: () => t('cross.mask.causal'),
       none: () => t('cross.mask.none'),
     }[c.masking.kind]();

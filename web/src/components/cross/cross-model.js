@@ -14,7 +14,7 @@ export const DEFAULT_SOURCE = '小猫坐在垫子上';
 export const defaultSource = (lang) => (lang === 'zh-CN' ? 'the cat sat on the mat' : DEFAULT_SOURCE);
 /** The source sentence is cut to this many characters. */
 export const MAX_SOURCE = MAX_SENTENCE;
-/** The hidden width of additive scoring. */
+/** The hidden units d_h of additive scoring (h is the head count elsewhere). */
 export const HIDDEN = 8;
 
 /**
@@ -61,7 +61,7 @@ export function fullyMaskedRows(masking, tokens) {
   return masking.kind === 'padding' && lens === 0 ? tokens : [];
 }
 
-/** Bahdanau's scoring weights for a seed: W_q, W_k (d×HIDDEN) and w_v. */
+/** Bahdanau's scoring weights for a seed: W_q, W_k (d×d_h, d_h = HIDDEN) and w_v (d_h). */
 function additiveWeights(d, seed) {
   const scale = 1 / Math.sqrt(d);
   return { Wq: randomMatrix(d, HIDDEN, seed * 7 + 21, scale), Wk: randomMatrix(d, HIDDEN, seed * 7 + 22, scale), wv: randomMatrix(1, HIDDEN, seed * 7 + 23, 1).data };
@@ -90,11 +90,15 @@ export function crossAttention(lab, target, src, scoring, masking) {
   return { Q, K, V, result: lab.scaledDotProductAttention(Q, K, V, { mask: masking.mask, trace: true }), self };
 }
 
-/** The formula for n target and m source tokens, width d and d_k, as TeX. */
+/**
+ * The formula for n target and m source tokens, width d and d_k, as TeX. Row vectors throughout
+ * (as the library's trace): additive scores tanh(q_i W_q + k_j W_k) w_v, where q_i is target row i
+ * (standing for the decoder state) and k_j = v_j source row j (the encoder state), d_h hidden units.
+ */
 export function crossTex(scoring, n, m, d, dk) {
   const shape = (a, b) => String.raw`\scriptstyle ${a}\times ${b}`;
   if (scoring === 'additive') {
-    return String.raw`a(\mathbf s_i, \mathbf h_j) = \mathbf w_v^{\top}\tanh(\mathbf W_q \mathbf s_i + \mathbf W_k \mathbf h_j), \quad \underbrace{A}_{${shape(n, m)}} = \operatorname{softmax}(a), \quad \underbrace{O}_{${shape(n, d)}} = A\,\underbrace{X_{\text{src}}}_{${shape(m, d)}}`;
+    return String.raw`a(\mathbf q_i, \mathbf k_j) = \tanh(\mathbf q_i \underbrace{W_q}_{${shape(d, 'd_h')}} + \mathbf k_j \underbrace{W_k}_{${shape(d, 'd_h')}})\,\underbrace{\mathbf w_v}_{${shape('d_h', 1)}}, \quad d_h = ${HIDDEN}, \quad \underbrace{A}_{${shape(n, m)}} = \operatorname{softmax}(a), \quad \underbrace{O}_{${shape(n, d)}} = A\,\underbrace{X_{\text{src}}}_{${shape(m, d)}}`;
   }
   return String.raw`\underbrace{Q}_{${shape(n, dk)}} = X_{\text{tgt}} W_Q,\; \underbrace{K}_{${shape(m, dk)}} = X_{\text{src}} W_K,\; \underbrace{V}_{${shape(m, dk)}} = X_{\text{src}} W_V,\; \underbrace{A}_{${shape(n, m)}} = \operatorname{softmax}\Big(\frac{QK^{\top}}{\sqrt{d_k}}\Big),\; \underbrace{O}_{${shape(n, dk)}} = AV`;
 }
