@@ -30,11 +30,11 @@ export interface ScaledDotProductOptions {
 
 /** Options of {@link AttentionLab.additiveAttention}. */
 export interface AdditiveOptions {
-  /** d_q×h: projects queries into the hidden space. */
+  /** d_q×d_h: projects queries into the hidden space. */
   Wq: MatrixInput;
-  /** d_k×h: projects keys into the hidden space. */
+  /** d_k×d_h: projects keys into the hidden space. */
   Wk: MatrixInput;
-  /** h weights of the output layer. */
+  /** d_h weights of the output layer (d_h hidden units). */
   wv: VectorInput;
   /** Which keys each query may attend to. Default: none. */
   mask?: Mask;
@@ -66,7 +66,7 @@ export interface AttentionOps {
   scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: ScaledDotProductOptions & { weights: false; trace?: false }): { output: Matrix };
   /** softmax(QKᵀ·scale)V for Q n×d_k, K m×d_k, V m×d_v (cross-attention when n ≠ m). */
   scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: ScaledDotProductOptions): AttentionResult;
-  /** softmax(w_vᵀ tanh(q_i W_q + k_j W_k))V; query and key widths may differ. */
+  /** softmax(tanh(q_i W_q + k_j W_k) w_v)V (row vectors); query and key widths may differ. */
   additiveAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: AdditiveOptions): AttentionResult;
   /** Q, K, V = XW_Q, XW_K, XW_V, then scaled dot-product attention of X with itself. */
   selfAttention(X: MatrixInput, options: SelfAttentionOptions): AttentionResult;
