@@ -85,7 +85,7 @@ export const ARG_BLOCKS = {
 
   // ---- positional.js
   positionalEncoding: { n: 'u32', d: 'u32', base: 'f64', P: 'ptr' },
-  addPositionalEncoding: { X: 'ptr', n: 'u32', d: 'u32', base: 'f64', output: 'ptr' },
+  addPositionalEncoding: { X: 'ptr', n: 'u32', d: 'u32', base: 'f64', scale: 'f64', output: 'ptr' },
 };
 
 /** Bytes of each field type (wasm32: an address is 4 bytes). */

@@ -17,7 +17,7 @@ export type { MultiHeadOptions, HeadResult, MultiHeadResult, MultiHeadLayerOptio
 export type { TransformerStepId, TransformerStep, TransformerBlockOptions, TransformerHead, TransformerBlockResult } from './types/transformer.js';
 export type { VariantResult, LocalAttentionOptions, LinearAttentionOptions, LinformerAttentionOptions } from './types/variants.js';
 export type { KernelName, NadarayaWatsonOptions, NadarayaWatsonResult, ParametricPoolingOptions, ParametricPoolingResult } from './types/pooling.js';
-export type { PositionalEncodingOptions } from './types/positional.js';
+export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './types/positional.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
 export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, PoolingOps, PositionalOps {

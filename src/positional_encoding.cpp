@@ -23,12 +23,12 @@ Status positional_encoding(double base, MatrixView p) {
   return Status::ok;
 }
 
-Status add_positional_encoding(ConstMatrixView x, double base, MatrixView out) {
-  if (!valid_base(base)) return Status::bad_argument;
+Status add_positional_encoding(ConstMatrixView x, double base, double scale, MatrixView out) {
+  if (!valid_base(base) || !(scale > 0.0 && std::isfinite(scale))) return Status::bad_argument;
   if (out.rows != x.rows || out.cols != x.cols) return Status::shape_mismatch;
   for (std::size_t i = 0; i < x.rows; ++i)
     for (std::size_t c = 0; c < x.cols; ++c)
-      out.at(i, c) = static_cast<float>(static_cast<double>(x.at(i, c)) + encoding(i, c, x.cols, base));
+      out.at(i, c) = static_cast<float>(scale * static_cast<double>(x.at(i, c)) + encoding(i, c, x.cols, base));
   return Status::ok;
 }
 

@@ -1,5 +1,5 @@
 // Raw calls of the positional family (ops/positional.js): the sinusoidal
-// encoding, alone or added to an input.
+// encoding, alone or added to an (optionally scaled) input.
 #include <emscripten/bind.h>
 
 #include "positional_encoding.h"
@@ -15,7 +15,7 @@ int positional_encoding(addr p) {
 
 int add_positional_encoding(addr p) {
   const auto& a = block<AddPositionalEncodingArgs>(p);
-  return status(attn::add_positional_encoding(in(a.X, a.n, a.d), a.base, out(a.output, a.n, a.d)));
+  return status(attn::add_positional_encoding(in(a.X, a.n, a.d), a.base, a.scale, out(a.output, a.n, a.d)));
 }
 
 }  // namespace

@@ -1,14 +1,20 @@
 // The positional family: the sinusoidal encoding P (n × d), alone or added to
-// an input. Raw calls in ops/positional.cpp.
+// an input (optionally scaled first: X·scale + P). Raw calls in ops/positional.cpp.
 import { AttentionError, fail } from '../errors.js';
 import { checkOptions, toCount, toMatrix, toNumber } from '../validate.js';
 
 // base^(2j/d) must be a positive finite frequency scale.
-function positionalBase(fn, options) {
-  const o = checkOptions(fn, options, ['base']);
+function positionalBase(fn, o) {
   const base = toNumber(fn, 'base', o.base, 10000);
   if (!(base > 0)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: base must be a positive number, got ${base}`);
   return base;
+}
+
+// The factor X is multiplied by before P is added: Dive into Deep Learning (10.7) uses √d.
+function embeddingScale(fn, o) {
+  const scale = toNumber(fn, 'scale', o.scale, 1);
+  if (!(scale > 0)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: scale must be a positive number (e.g. Math.sqrt(d) for X·√d + P), got ${scale}`);
+  return scale;
 }
 
 /**
@@ -25,7 +31,7 @@ export function positionalOps(context) {
 function positionalEncoding({ frame }, n, d, options) {
   const fn = 'positionalEncoding';
   const [rows, cols] = [toCount(fn, 'n', n), toCount(fn, 'd', d)];
-  const base = positionalBase(fn, options);
+  const base = positionalBase(fn, checkOptions(fn, options, ['base']));
   const f = frame(fn);
   const P = f.output(rows * cols);
   f.call('positionalEncoding', { n: rows, d: cols, base, P });
@@ -34,10 +40,13 @@ function positionalEncoding({ frame }, n, d, options) {
 
 function addPositionalEncoding({ frame }, X, options) {
   const fn = 'addPositionalEncoding';
-  const base = positionalBase(fn, options);
+  const o = checkOptions(fn, options, ['base', 'scale']);
+  const base = positionalBase(fn, o);
+  const scale = embeddingScale(fn, o);
   const x = toMatrix(fn, 'X', X);
   const f = frame(fn);
   const output = f.output(x.rows * x.cols);
-  f.call('addPositionalEncoding', { X: f.input(x.data), n: x.rows, d: x.cols, base, output });
+  // A scale can overflow float32 (X·scale > 3.4e38): the frame's scan of the result reports it.
+  f.call('addPositionalEncoding', { X: f.input(x.data), n: x.rows, d: x.cols, base, scale, output });
   return f.matrix(output, x.rows, x.cols);
 }

@@ -96,6 +96,26 @@ TEST(PositionalEncoding, AddsToX) {
   }
 }
 
+// X·scale + P (Dive into Deep Learning 10.7 scales by √d); a scale must be positive and finite.
+TEST(PositionalEncoding, ScalesXBeforeAdding) {
+  Rng rng(11);
+  for (std::size_t d : {1u, 4u, 33u})
+    for (double scale : {std::sqrt(static_cast<double>(d)), 0.25, 1.0}) {
+      const Mat x = attn_test::random_mat(7, d, rng, -1.0f, 1.0f, 1);
+      Mat out(7, d, attn_test::kSentinel, 2);
+      ASSERT_EQ(attn::add_positional_encoding(x.cview(), 10000.0, scale, out.view()), Status::ok);
+      for (std::size_t i = 0; i < 7; ++i)
+        for (std::size_t c = 0; c < d; ++c)
+          ASSERT_NEAR(out.at(i, c), scale * static_cast<double>(x.at(i, c)) + reference(i, c, d, 10000.0), 1e-6)
+              << "d=" << d << " scale=" << scale << " at [" << i << "][" << c << "]";
+      EXPECT_TRUE(attn_test::padding_untouched(out));
+    }
+  Mat p(2, 2, attn_test::kSentinel);
+  for (double scale : {0.0, -2.0, std::numeric_limits<double>::infinity(), std::nan("")})
+    EXPECT_EQ(attn::add_positional_encoding(p.cview(), 10000.0, scale, p.view()), Status::bad_argument) << scale;
+  EXPECT_EQ(p.at(0, 0), attn_test::kSentinel);
+}
+
 TEST(PositionalEncoding, RejectsBadArguments) {
   Mat p(2, 2, attn_test::kSentinel);
   for (double base : {0.0, -1.0, std::numeric_limits<double>::infinity(), std::nan("")}) {

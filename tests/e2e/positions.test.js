@@ -107,6 +107,75 @@ describe('attention-positions', () => {
     await context.close();
   });
 
+  test('P_{i+δ} is R P_i: R from δ and ω_j, P from the library, the difference at float32 rounding; δ and j by keyboard', async () => {
+    const { page, problems, context } = await open('<attention-positions sentence="the cat sat on the mat" seed="3"></attention-positions>');
+    const rotation = () =>
+      page.evaluate(() => {
+        const r = document.querySelector('attention-positions').shadowRoot;
+        const rows = [...r.querySelectorAll('[data-role="rotation"] tbody tr')].map((tr) => {
+          const cell = (k) => tr.querySelector(`td[data-key="${k}"]`).dataset.value.split(' ').map(Number);
+          return { i: Number(tr.querySelector('th').textContent), before: cell('before'), rotated: cell('rotated'), after: cell('after'), all: cell('all')[0] };
+        });
+        return { rows, caption: r.querySelector('[data-role="rotation"] caption').textContent, formula: r.querySelector('[data-role="rotation-formula"] annotation')?.textContent, shift: r.querySelector('#shift').value, pair: r.querySelector('#pair').value };
+      });
+    const check = (v, delta, pair, d = 8) => {
+      const P = lab.positionalEncoding(64, d);
+      const w = 10000 ** ((-2 * pair) / d);
+      const [c, s] = [Math.cos(delta * w), Math.sin(delta * w)];
+      expect(v.rows.map((r) => r.i)).toEqual([3, 30]);
+      for (const r of v.rows) {
+        expect(r.before).toEqual([P.data[r.i * d + 2 * pair], P.data[r.i * d + 2 * pair + 1]]);
+        expect(r.after).toEqual([P.data[(r.i + delta) * d + 2 * pair], P.data[(r.i + delta) * d + 2 * pair + 1]]);
+        // R P_i with R = [[cos δω, sin δω], [−sin δω, cos δω]], computed here on its own.
+        expect(r.rotated[0]).toBeCloseTo(c * r.before[0] + s * r.before[1], 12);
+        expect(r.rotated[1]).toBeCloseTo(-s * r.before[0] + c * r.before[1], 12);
+        for (const k of [0, 1]) expect(Math.abs(r.rotated[k] - r.after[k])).toBeLessThan(2 ** -23);
+        expect(r.all).toBeLessThan(2 ** -23);
+      }
+    };
+    const v = await rotation();
+    expect([v.shift, v.pair]).toEqual(['3', '0']);
+    expect(v.caption).toContain('columns 0 and 1');
+    expect(v.formula).toContain('R_{3,0}');
+    check(v, 3, 0);
+    const notes = (await shown(page)).roles;
+    expect(notes['rotation-summary']).toMatch(/positions 3 and 30: the largest difference over all 4 pairs is \d\.\de−8, float32 rounding/);
+    expect(notes['rotation-direction']).toContain('Rᵀ');
+    // δ typed, then the pair chosen by keyboard: the attributes, the table and the check follow.
+    await page.locator('attention-positions').locator('#shift').fill('7');
+    await page.locator('attention-positions').locator('#shift').press('Enter');
+    await page.waitForFunction(() => document.querySelector('attention-positions').getAttribute('shift') === '7');
+    await page.evaluate(() => document.querySelector('attention-positions').shadowRoot.querySelector('#pair').focus());
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('attention-positions').getAttribute('pair') === '1');
+    await settled(page);
+    const w = await rotation();
+    expect(w.caption).toContain('columns 2 and 3');
+    check(w, 7, 1);
+    // Out of range: clamped, and said.
+    await page.evaluate(() => document.querySelector('attention-positions').setAttribute('shift', '99'));
+    await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('[data-role="out-of-range"]')?.textContent.includes('shift: 99 → 32'));
+    check(await rotation(), 32, 1);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('the binary counter the right way round; P_c·P_{c+k} = P_c·P_{c−k}: distance, not direction', async () => {
+    const { page, problems, context } = await open('<attention-positions sentence="one two three four five six seven" seed="3"></attention-positions>');
+    const v = await shown(page);
+    expect(v.roles.direction).toContain('cannot tell before from after');
+    const [, x, y] = v.roles.direction.match(/P3 · P5 = ([−\d.e]+) .*P3 · P1 = ([−\d.e]+) /);
+    const G = v.figures.PPt;
+    expect(Math.fround(Number(x.replace('−', '-')))).toBe(at(G, 3, 5));
+    expect(Math.fround(Number(y.replace('−', '-')))).toBe(at(G, 3, 1));
+    expect(Math.abs(at(G, 3, 5) - at(G, 3, 1))).toBeLessThan(1e-6);
+    const note = await page.evaluate(() => [...document.querySelector('attention-positions').shadowRoot.querySelectorAll('p.note')].map((p) => p.textContent).find((t) => t.includes('binary counter')));
+    expect(note).toContain('rightmost (lowest) digit flips fastest');
+    expect(note).not.toContain('like the digits of a binary counter');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('swap by keyboard; out-of-range swap clamped with the note; Chinese labels; inside the explorer', async () => {
     const { page, problems, context } = await open('<attention-positions sentence="a b c d"></attention-positions>');
     await page.evaluate(() => document.querySelector('attention-positions').shadowRoot.querySelector('#swap-i').focus());
@@ -127,6 +196,8 @@ describe('attention-positions', () => {
     expect(zh.lang).toBe('zh-CN');
     expect(zh.figures.P.caption).toContain('位置编码 P');
     expect(zh.figures.withP.caption).toContain('有位置编码的权重');
+    expect(zh.roles['rotation-summary']).toContain('float32 舍入误差');
+    expect(zh.roles.direction).toContain('分不清前后');
     expect(problems.console).toEqual([]);
     await context.close();
 
@@ -146,7 +217,7 @@ describe('attention-positions', () => {
   test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
     for (const [lang, body] of [['en', '<attention-positions id="s" lang="en" sentence="the cat sat on the mat"></attention-positions>'], ['zh', '<attention-positions id="s" lang="zh-CN" sentence="我爱学习注意力"></attention-positions>']]) {
       // Tall enough that the whole panel is on screen when captured.
-      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 2600 } });
+      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 3400 } });
       await page.evaluate(() => document.fonts.ready);
       const file = lang === 'en' ? join(root, 'docs/screenshots/positions-en-1280.png') : join(tmpdir(), 'positions-zh-1280.png');
       await page.locator('#s').screenshot({ path: file });

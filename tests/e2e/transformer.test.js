@@ -73,7 +73,8 @@ function expected({ sentence = 'the cat sat on the mat', seed = 42, dModel = 8, 
   const b1 = randomMatrix(1, ff, stream('b1'), 0.1).data;
   const W2 = randomMatrix(ff, d, stream('W2'), 1 / Math.sqrt(ff));
   const b2 = randomMatrix(1, d, stream('b2'), 0.1).data;
-  const X = positional ? lab.addPositionalEncoding(model.X) : model.X;
+  // With positions the block's input is X_emb·√d_model + P (Dive into Deep Learning 10.7).
+  const X = positional ? lab.addPositionalEncoding(model.X, { scale: Math.sqrt(d) }) : model.X;
   const r = lab.transformerBlock(X, { heads: model.config.heads, Wq: model.Wq, Wk: model.Wk, Wv: model.Wv, Wo: model.Wo, W1, b1, W2, b2, mask: model.mask, trace: true });
   const matrices = { X, ...Object.fromEntries(r.steps.map((st) => [st.id, st.matrix])) };
   return { model, r, matrices };
@@ -118,6 +119,20 @@ describe('attention-transformer', () => {
       expect(f.values).toEqual(Array.from(m.data));
       expect(v.tabs[k].selected).toBe('true');
       if (step !== 'X') expect(v.tex).toBe(e.r.steps.find((st) => st.id === step).formula);
+      // The block is post-norm: the gradient passes the "+" unchanged but then each LayerNorm; pre-norm skips them.
+      if (step === 'residual1') {
+        expect(v.roles.whyResidual).toContain('This block is post-norm, LayerNorm(x + F(x))');
+        expect(v.roles.whyResidual).toContain('passes through the LayerNorm after every sublayer');
+        expect(v.roles.whyResidual).toContain('pre-norm block, x + F(LayerNorm(x))');
+        expect(v.roles.whyResidual).toContain('warm');
+      }
+      // One name for the FFN's hidden layer, H_ff, in the title, the figure and the formula; H is the concatenated heads.
+      if (step === 'hidden') {
+        expect(v.title).toBe('Position-wise feed-forward network: hidden layer H_ff');
+        expect(f.caption).toContain('Hidden layer H_ff');
+        expect(v.tex.startsWith('H_{\\text{ff}} =')).toBe(true);
+      }
+      if (step === 'attention') expect(v.roles.heads).toBeDefined();
       expect(v.katex).toContain(step === 'hidden' ? 'n \\times d_{\\text{ff}} = 4 \\times 32' : 'n \\times d_{\\text{model}} = 4 \\times 8');
     }
     // The block keeps the shape: Z is n × d_model like X.
@@ -162,14 +177,14 @@ describe('attention-transformer', () => {
     v = await shown(page);
     const zeros = Array.from(e.matrices.hidden.data).filter((x) => x === 0).length;
     expect(zeros).toBeGreaterThan(0);
-    expect(v.roles.relu).toContain(`set ${zeros} of the ${5 * 64} entries`);
+    expect(v.roles.relu).toContain(`set ${zeros} of the ${5 * 64} entries of H_ff`);
     expect(v.figures.hidden.shape).toBe('5×64');
     expect(v.figures['op-norm1'].shape).toBe('5×16');
     expect(problems.console).toEqual([]);
     await context.close();
   });
 
-  test('hovering a cell outlines what it came from: the same cell of both addends, the same row of Y for H', async () => {
+  test('hovering a cell outlines what it came from: the same cell of both addends, the same row of Y for H_ff', async () => {
     const { page, problems, context } = await open('<attention-transformer step="residual1" sentence="a b c d"></attention-transformer>');
     const lit = () =>
       page.evaluate(() => {
@@ -190,13 +205,27 @@ describe('attention-transformer', () => {
     await context.close();
   });
 
-  test('X + P: the positional encoding enters the block; the checkbox toggles it', async () => {
+  test('X_emb·√d_model + P: the scaled embeddings and the positional encoding enter the block; the checkbox toggles it', async () => {
     const { page, problems, context } = await open('<attention-transformer sentence="the cat sat on the mat" positional></attention-transformer>');
     const withP = expected({ positional: true });
     const without = expected();
     let v = await shown(page);
-    expect(v.tabs[0].text).toContain('Input X + P');
+    expect(v.tabs[0].text).toContain('Input √d·X + P');
     expect(v.figures.X.values).toEqual(Array.from(withP.matrices.X.data));
+    // … which is X_emb·√8 + P, in float64, rounded once.
+    const emb = withP.model.X;
+    v.figures.X.values.forEach((x, k) => {
+      const [i, c] = [Math.floor(k / 8), k % 8];
+      const angle = i / 10000 ** ((2 * Math.floor(c / 2)) / 8);
+      expect(x).toBe(Math.fround(Math.sqrt(8) * emb.data[k] + (c % 2 ? Math.cos(angle) : Math.sin(angle))));
+    });
+    expect(v.tex).toBe('X = X_{\\text{emb}}\\sqrt{d_{\\text{model}}} + P');
+    expect(v.roles['positional-on']).toContain('multiplied by √d_model = 2.828');
+    // The sizes in the note: root mean squares of X_emb, P and the block input, computed here.
+    const rms = (data) => Math.sqrt(Array.from(data).reduce((a, x) => a + x * x, 0) / data.length).toFixed(3);
+    expect(v.roles.scaleWhy).toContain(`root mean square ${rms(lab.positionalEncoding(6, 8).data)} here`);
+    expect(v.roles.scaleWhy).toContain(`root mean square ${rms(emb.data)})`);
+    expect(v.roles.scaleWhy).toContain(`X has root mean square ${rms(withP.matrices.X.data)}`);
     // The two "the" rows differ once their positions are added.
     expect(v.figures.X.values.slice(0, 8)).not.toEqual(v.figures.X.values.slice(32, 40));
     await setAttr(page, 'step', 'output');
@@ -387,7 +416,21 @@ describe('attention-transformer', () => {
     expect(v.roles.whyLayerNorm).toContain('批量规范化');
     await setAttr(page, 'step', 'residual1');
     await waitStep(page, 'residual1');
-    expect((await shown(page)).title).toContain('残差连接');
+    const zhResidual = await shown(page);
+    expect(zhResidual.title).toContain('残差连接');
+    expect(zhResidual.roles.whyResidual).toContain('后规范化');
+    expect(zhResidual.roles.whyResidual).toContain('前规范化');
+    expect(zhResidual.roles.whyResidual).toContain('预热');
+    await setAttr(page, 'step', 'hidden');
+    await waitStep(page, 'hidden');
+    expect((await shown(page)).title).toBe('基于位置的前馈网络：隐藏层 H_ff');
+    await setAttr(page, 'positional', '');
+    await setAttr(page, 'step', 'X');
+    await waitStep(page, 'X');
+    const zhX = await shown(page);
+    expect(zhX.roles['positional-on']).toContain('由种子生成的嵌入乘以 √d_model');
+    expect(zhX.roles.scaleWhy).toContain('为什么要乘以 √d_model');
+    expect(JSON.stringify(zhX.roles)).not.toContain('带种子');
     await setAttr(page, 'step', 'ffn');
     await waitStep(page, 'ffn');
     expect((await shown(page)).title).toContain('基于位置的前馈网络');

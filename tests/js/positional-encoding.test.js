@@ -68,6 +68,42 @@ describe.each(BUILDS)('positionalEncoding ($name build)', ({ simd }) => {
     expectClose(lab.addPositionalEncoding(X, { base: 10 }), reference(9, 6, 10).map((r, i) => r.map((v, c) => X.data[i * 6 + c] + v)), { atol: 1e-6, rtol: 1e-6 });
   });
 
+  it.each([
+    [9, 6, Math.sqrt(6)], [4, 64, 8], [7, 5, 0.25], [3, 8, 1],
+  ])('n=%i, d=%i: X·scale + P for scale %f matches a float64 reference, rounded once', (n, d, scale) => {
+    const X = randomMatrix(rng(n * 100 + d), n, d, -1, 1);
+    const want = reference(n, d).map((r, i) => r.map((v, c) => scale * X.data[i * d + c] + v));
+    const got = lab.addPositionalEncoding(X, { scale });
+    expectClose(got, want, { atol: 1e-7, rtol: 2 ** -23 });
+    // One rounding of the float64 value: every entry is the float32 nearest to it, or its neighbour.
+    for (let k = 0; k < got.data.length; k++) expect(Math.abs(got.data[k] - Math.fround(want[Math.floor(k / d)][k % d]))).toBeLessThanOrEqual(2 ** -23 * Math.max(1, Math.abs(got.data[k])));
+    expect(Array.from(lab.addPositionalEncoding(X, { scale, base: 10 }).data)).not.toEqual(Array.from(got.data));
+  });
+
+  it('scale 1 is X + P, and scale with base 10 uses both', () => {
+    const X = randomMatrix(rng(8), 5, 4, -2, 2);
+    expect(Array.from(lab.addPositionalEncoding(X, { scale: 1 }).data)).toEqual(Array.from(lab.addPositionalEncoding(X).data));
+    const want = reference(5, 4, 10).map((r, i) => r.map((v, c) => 2 * X.data[i * 4 + c] + v));
+    expectClose(lab.addPositionalEncoding(X, { base: 10, scale: 2 }), want, { atol: 1e-6, rtol: 1e-6 });
+  });
+
+  it.each([
+    [0, 'INVALID_ARGUMENT', 'got 0'],
+    [-2, 'INVALID_ARGUMENT', 'got -2'],
+    [NaN, 'NON_FINITE', 'NaN'],
+    [Infinity, 'NON_FINITE', 'Infinity'],
+    ['2', 'INVALID_ARGUMENT', 'scale must be a finite number'],
+  ])('refuses scale %s with %s', (scale, code, text) => {
+    const call = () => lab.addPositionalEncoding([[1, 2]], { scale });
+    expect(call).toThrow(expect.objectContaining({ code, message: expect.stringContaining('addPositionalEncoding: scale') }));
+    expect(call).toThrow(text);
+  });
+
+  it('refuses scale for P alone, and reports X·scale beyond float32 as an overflow', () => {
+    expect(() => lab.positionalEncoding(2, 2, { scale: 2 })).toThrow(/positionalEncoding: unknown option "scale"/);
+    expect(() => lab.addPositionalEncoding([[3e38, 0]], { scale: 2 })).toThrow(expect.objectContaining({ code: 'OVERFLOW', message: expect.stringContaining('addPositionalEncoding: the result overflowed float32') }));
+  });
+
   it('makes self-attention see order: without P, swapping tokens swaps the output rows; with P, it does not', () => {
     const rand = rng(11);
     const [n, d] = [5, 8];

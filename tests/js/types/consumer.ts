@@ -122,7 +122,10 @@ export async function main(): Promise<number> {
   console.log(attentionStep);
   const positions: Matrix = lab.positionalEncoding(4, 8, { base: 100 });
   const shifted: Matrix = lab.addPositionalEncoding(positions);
-  console.log(shifted.rows);
+  const scaled: Matrix = lab.addPositionalEncoding(positions, { scale: Math.sqrt(8), base: 100 });
+  // @ts-expect-error scale belongs to addPositionalEncoding, not to P alone
+  lab.positionalEncoding(4, 8, { scale: 2 });
+  console.log(shifted.rows, scaled.rows);
   lab.releaseMemory();
 
   try {

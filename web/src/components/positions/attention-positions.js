@@ -1,6 +1,7 @@
 // <attention-positions>: sinusoidal positional encoding. P as a heatmap, a few
 // of its columns against position (falling frequencies), P Pᵀ (constant along
-// diagonals: relative position), and attention with and without P when two
+// diagonals, and symmetric: it depends on |i − j| only), P_{i+δ} as a rotation
+// of P_i (rotation-section.js), and attention with and without P when two
 // tokens swap: without P the weights only permute (permutation equivariance).
 // P and X + P come from lab.positionalEncoding / lab.addPositionalEncoding,
 // P Pᵀ from the scores step of a traced scaled dot-product call (encoding.js).
@@ -13,6 +14,8 @@ import { adoptPanelStyles } from '../../panel-styles.js';
 import { renderTexCached } from '../../tex.js';
 import { columnsChart } from './columns-chart.js';
 import { encodingOf, swapExperiment, swapPair } from './encoding.js';
+import { RotationSection } from './rotation-section.js';
+import { rotationChoice } from './rotation.js';
 import { POSITIONS_CSS } from './styles.js';
 import { SwapControls } from './swap-controls.js';
 
@@ -28,6 +31,7 @@ export class AttentionPositions extends AttentionElement {
   /** The pair swapped in the last render, or null (fewer than two tokens). */
   #swap = null;
   #controls = new SwapControls(this);
+  #rotation = new RotationSection(this);
   #pool = new Map();
   #texCache = new Map();
   #formula = null;
@@ -37,7 +41,7 @@ export class AttentionPositions extends AttentionElement {
   #details = null;
 
   static get observedAttributes() {
-    return [...super.observedAttributes, 'swap'];
+    return [...super.observedAttributes, 'swap', 'shift', 'pair'];
   }
 
   constructor() {
@@ -51,6 +55,14 @@ export class AttentionPositions extends AttentionElement {
     if (given !== null && given.trim() !== '' && this.#swap) {
       const parts = given.trim().split(/[\s,;]+/).map(Number);
       if (parts.length !== 2 || parts[0] !== this.#swap[0] || parts[1] !== this.#swap[1]) changed.push({ name: 'swap', given, used: this.#swap.join(' ') });
+    }
+    const d = this.#encoding?.d;
+    if (d !== undefined) {
+      const used = rotationChoice(this.getAttribute('shift'), this.getAttribute('pair'), d);
+      for (const [name, value] of [['shift', used.delta], ['pair', used.pair]]) {
+        const text = this.getAttribute(name);
+        if (text !== null && text.trim() !== '' && Number(text) !== value) changed.push({ name, given: text, used: String(value) });
+      }
     }
     return changed;
   }
@@ -77,7 +89,7 @@ export class AttentionPositions extends AttentionElement {
     const c = this.#compute(lab);
     this.#formula ??= el('div', { class: 'formula', part: 'formula' });
     renderTexCached(this.#formula, this.#texCache, String.raw`P_{i,2j} = \sin\Big(\frac{i}{10000^{2j/d}}\Big),\quad P_{i,2j+1} = \cos\Big(\frac{i}{10000^{2j/d}}\Big),\quad \underbrace{P}_{\scriptstyle ${c.n}\times ${c.d}}\ (n\times d_{\text{model}})`);
-    place(this.root, [el('h2', { text: t('positions.heading') }), el('p', { class: 'intro', text: t('positions.intro') }), this.#formula, ...this.#encodingSection(c), ...this.#swapSection(c)]);
+    place(this.root, [el('h2', { text: t('positions.heading') }), el('p', { class: 'intro', text: t('positions.intro') }), this.#formula, ...this.#encodingSection(c), ...this.#rotation.build(t, c.chart, rotationChoice(this.getAttribute('shift'), this.getAttribute('pair'), c.d)), ...this.#swapSection(c)]);
   }
 
   /** One heatmap of this render, kept in its slot between renders, its figure marked data-matrix=slot. */
@@ -103,6 +115,10 @@ export class AttentionPositions extends AttentionElement {
       const k = Math.min(2, n - 1);
       const [a, b, cc, dd] = [0, k, n - 1 - k, n - 1];
       out.push(el('p', { class: 'note', 'data-role': 'relative', text: t('positions.PPtNote', { a, b, c: cc, d: dd, k, x: exact(PPt.data[a * n + b]), y: exact(PPt.data[cc * n + dd]) }) }));
+      // Distance, not direction: the position k after c and the one k before give the same dot product.
+      const m = Math.floor((n - 1) / 2);
+      const s = Math.min(2, m);
+      out.push(el('p', { class: 'note', 'data-role': 'direction', text: t('positions.PPtDirection', { c: m, after: m + s, before: m - s, x: exact(PPt.data[m * n + m + s]), y: exact(PPt.data[m * n + m - s]) }) }));
     }
     return out;
   }

@@ -1,8 +1,9 @@
 // <attention-transformer>: one post-norm Transformer encoder block on the
-// reader's sentence, step by step: X (or X + P) → multi-head attention A →
-// X + A → Y = LayerNorm(X + A) → H = ReLU(YW₁ + b₁) → F = HW₂ + b₂ → Y + F →
-// Z = LayerNorm(Y + F). Every matrix is a step of lab.transformerBlock's trace
-// (X + P from lab.addPositionalEncoding): see block-model.js; the flow of tabs
+// reader's sentence, step by step: X (or X_emb·√d_model + P) → multi-head
+// attention A → X + A → Y = LayerNorm(X + A) → H_ff = ReLU(YW₁ + b₁) →
+// F = H_ff W₂ + b₂ → Y + F → Z = LayerNorm(Y + F) (H alone is the concatenated
+// heads). Every matrix is a step of lab.transformerBlock's trace (X_emb·√d_model
+// + P from lab.addPositionalEncoding): see block-model.js; the flow of tabs
 // is flow.js, what goes with each step step-content.js, the styles styles.js.
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';

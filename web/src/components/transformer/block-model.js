@@ -76,14 +76,34 @@ function maskBits(mask, n) {
  * matrices, formulas, bits, stats }, matrices and formulas keyed by step (X, attention, …, output).
  */
 export function traceBlock(lab, model, positional, ffn) {
-  const X = positional ? lab.addPositionalEncoding(model.X) : model.X;
+  // With positions, X = X_emb·√d_model + P, as Dive into Deep Learning's encoder (10.7) computes it.
+  const scale = Math.sqrt(model.config.dModel);
+  const X = positional ? lab.addPositionalEncoding(model.X, { scale }) : model.X;
   const { Wq, Wk, Wv, Wo, mask } = model;
   const result = lab.transformerBlock(X, { heads: model.config.heads, Wq, Wk, Wv, Wo, W1: ffn.W1, b1: ffn.b1, W2: ffn.W2, b2: ffn.b2, mask, trace: true });
   const byId = stepsById(result.steps);
   const later = KEYS.slice(1);
   const matrices = { X, ...Object.fromEntries(later.map((k) => [k, byId[k].matrix])) };
-  const formulas = { X: positional ? 'X = X_{\\text{emb}} + P' : 'X', ...Object.fromEntries(later.map((k) => [k, byId[k].formula])) };
-  return { model, positional, ffn, result, matrices, formulas, bits: maskBits(mask, model.n), stats: {} };
+  const formulas = { X: positional ? 'X = X_{\\text{emb}}\\sqrt{d_{\\text{model}}} + P' : 'X', ...Object.fromEntries(later.map((k) => [k, byId[k].formula])) };
+  const sizes = positional ? embeddingSizes(lab, model, X, scale) : null;
+  return { model, positional, ffn, result, matrices, formulas, sizes, bits: maskBits(mask, model.n), stats: {} };
+}
+
+/** The root mean square of a matrix's entries (0 for an empty one). */
+export function rms(M) {
+  let sum = 0;
+  for (let k = 0; k < M.data.length; k++) sum += M.data[k] * M.data[k];
+  return M.data.length ? Math.sqrt(sum / M.data.length) : 0;
+}
+
+/**
+ * How big the embeddings, P and the block input are, for the note on the √d_model scaling:
+ * { scale, embeddings, P, X }, root mean squares of the seeded X_emb, of the library's P, and of
+ * the library's X = X_emb·√d_model + P.
+ */
+export function embeddingSizes(lab, model, X, scale) {
+  const P = lab.positionalEncoding(model.n, model.config.dModel);
+  return { scale, embeddings: rms(model.X), P: rms(P), X: rms(X) };
 }
 
 /** Row statistics of a step's matrix (computed once per trace). */

@@ -34,7 +34,12 @@ export class StepContent {
     const why = (k, vars = {}) => s.items.push(el('p', { class: 'why', 'data-role': k, text: t(`transformer.${k}`, vars) }));
     switch (key) {
       case 'X':
-        if (c.positional) s.items.push(el('p', { class: 'note', text: t('transformer.positionalOn') }));
+        if (c.positional) {
+          const z = c.sizes;
+          const f = (v) => v.toFixed(3);
+          s.items.push(el('p', { class: 'note', 'data-role': 'positional-on', text: t('transformer.positionalOn', { s: f(z.scale) }) }));
+          why('scaleWhy', { p: f(z.P), e: f(z.embeddings), x: f(z.X) });
+        }
         break;
       case 'attention':
         s.items.push(...this.#heads(s));
