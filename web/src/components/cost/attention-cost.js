@@ -1,6 +1,7 @@
 // <attention-cost>: why n² hurts long sequences. The reader's sentence through
 // full softmax attention, local (sliding-window) attention, linear attention and
-// Linformer, each heatmap from the library with what it cost (sentence.js); a measured
+// Linformer, each heatmap from the library with what it cost (sentence.js); the fused path's
+// online softmax for one query row, block by block (online-softmax.js); a measured
 // time-against-n chart (fused full attention vs the variants, in chunks that
 // keep the page responsive: measure.js) with the fitted growth exponent; the bytes of the
 // n×n weights (charts.js); and D2L's CNN / RNN / self-attention comparison with live n, d
@@ -17,17 +18,12 @@ import { SIZES, measureAll, sizesUpTo } from './measure.js';
 import { LongWeights } from './long-weights.js';
 import { OnlineSoftmax } from './online-softmax.js';
 import { fmt, sentenceCells, sentenceResults } from './sentence.js';
+import { FORMULAS } from './formulas.js';
 import { COST_CSS } from './styles.js';
 
 // The measuring harness lives in measure.js; its names stay importable from the panel.
 export { FIT_FROM, SIZES, growthExponent, projections } from './measure.js';
 
-// Full and linear attention, each under a label of its own (no word inside the TeX). Linear attention
-// as src/linear_attention.cpp computes it: φ on q and k as given (no 1/√d_k), with its normaliser.
-const FORMULAS = [
-  ['cost.formulaFull', String.raw`\underbrace{\operatorname{softmax}\Big(\frac{QK^{\top}}{\sqrt{d_k}}\Big)}_{n\times n}V`],
-  ['cost.formulaLinear', String.raw`o_i = \frac{\phi(q_i)^{\top}\,\overbrace{\textstyle\sum_j \phi(k_j)\,v_j^{\top}}^{d_k\times d_v}}{\phi(q_i)^{\top}\textstyle\sum_j \phi(k_j)}, \qquad \phi(x) = \operatorname{elu}(x) + 1`],
-];
 const REMEDIES = ['longformer', 'reformer', 'linformerText', 'linearText'];
 /** What a measurement's result depends on: a run with other settings is shown as stale. */
 const SETTING_KEYS = ['w', 'k', 'd', 'seed', 'maxN'];

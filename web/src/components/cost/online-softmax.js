@@ -6,9 +6,9 @@
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
 import { renderTexCached } from '../../tex.js';
+import { RECURRENCE } from './formulas.js';
 import { BLOCK_SIZES, DEFAULT_BLOCK, closingValues, num, onlineWalk, rowFor, vec } from './online-steps.js';
 
-const RECURRENCE = String.raw`\begin{aligned} m_b &= \max\big(m_{b-1},\ \max_{j\in B_b} s_j\big), & \alpha_b &= e^{\,m_{b-1}-m_b},\\ \ell_b &= \alpha_b\,\ell_{b-1} + \sum_{j\in B_b} e^{\,s_j-m_b}, & \mathrm{acc}_b &= \alpha_b\,\mathrm{acc}_{b-1} + \sum_{j\in B_b} e^{\,s_j-m_b}\,v_j,\\ o &= \mathrm{acc}_N/\ell_N \end{aligned}`;
 
 const COLUMNS = ['onlineBlockCol', 'onlineKeys', 'onlineScores', 'onlineBlockMax', 'onlineMax', 'onlineRescale', 'onlineSum', 'onlineAcc', 'onlineOut'];
 
