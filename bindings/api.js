@@ -6,6 +6,7 @@
 import { Frame } from './frame.js';
 import { attentionOps } from './ops/attention.js';
 import { multiHeadOps } from './ops/multi-head.js';
+import { onlineSoftmaxOps } from './ops/online-softmax.js';
 import { poolingOps } from './ops/pooling.js';
 import { positionalOps } from './ops/positional.js';
 import { transformerOps } from './ops/transformer.js';
@@ -29,6 +30,7 @@ export function createApi(module, { simd }) {
     ...multiHeadOps(context),
     ...transformerOps(context),
     ...variantOps(context),
+    ...onlineSoftmaxOps(context),
     ...poolingOps(context),
     ...positionalOps(context),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */

@@ -74,6 +74,13 @@ export const ARG_BLOCKS = {
     output: 'ptr', scratch: 'ptr', weights: 'ptr',
   },
 
+  // ---- online-softmax.js
+  onlineSoftmax: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', row: 'u32', block: 'u32', maskKind: 'i32',
+    mask: 'ptr', scale: 'f32', scores: 'ptr', blockMax: 'ptr', runningMax: 'ptr', rescale: 'ptr', runningSum: 'ptr',
+    accumulator: 'ptr', partial: 'ptr', output: 'ptr', weights: 'ptr', totals: 'ptr',
+  },
+
   // ---- pooling.js
   nadarayaWatson: {
     xTrain: 'ptr', yTrain: 'ptr', m: 'u32', xQuery: 'ptr', n: 'u32', kernel: 'i32', bandwidth: 'f32',

@@ -4,6 +4,7 @@
 // this file re-exports the public ones and assembles AttentionLab from them.
 import type { AttentionOps } from './types/attention.js';
 import type { MultiHeadOps } from './types/multi-head.js';
+import type { OnlineSoftmaxOps } from './types/online-softmax.js';
 import type { PoolingOps } from './types/pooling.js';
 import type { PositionalOps } from './types/positional.js';
 import type { AttentionError, AttentionRangeError } from './types/shared.js';
@@ -16,11 +17,12 @@ export type { AttentionResult, ScaledDotProductOptions, AdditiveOptions, SelfAtt
 export type { MultiHeadOptions, HeadResult, MultiHeadResult, MultiHeadLayerOptions, MultiHeadLayer } from './types/multi-head.js';
 export type { TransformerStepId, TransformerStep, TransformerBlockOptions, TransformerHead, TransformerBlockResult } from './types/transformer.js';
 export type { VariantResult, LocalAttentionOptions, LinearAttentionOptions, LinformerAttentionOptions } from './types/variants.js';
+export type { OnlineSoftmaxOptions, OnlineSoftmaxBlock, OnlineSoftmaxResult } from './types/online-softmax.js';
 export type { KernelName, NadarayaWatsonOptions, NadarayaWatsonResult, ParametricPoolingOptions, ParametricPoolingResult } from './types/pooling.js';
 export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './types/positional.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
-export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, PoolingOps, PositionalOps {
+export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps {
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */

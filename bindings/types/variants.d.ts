@@ -46,7 +46,12 @@ export interface LinformerAttentionOptions {
 export interface VariantOps {
   /** Sliding-window attention of a sequence with itself: O(n·window·d) time, no n×n memory. */
   localAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: LocalAttentionOptions): VariantResult;
-  /** Kernelised linear attention with φ(x) = elu(x) + 1: O(n·d·d_v) time, O(d·d_v) memory; an approximation of softmax attention. */
+  /**
+   * Kernelised linear attention with φ(x) = elu(x) + 1: output_i = φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ_j φ(k_j)
+   * (causal: sums over j ≤ i), with φ applied to q and k as given (no 1/√d_k). O(n·d·d_v) time, O(d·d_v) memory.
+   * A different similarity, φ(q)·φ(k), not an approximation of softmax attention (only random-feature maps such
+   * as Performer's approximate exp(q·k)); it drops no query–key pair, unlike localAttention: it changes the kernel.
+   */
   linearAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: LinearAttentionOptions): VariantResult;
   /** Linformer: keys and values projected to p rows by E and F, then scaled dot-product attention: O(n·p·d). */
   linformerAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: LinformerAttentionOptions): VariantResult;

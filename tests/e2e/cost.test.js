@@ -46,6 +46,9 @@ function reference(config, w, k) {
   return {
     n,
     tokens: m.tokens,
+    qkv: { Q, K, V },
+    mask: m.mask,
+    fullOutput: lab.scaledDotProductAttention(Q, K, V, { mask: m.mask }).output,
     full: lab.scaledDotProductAttention(Q, K, V, { mask: m.mask }).weights,
     local: lab.localAttention(Q, K, V, { window: w, causal, trace: true }).weights,
     linear: lab.linearAttention(Q, K, V, { causal, trace: true }).weights,
@@ -82,6 +85,55 @@ describe('attention-cost', () => {
     await page.waitForFunction(() => document.querySelector('#c').shadowRoot.querySelectorAll('figure[data-method=local] td.masked').length === 12);
     const ref3 = reference({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 4 }, 3, 3);
     for (const c of await cellsOf(page, '#c', 'local')) expect(Number(c.value)).toBe(ref3.local.data[c.i * 6 + c.j]);
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('the online softmax: the table is the library trace of the chosen row, ending in full attention’s row; the comparison table counts the window', async () => {
+    const { page, problems, context } = await plainPage('<attention-cost id="o" sentence="the cat sat on the mat" seed="42" d-model="8" d-k="4" window="2"></attention-cost>');
+    const ref = reference({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 4 }, 2, 3);
+    const shown = () =>
+      inCost(page, '#o', `return [...root.querySelectorAll('table[data-role=online-table] tbody tr')].map((tr) => Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.dataset.field, td.dataset.value])))`);
+    const expectTrace = async (row, block) => {
+      const want = lab.onlineSoftmax(ref.qkv.Q, ref.qkv.K, ref.qkv.V, { row, block, mask: ref.mask });
+      const rows = await shown();
+      expect(rows.length).toBe(Math.ceil(6 / block));
+      rows.forEach((r, b) => {
+        const w = want.blocks[b];
+        expect(r.keys).toBe(`${w.first}-${w.end}`);
+        expect(r.scores).toBe(Array.from(want.scores.subarray(w.first, w.end)).join(' '));
+        expect([r.blockMax, r.max, r.rescale, r.sum].map(Number)).toEqual([w.blockMax, w.max, w.rescale, w.sum]);
+        expect(r.accumulator).toBe(Array.from(w.accumulator).join(' '));
+        expect(r.output).toBe(Array.from(w.output).join(' '));
+      });
+      // the last block's output is full softmax attention's row, to float32 rounding
+      const last = rows.at(-1).output.split(' ').map(Number);
+      last.forEach((x, t) => expect(Math.abs(x - ref.fullOutput.data[row * 4 + t])).toBeLessThanOrEqual(2e-6 + 2e-6 * Math.abs(x)));
+      const sumLine = await inCost(page, '#o', "return root.querySelector('[data-role=online-sum]').textContent");
+      expect(sumLine).toContain(`weights e^(sⱼ − m) / ℓ sum to 1, as full attention’s row ${row} does (1)`);
+    };
+    // the default: the last row (5, "mat"), blocks of 2 keys: three blocks
+    expect(await inCost(page, '#o', "return root.querySelector('#online-row').value")).toBe('5');
+    await expectTrace(5, 2);
+    // the reader picks row 1 and blocks of 4 keys, from the keyboard
+    await page.locator('#o').locator('#online-row').selectOption('1');
+    await page.waitForFunction(() => document.querySelector('#o').shadowRoot.querySelector('table[data-role=online-table] caption').textContent.includes('i = 1'));
+    await expectTrace(1, 2);
+    await page.locator('#o').locator('#online-block').selectOption('4');
+    await page.waitForFunction(() => document.querySelector('#o').shadowRoot.querySelectorAll('table[data-role=online-table] tbody tr').length === 2);
+    await expectTrace(1, 4);
+    // the comparison table: local attention at n = 6, w = 2, d = 8 counts 16 window pairs (6 + 2·5), 128 multiply-adds; path ⌈5/1⌉ = 5
+    const local = () => inCost(page, '#o', "return [...root.querySelectorAll('[data-layer=localRow] td .value')].map((v) => v.textContent)");
+    expect(await local()).toEqual(['= 128', '= 1', '= 5']);
+    // w = 1: every token sees only itself; the path is ∞
+    await page.evaluate(() => document.querySelector('#o').setAttribute('window', '1'));
+    await page.waitForFunction(() => document.querySelector('#o').shadowRoot.querySelector('[data-layer=localRow] td:last-child .value').textContent === '= ∞');
+    expect(await local()).toEqual(['= 48', '= 1', '= ∞']);
+    expect(await inCost(page, '#o', "return root.querySelector('[data-role=local-vs-cnn]').textContent")).toContain('(∞ for n = 6)');
+    // the two formulas, each with a label and no word inside the TeX
+    const formulas = await inCost(page, '#o', "return [...root.querySelectorAll('[data-role=formulas] .formula-label')].map((p) => p.textContent)");
+    expect(formulas).toEqual(['Full softmax attention: the n×n weights.', expect.stringContaining('no 1/√d_k')]);
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
     await context.close();
@@ -139,6 +191,13 @@ describe('attention-cost', () => {
     expect(zh.th).toEqual(['层', '计算复杂度', '顺序操作', '最大路径长度']);
     expect(zh.note).toBe('超出范围，已调整：window: 99 → 32; linformer-k: abc → 3; max-n: 100000 → 4096。');
     expect(zh.intro).toContain('局部注意力');
+    // the Chinese causal note, the online-softmax section, and the formulas' labels (no "vs" anywhere in them)
+    const zhText = await inCost(page, '#z', "return { notes: [...root.querySelectorAll('.note')].map((p) => p.textContent), online: root.querySelector('[data-role=online-softmax] h3').textContent, caption: root.querySelector('table[data-role=online-table] caption').textContent, formulas: root.querySelector('[data-role=formulas]').textContent, masked: root.querySelectorAll('table[data-role=online-table] [data-field=max]').length }");
+    expect(zhText.notes).toContain('因果掩蔽：局部注意力和线性注意力只看当前及之前的词元；Linformer 混合后的键无法按位置掩蔽，因此不显示掩蔽。');
+    expect(zhText.online).toBe('融合路径内部：逐块计算的在线 softmax');
+    expect(zhText.caption).toBe('查询 i = 4（“制”），每块 2 个键：每块处理完之后的状态');
+    expect(zhText.masked).toBe(3);
+    expect(zhText.formulas).not.toMatch(/vs/);
     // Causal: nothing after the query is visible, in full, local (w = 32) and linear attention.
     for (const method of ['full', 'local', 'linear']) {
       const cells = await cellsOf(page, '#z', method);

@@ -1,6 +1,7 @@
 // <attention-cost>: why n² hurts long sequences. The reader's sentence through
 // full softmax attention, local (sliding-window) attention, linear attention and
-// Linformer, each heatmap from the library with what it cost (sentence.js); a measured
+// Linformer, each heatmap from the library with what it cost (sentence.js); the fused path's
+// online softmax for one query row, block by block (online-softmax.js); a measured
 // time-against-n chart (fused full attention vs the variants, in chunks that
 // keep the page responsive: measure.js) with the fitted growth exponent; the bytes of the
 // n×n weights (charts.js); and D2L's CNN / RNN / self-attention comparison with live n, d
@@ -15,13 +16,14 @@ import { memoryChart, timeChart, timesTable } from './charts.js';
 import { compareTable } from './compare-table.js';
 import { SIZES, measureAll, sizesUpTo } from './measure.js';
 import { LongWeights } from './long-weights.js';
+import { OnlineSoftmax } from './online-softmax.js';
 import { fmt, sentenceCells, sentenceResults } from './sentence.js';
+import { FORMULAS } from './formulas.js';
 import { COST_CSS } from './styles.js';
 
 // The measuring harness lives in measure.js; its names stay importable from the panel.
 export { FIT_FROM, SIZES, growthExponent, projections } from './measure.js';
 
-const FORMULA = String.raw`\underbrace{\operatorname{softmax}\Big(\frac{QK^{\top}}{\sqrt{d_k}}\Big)}_{n\times n}V \qquad\text{vs}\qquad \phi(Q)\,\underbrace{\big(\phi(K)^{\top}V\big)}_{d_k\times d_v}`;
 const REMEDIES = ['longformer', 'reformer', 'linformerText', 'linearText'];
 /** What a measurement's result depends on: a run with other settings is shown as stale. */
 const SETTING_KEYS = ['w', 'k', 'd', 'seed', 'maxN'];
@@ -41,6 +43,7 @@ export class AttentionCost extends AttentionElement {
   #sliders = null;
   #measure = null;
   #long = new LongWeights();
+  #online = new OnlineSoftmax();
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'window', 'linformer-k', 'max-n'];
@@ -94,20 +97,34 @@ export class AttentionCost extends AttentionElement {
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
     const w = this.window;
     const k = this.linformerK;
-    this.#formula ??= el('div', { class: 'formula', part: 'formula' });
-    renderTexCached(this.#formula, this.#texCache, FORMULA);
-    const head = [el('h2', { text: t('cost.heading') }), el('p', { class: 'intro', text: t('cost.intro') }), this.#formula, this.#controls(w, k)];
+    const head = [el('h2', { text: t('cost.heading') }), el('p', { class: 'intro', text: t('cost.intro') }), this.#formulas(), this.#controls(w, k)];
     const results = sentenceResults(lab, model, w, k);
     const remedies = el('ul', { class: 'remedies' }, ...REMEDIES.map((key) => el('li', { text: t(`cost.${key}`) })));
     place(this.root, [
       ...head,
       ...this.#sentenceSection(model, results),
+      this.#online.section(lab, t, results, model.tokens, () => this.requestRender()),
       ...this.#measureSection(),
       this.#long.section(lab, t, { d: model.config.dK, seed: model.config.seed }, () => this.requestRender()),
       ...compareTable(t, results.n, model.config.dModel, w),
       el('h3', { text: t('cost.remediesHeading') }),
       remedies,
     ]);
+  }
+
+  /** Full and linear attention's formulas, each with its label in the reader's language (kept between renders). */
+  #formulas() {
+    this.#formula ??= {
+      box: el('div', { class: 'formulas', 'data-role': 'formulas' }),
+      lines: FORMULAS.map(() => ({ label: el('p', { class: 'formula-label' }), tex: el('div', { class: 'formula', part: 'formula' }) })),
+    };
+    const { box, lines } = this.#formula;
+    FORMULAS.forEach(([key, tex], i) => {
+      lines[i].label.textContent = this.t(key);
+      renderTexCached(lines[i].tex, this.#texCache, tex);
+    });
+    place(box, lines.flatMap((line) => [line.label, line.tex]));
+    return box;
   }
 
   /** The heading, the mask's note and the four heatmaps with their costs. */

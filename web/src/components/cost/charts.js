@@ -81,7 +81,7 @@ export function memoryChart(t, s, sizes) {
   const key = el('div', { class: 'key' });
   for (const ser of series) key.append(legendItem(ser.label, ser.color, ser.dash));
   const top = sizes[sizes.length - 1];
-  const figure = logLogFigure('memory-chart', `${t('cost.memoryChart')} (KiB)`, sizes, sizes, series, { node: key, xLabel: t('cost.n') });
+  const figure = logLogFigure('memory-chart', t('cost.memoryChart'), sizes, sizes, series, { node: key, xLabel: t('cost.n') });
   figure.append(el('p', { class: 'note', text: t('cost.memNote', { bytes: fmt(4 * s.d * s.d), n: fmt(top), mib: fmt((4 * top * top) / 2 ** 20) }) }));
   return figure;
 }

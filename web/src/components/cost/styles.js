@@ -1,5 +1,6 @@
 // <attention-cost>'s own rules, after the shared stylesheet (styles.js): the four heatmaps side
-// by side, the complexity table's values under their O(·), the remedies list, the measure grid.
+// by side, the complexity table's values under their O(·), the remedies list, the measure grid,
+// the two labelled formulas and the online-softmax table.
 
 export const COST_CSS = `
 .cost-grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
@@ -13,4 +14,10 @@ export const COST_CSS = `
 .status { min-height: 1.5em; }
 .measure-grid > details { flex: 1 0 100%; }
 .measure-grid > figure { margin: 0.4rem 0; }
+.formula-label { margin: 0.4rem 0 0; color: var(--_muted); font-size: 0.9rem; }
+.formulas .formula { margin-top: 0.1rem; }
+.online-table td, .online-table th { text-align: start; font-size: 0.8rem; }
+.online-table td { font-family: var(--_mono); white-space: nowrap; }
+.online-table thead th { white-space: normal; vertical-align: bottom; }
+.online-table caption { text-align: start; caption-side: top; font-size: 0.9rem; padding-bottom: 0.3rem; }
 `;
