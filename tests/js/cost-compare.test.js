@@ -37,7 +37,7 @@ describe('the comparison table', () => {
     expect(rows.localRow[2], 'local: layers to reach the last token').toBe(spreadLayers(n, w - 1));
     expect(rows.cnn[0]).toBe(CONV_K * n * d * d);
     expect(rows.cnn[2], 'CNN: a centred kernel reaches (k − 1)/2 each way').toBe(spreadLayers(n, (CONV_K - 1) / 2));
-    expect(rows.rnn[1]).toBe(Math.max(0, n - 1));
+    expect(rows.rnn[1], 'RNN: one state update per token').toBe(n);
     expect(rows.rnn[2], 'RNN: one position per step').toBe(spreadLayers(n, 1));
     expect(rows.self[0]).toBe(n * n * d);
     expect(rows.self[2], 'self-attention: one layer reaches every token').toBe(spreadLayers(n, n));

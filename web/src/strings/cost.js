@@ -78,7 +78,7 @@ export default {
     'cost.self': 'Self-attention',
     'cost.localRow': 'Local attention (window w)',
     'cost.linearRow': 'Linear attention',
-    'cost.compareNote': 'Self-attention reaches any token from any other in one step and runs all positions in parallel, but pays n² for it; an RNN needs n − 1 steps one after another; a CNN needs a stack of layers to connect distant tokens. Path lengths here count the layers (or steps) that carry the first token to the last, n − 1 positions away.',
+    'cost.compareNote': 'Self-attention reaches any token from any other in one step and runs all positions in parallel, but pays n² for it; an RNN updates its state n times, one after another (n − 1 of those steps lie between the first token and the last); a CNN needs a stack of layers to connect distant tokens. Path lengths here count the layers (or steps) that carry the first token to the last, n − 1 positions away.',
 
     'cost.localVsCnn': 'Local attention is like the CNN in its paths: a layer moves information at most w − 1 positions (here w = {w}), so about n/w layers connect distant tokens ({path} for n = {n}). It is unlike the CNN in its cost: O(n·w·d) against O(k·n·d²), since a window mixes values by attention weights and holds no d×d kernel. Its numbers count the 2w − 1 keys of the window |i − j| < w, fewer at the ends: {pairs} query–key pairs for n = {n}. With w = 1 a token sees only itself: no stack of layers ever mixes two tokens, and the path length is infinite (∞).',
 
@@ -166,7 +166,7 @@ export default {
     'cost.self': '自注意力',
     'cost.localRow': '局部注意力（窗口 w）',
     'cost.linearRow': '线性注意力',
-    'cost.compareNote': '自注意力一步就能从任一词元到达任一其他词元，而且所有位置可以并行计算，代价是 n²；循环神经网络必须一步接一步地走 n − 1 步；卷积神经网络需要叠很多层才能连接相距很远的词元。这里的路径长度数的是把第一个词元的信息带到最后一个词元（相距 n − 1 个位置）所需的层数（或步数）。',
+    'cost.compareNote': '自注意力一步就能从任一词元到达任一其他词元，而且所有位置可以并行计算，代价是 n²；循环神经网络必须一个接一个地更新 n 次状态（第一个词元到最后一个词元之间隔着其中 n − 1 步）；卷积神经网络需要叠很多层才能连接相距很远的词元。这里的路径长度数的是把第一个词元的信息带到最后一个词元（相距 n − 1 个位置）所需的层数（或步数）。',
 
     'cost.localVsCnn': '局部注意力在路径上与卷积神经网络相似：每一层最多把信息传出 w − 1 个位置（这里 w = {w}），所以大约要 n/w 层才能连接相距很远的词元（n = {n} 时为 {path} 层）。二者的代价却不同：局部注意力是 O(n·w·d)，卷积神经网络是 O(k·n·d²)，因为窗口内按注意力权重混合值，没有 d×d 的卷积核。表中的数字按窗口 |i − j| < w 内的 2w − 1 个键计算，序列两端更少：n = {n} 时共 {pairs} 个查询–键对。w = 1 时每个词元只看到自己：叠多少层都不会让两个词元交换信息，路径长度为无穷大（∞）。',
 

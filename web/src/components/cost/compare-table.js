@@ -27,7 +27,8 @@ export function complexityRows(n, d, w) {
   const k = CONV_K;
   return [
     ['cnn', ['O(k·n·d²)', count(k * n * d * d)], ['O(1)', '1'], ['O(n/k)', count(layersToCover(n - 1, (k - 1) / 2))]],
-    ['rnn', ['O(n·d²)', count(n * d * d)], ['O(n)', count(Math.max(n - 1, 0))], ['O(n)', count(Math.max(n - 1, 0))]],
+    // an RNN reads its n tokens in n state updates, one after another; the path is n − 1 of them
+    ['rnn', ['O(n·d²)', count(n * d * d)], ['O(n)', count(n)], ['O(n)', count(Math.max(n - 1, 0))]],
     ['self', ['O(n²·d)', count(n * n * d)], ['O(1)', '1'], ['O(1)', count(Math.min(1, n - 1))]],
     ['localRow', ['O(n·w·d)', count(windowPairs(n, w) * d)], ['O(1)', '1'], ['O(n/w)', count(layersToCover(n - 1, w - 1))]],
     ['linearRow', ['O(n·d²)', count(n * d * d)], ['O(1)', '1'], ['O(1)', count(Math.min(1, n - 1))]],
