@@ -70,9 +70,9 @@ export default {
     'steps.maskNote': '被掩蔽的单元格（斜线、−∞）经过掩蔽softmax后权重恰好为 0。',
     'steps.padding': '填充掩蔽（有效长度 {v}）对每个查询遮住第 {from} 到第 {n} 个词元（{tokens}）的键列。填充词元自己的行不被遮住：每行之和仍为 1，也都得到输出行（模型之后会忽略这些行）。',
     'steps.headSlice': '第 {h} 个头只用自己的切片：Q{s}、K{s}、V{s} 是 Q、K、V 的列 {from}–{to}，各为 {n}×{dk}（n × d_k）。',
-    'steps.dkHolds': 'd_k = d_v = d_model / h = {dm} / {h} = {dk}：各头并排后宽 h·d_v = {width} = d_model，与输入一样宽。',
-    'steps.dkBreaks': '这里 d_k = {dk}，而不是 d_model / h = {dm} / {h} = {ratio}：拼接结果宽 h·d_k = {width}，而不是 d_model = {dm}，由 W_O（{width}×{dm}）映射回宽度 {dm}。',
-    'steps.dkBreaksOne': '这里 d_k = {dk}，而不是 d_model / h = {dm} / 1 = {dm}：输出行宽 d_v = {dk}，而不是 d_model = {dm}（单头时这里没有 W_O 把它映射回去）。',
+    'steps.dkHolds': 'd_k = d_v = d_model / h = {dm} / {h} = {dk}：各头并排后的宽度为 h·d_v = {width} = d_model，与输入一样宽。',
+    'steps.dkBreaks': '这里 d_k = {dk}，而不是 d_model / h = {dm} / {h} = {ratio}：拼接结果的宽度为 h·d_k = {width}，而不是 d_model = {dm}，再由 W_O（{width}×{dm}）映射回宽度 {dm}。',
+    'steps.dkBreaksOne': '这里 d_k = {dk}，而不是 d_model / h = {dm} / 1 = {dm}：输出行的宽度为 d_v = {dk}，而不是 d_model = {dm}（单头时这里没有 W_O 把它映射回去）。',
 
     'step.X': '输入嵌入 X',
     'step.Q': '查询 Q = XW_Q',
