@@ -78,6 +78,9 @@ const INTERACTIONS = [
   ['transformer: positional', 'attention-transformer', { ...LARGE, heads: '4', 'd-k': '16', step: 'residual1' }, 'positional', (k) => (k % 2 ? 'off' : 'on')],
   // The bandwidth slider's values (0.05 steps), as a reader moving it.
   ['pooling: bandwidth', 'attention-pooling', {}, 'bandwidth', (k) => String(Number((0.3 + 0.05 * (k % 40)).toFixed(2)))],
+  // The language switch rewrites texts in place (the charts' data stay); the seed redraws the charts.
+  ['scaling: language', 'attention-scaling', {}, 'lang', (k) => (k % 2 ? 'en' : 'zh-CN')],
+  ['scaling: seed', 'attention-scaling', {}, 'seed', (k) => String(500 + k)],
   ['cost: seed', 'attention-cost', LARGE, 'seed', (k) => String(100 + k)],
   ['cost: sentence', 'attention-cost', LARGE, 'sentence', edit],
   ['cost: d_k', 'attention-cost', LARGE, 'd-k', (k) => String(k % 2 ? 64 : 63)],

@@ -47,7 +47,7 @@ describe('normalisation derived from the table', () => {
   test('no settings: every default (the sentence in the language asked for)', () => {
     const defaults = Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, f.type === 'text' ? DEFAULT_SENTENCE.en : f.default]));
     expect(normalise({})).toEqual(defaults);
-    expect(normalise({}, 'en')).toEqual({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 4, heads: 1, mask: 'none', validLen: 3 });
+    expect(normalise({}, 'en')).toEqual({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 8, heads: 1, mask: 'none', validLen: 3 });
     expect(normalise({}, 'zh-CN')).toEqual({ ...defaults, sentence: '小猫坐在垫子上' });
     expect(normalise({ sentence: 'a b' }, 'zh-CN').sentence).toBe('a b');
     expect(normalise({ sentence: '' }, 'zh-CN').sentence).toBe('小猫坐在垫子上');
@@ -70,10 +70,16 @@ describe('normalisation derived from the table', () => {
     expect(outOfRange({ [f.property]: 'abc' })).toEqual([{ name: attribute, given: 'abc', used: String(f.default) }]);
   });
 
+  test('the defaults keep d_k = d_v = d_model / h (one head of d_model width)', () => {
+    const c = normalise({});
+    expect(c.heads).toBe(1);
+    expect(c.dK).toBe(c.dModel / c.heads);
+  });
+
   test('a bound that depends on another setting: d_k ≤ maxWidth / heads', () => {
     expect(normalise({ dK: '64', heads: '8' }).dK).toBe(LIMITS.maxWidth / 8);
     expect(normalise({ heads: '8', dK: '64' }).dK).toBe(LIMITS.maxWidth / 8);
-    expect(normalise({ dK: 'x', heads: '8' }).dK).toBe(4);
+    expect(normalise({ dK: 'x', heads: '8' }).dK).toBe(8);
     expect(outOfRange({ dK: '64', heads: '8' })).toEqual([{ name: 'd-k', given: '64', used: String(LIMITS.maxWidth / 8) }]);
   });
 

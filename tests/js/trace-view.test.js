@@ -3,7 +3,9 @@
 // a missing step is undefined (or throws, naming it, when its matrix is asked).
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { stepsById, traceMask, traceMatrix, traceStep, traceStepsOf } from '../../web/src/trace-view.js';
+import katex from 'katex';
+
+import { concatFormula, headFormula, stepsById, traceMask, traceMatrix, traceStep, traceStepsOf } from '../../web/src/trace-view.js';
 import { loadLab, randomMatrix, rng } from './helpers.js';
 
 describe('trace-view', () => {
@@ -56,5 +58,23 @@ describe('trace-view', () => {
     expect(Object.keys(byId)).toEqual(multi.heads[0].steps.map((s) => s.id));
     expect(byId.masked.mask).toBe(traceMask(multi, 0));
     expect(stepsById(undefined)).toEqual({});
+  });
+
+  it('writes the formulas of a head with its slices (Q^{(2)}, not Q), each still valid TeX', () => {
+    const own = stepsById(multi.heads[1].steps);
+    const written = Object.fromEntries(Object.entries(own).map(([id, st]) => [id, headFormula(st.formula, 2)]));
+    expect(written.scores).toBe('S^{(2)} = Q^{(2)}K^{(2)\\top}');
+    expect(written.scaled).toBe("S'^{(2)} = \\frac{Q^{(2)}K^{(2)\\top}}{\\sqrt{d_k}}");
+    expect(written.weights).toBe("A^{(2)} = \\operatorname{softmax}(S'^{(2)})");
+    expect(written.output).toBe('O^{(2)} = A^{(2)}V^{(2)}');
+    // Commands, \text{…} and the mask M stay as written.
+    expect(written.masked).toBe("S'^{(2)}_{ij} = -\\infty \\text{ where } M_{ij} = 0");
+    // No bare operand is left, and KaTeX typesets every one (a double superscript would throw).
+    for (const tex of Object.values(written)) {
+      expect(tex.replace(/\\[a-zA-Z]+|\\text\{[^}]*\}/g, '')).not.toMatch(/[QKVSAO](?!'?\^\{\(2\))/);
+      expect(() => katex.renderToString(tex, { throwOnError: true })).not.toThrow();
+    }
+    expect(concatFormula(2)).toBe('H = \\operatorname{Concat}(O^{(1)}, O^{(2)})');
+    expect(concatFormula(8)).toBe('H = \\operatorname{Concat}(O^{(1)}, \\dots, O^{(8)})');
   });
 });

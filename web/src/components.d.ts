@@ -24,7 +24,7 @@ export interface AttentionState {
   seed: number;
   /** `d-model`: embedding width, 1–64. Default 8. */
   dModel: number;
-  /** `d-k`: query/key/value width per head, 1–64, with heads·d-k ≤ 64. Default 4. */
+  /** `d-k`: query/key/value width per head, 1–64, with heads·d-k ≤ 64. Default 8. */
   dK: number;
   /** `heads`: number of heads, 1–8. Default 1. */
   heads: number;

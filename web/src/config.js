@@ -23,9 +23,11 @@ export const CONFIG_FIELDS = [
   { attribute: 'seed', key: 'seed', property: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, default: 42 },
   { attribute: 'd-model', key: 'dm', property: 'dModel', type: 'integer', min: 1, max: (limits) => limits.maxDModel, default: 8 },
   // d_k ≤ 64 / h: 8 heads of 64 would make 32×512 queries and a 512×64 W_O, beyond the page's sizes.
-  { attribute: 'd-k', key: 'dk', property: 'dK', type: 'integer', min: 1, max: (limits) => limits.maxDk, cap: (limits, used) => Math.floor(limits.maxWidth / used('heads')), default: 4 },
+  // Default d_k = d_model / h = 8 / 1 (d_k = d_v = d_model / h, as in Vaswani et al. and d2l): one
+  // head is the first lesson, and its output is d_model wide without a W_O.
+  { attribute: 'd-k', key: 'dk', property: 'dK', type: 'integer', min: 1, max: (limits) => limits.maxDk, cap: (limits, used) => Math.floor(limits.maxWidth / used('heads')), default: 8 },
   { attribute: 'heads', key: 'h', property: 'heads', type: 'integer', min: 1, max: (limits) => limits.maxHeads, default: 1 },
-  { attribute: 'mask', key: 'mask', property: 'mask', type: 'choice', choices: ['none', 'causal', 'padding'], default: 'none' },
+  { attribute: 'mask', key: 'mask', property: 'mask', type: 'choice', choices: ['none', 'causal', 'padding'], default: 'none', help: true },
   { attribute: 'valid-len', key: 'vl', property: 'validLen', type: 'integer', min: 0, max: (limits) => limits.maxTokens, default: 3 },
 ];
 

@@ -57,6 +57,7 @@ input[type="range"] { padding: 0; min-height: 1.5rem; accent-color: var(--_accen
 label { font-weight: 600; font-size: 0.9rem; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 0.5rem 0; }
 .controls > label, .field { display: flex; flex-direction: column; gap: 0.15rem; }
+.field > small { max-width: 28rem; } /* a help line wraps instead of widening its control */
 .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
 .grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .grid > * { min-width: 0; max-width: 100%; }

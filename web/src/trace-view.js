@@ -34,3 +34,23 @@ export function traceMask(result, head) {
 export function stepsById(steps) {
   return Object.fromEntries((steps ?? []).map((s) => [s.id, s]));
 }
+
+// A TeX command or \text{…} (kept as written), or an operand letter of the trace's formulas with its
+// prime and superscript: Q, K^{\top}, S'.
+const OPERAND = /(\\text\{[^}]*\}|\\[a-zA-Z]+)|([QKVSAO])('?)(?:\^\{([^}]*)\})?/g;
+
+/**
+ * A single-head formula of the trace written for head `label` (1, 2, …) of a multi-head call: its
+ * operands are that head's n×d_k slices, so Q, K, V, S, A, O get the head's superscript:
+ * 'S = QK^{\top}' → 'S^{(2)} = Q^{(2)}K^{(2)\top}'. The library writes one formula per step for
+ * every head; the head is named here, where the panel knows which head it shows.
+ */
+export function headFormula(formula, label) {
+  return formula.replace(OPERAND, (_, command, letter, prime, sup) => (command ? command : `${letter}${prime}^{(${label})${sup ?? ''}}`));
+}
+
+/** The concatenation's formula for `heads` heads, in the same notation: H = Concat(O^{(1)}, …, O^{(h)}). */
+export function concatFormula(heads) {
+  const parts = heads <= 3 ? Array.from({ length: heads }, (_, k) => `O^{(${k + 1})}`) : ['O^{(1)}', '\\dots', `O^{(${heads})}`];
+  return `H = \\operatorname{Concat}(${parts.join(', ')})`;
+}

@@ -6,6 +6,7 @@ import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { renderTexCached } from '../tex.js';
 import { traceMask, traceStep } from '../trace-view.js';
+import { dkRelation } from './steps/dk-relation.js';
 
 const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
 
@@ -25,16 +26,19 @@ export class AttentionHeads extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(config.heads), this.#headsGrid(result, model.tokens), this.#outputs(result, model.tokens)]);
+    place(root, [...this.#heading(config), this.#headsGrid(result, model.tokens), this.#outputs(result, model.tokens)]);
   }
 
-  /** Heading, introduction, the formula for h heads and (one head) a note. */
-  #heading(heads) {
+  /** Heading, introduction, the formula for h heads, the d_k relation and (one head) a note. */
+  #heading(config) {
+    const heads = config.heads;
     const { t, language: lang } = this;
     const out = [this.keep('h2', lang, () => el('h2', { text: t('heads.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('heads.intro') }))];
     const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
-    renderTexCached(formula, this.#texCache, `\\text{head}_i = \\operatorname{softmax}\\!\\Big(\\frac{Q_i K_i^{\\top}}{\\sqrt{d_k}}\\Big) V_i,\\quad O = \\operatorname{Concat}(\\text{head}_1,\\dots,\\text{head}_{${heads}})\\,W_O`);
-    out.push(formula);
+    // Head i's operands are its n×d_k slices, written as the steps panel writes them: Q^{(i)}, K^{(i)}, V^{(i)}.
+    renderTexCached(formula, this.#texCache, `O^{(i)} = \\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)} K^{(i)\\top}}{\\sqrt{d_k}}\\Big) V^{(i)},\\quad Q^{(i)} = XW_Q^{(i)},\\quad O = \\operatorname{Concat}(O^{(1)},\\dots,O^{(${heads})})\\,W_O`);
+    const r = dkRelation(config, true);
+    out.push(formula, this.keep('dk', `${lang}|${r.key}|${JSON.stringify(r.params)}`, () => el('p', { class: r.holds ? 'note' : 'warn', 'data-role': 'dk-relation', text: t(r.key, r.params) })));
     if (heads === 1) out.push(this.keep('single', lang, () => el('p', { class: 'note', text: t('heads.single') })));
     return out;
   }

@@ -8,7 +8,8 @@ import { buildModel } from '../../model.js';
 import { Stepper } from '../../stepper.js';
 import { renderTexCached } from '../../tex.js';
 import { OPEN_CELLS, dims, operandList } from './operands.js';
-import { fullyMaskedRows, liveShape, shownIndex, traceSteps } from './trace-steps.js';
+import { stepNotes } from './notes.js';
+import { headMark, liveShape, shownIndex, traceSteps } from './trace-steps.js';
 
 export { OPEN_CELLS, traceSteps };
 
@@ -131,12 +132,19 @@ export class AttentionSteps extends AttentionElement {
   }
 
   /** The steps as tabs, kept while the steps and language stay (their scroll position too). */
-  #tabs({ steps, keys }) {
-    const t = this.t;
-    return this.#stepper.tablist(`${this.language}|${keys.join()}`, () => ({
-      label: t('steps.list'),
-      tabs: steps.map((s, k) => ({ key: s.key, content: `${k + 1}. ${t(`step.${s.key}`)}` })),
+  #tabs(traced) {
+    const { steps, keys, headIndex } = traced;
+    return this.#stepper.tablist(`${this.language}|${keys.join()}|${headIndex}`, () => ({
+      label: this.t('steps.list'),
+      tabs: steps.map((s, k) => ({ key: s.key, content: `${k + 1}. ${this.#stepName(s, traced)}` })),
     }));
+  }
+
+  /** A step's name; a head's scores and output name that head's slices (Q⁽²⁾K⁽²⁾ᵀ, V⁽²⁾). */
+  #stepName(step, { model, headIndex }) {
+    const t = this.t;
+    if (!step.head || model.config.heads === 1 || !['scores', 'head-output'].includes(step.key)) return t(`step.${step.key}`);
+    return t(`step.${step.key}Head`, { s: headMark(headIndex + 1) });
   }
 
   /** The step itself: title, explanation, formula with live shape, heatmap, notes, operands. */
@@ -146,13 +154,14 @@ export class AttentionSteps extends AttentionElement {
     panel.dataset.step = step.key;
     const heat = this.#mainHeatmap(step, traced);
     heat.el.dataset.role = 'main';
-    place(panel, [...this.#stepText(step, traced), this.#formulaOf(step, traced.model), heat.el, ...this.#maskNotes(step, traced), ...this.#operandBox(step, traced)]);
+    place(panel, [...this.#stepText(step, traced), this.#formulaOf(step, traced.model), heat.el, ...stepNotes(step, traced, this.t), ...this.#operandBox(step, traced)]);
     return panel;
   }
 
-  #stepText(step, { model, headIndex }) {
+  #stepText(step, traced) {
+    const { model, headIndex } = traced;
     const t = this.t;
-    const name = t(`step.${step.key}`);
+    const name = this.#stepName(step, traced);
     const title = step.head && model.config.heads > 1 ? `${name} · ${t('heads.head', { h: headIndex + 1 })}` : name;
     return [this.keep('title', title, () => el('h3', { class: 'step-title', text: title })), this.keep('explain', `${this.language}|${step.key}`, () => el('p', { class: 'muted', text: t(`explain.${step.key}`) }))];
   }
@@ -166,16 +175,6 @@ export class AttentionSteps extends AttentionElement {
     return formula;
   }
 
-  /** The mask step's note, and a warning naming the rows that see no key (from the mask step on). */
-  #maskNotes(step, { byKey, model }) {
-    const t = this.t;
-    const notes = [];
-    const fully = ['masked', 'weights', 'output', 'head-output'].includes(step.key) ? fullyMaskedRows(byKey.masked?.mask, model.n).map((i) => model.tokens[i]) : [];
-    if (step.key === 'masked') notes.push(el('p', { class: 'note', text: t('steps.maskNote') }));
-    if (fully.length) notes.push(el('p', { class: 'warn', role: 'note', text: t('steps.fullyMasked', { rows: fully.join(', ') }) }));
-    return notes;
-  }
-
   #operandBox(step, traced) {
     const t = this.t;
     this.#operands = this.#operandsFor(step, traced);
@@ -186,13 +185,14 @@ export class AttentionSteps extends AttentionElement {
   }
 
   /** The step's own heatmap (kept per step in the pool). */
-  #mainHeatmap(step, { byKey, model }) {
+  #mainHeatmap(step, traced) {
+    const { byKey, model } = traced;
     const t = this.t;
     const tokens = model.tokens;
     const nByN = ['scores', 'scaled', 'masked', 'weights'].includes(step.key);
     return createHeatmap({
       t,
-      name: t(`step.${step.key}`),
+      name: this.#stepName(step, traced),
       file: `attention-${step.key}`,
       matrix: step.matrix,
       rowLabels: tokens,

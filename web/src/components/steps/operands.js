@@ -1,6 +1,7 @@
 // What each step of <attention-steps> was computed from, and how a cell of
 // the step maps onto cells of its operands (for the hover highlight).
 import { traceMatrix } from '../../trace-view.js';
+import { headMark } from './trace-steps.js';
 
 /** Operands of more numbers than this start closed. */
 export const OPEN_CELLS = 2048;
@@ -24,6 +25,8 @@ export function operandList(step, traced, t, operand) {
   const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
   // The chosen head's Q, K, V (a single-head result is its own only head).
   const ofHead = (id) => traceMatrix(result, id, headIndex);
+  // Several heads: the head's own slices, named as in its formulas (Q⁽²⁾ for Q^{(2)}).
+  const mark = model.config.heads > 1 ? headMark(headIndex + 1) : '';
   switch (step.key) {
     case 'Q':
     case 'K':
@@ -34,7 +37,7 @@ export function operandList(step, traced, t, operand) {
     case 'scores': {
       const q = ofHead('Q');
       const k = ofHead('K');
-      return [operand('Q', q, tokens, dims(q.cols), rowOf), operand('K', k, tokens, dims(k.cols), rowOfKey)];
+      return [operand(`Q${mark}`, q, tokens, dims(q.cols), rowOf), operand(`K${mark}`, k, tokens, dims(k.cols), rowOfKey)];
     }
     case 'scaled':
       return [operand(t('step.scores'), byKey.scores.matrix, tokens, tokens, sameCell)];
@@ -47,7 +50,7 @@ export function operandList(step, traced, t, operand) {
     case 'output':
     case 'head-output': {
       const v = ofHead('V');
-      return [operand(t('step.weights'), byKey.weights.matrix, tokens, tokens, rowOf), operand('V', v, tokens, dims(v.cols), colOf)];
+      return [operand(t('step.weights'), byKey.weights.matrix, tokens, tokens, rowOf), operand(`V${mark}`, v, tokens, dims(v.cols), colOf)];
     }
     case 'concat': {
       const dv = result.heads[0].output.cols;

@@ -1,7 +1,7 @@
 // The steps of <attention-steps>, read from the library's trace: X, then the
 // single-head call's steps, or (several heads) the whole call's Q, K, V, the
 // chosen head's own steps, concat and the final output. No DOM here.
-import { stepsById, traceStepsOf } from '../../trace-view.js';
+import { concatFormula, headFormula, stepsById, traceStepsOf } from '../../trace-view.js';
 
 /** Each single-head step's shape, as TeX. */
 const SHAPES = { Q: 'n \\times d_k', K: 'n \\times d_k', V: 'n \\times d_v', scores: 'n \\times n', scaled: 'n \\times n', masked: 'n \\times n', weights: 'n \\times n', output: 'n \\times d_v' };
@@ -16,12 +16,14 @@ export function traceSteps(lab, model, headIndex = 0) {
   }
   const r = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
   const top = stepsById(r.steps);
-  const own = stepsById(traceStepsOf(r, Math.min(headIndex, r.heads.length - 1)));
+  const head = Math.min(headIndex, r.heads.length - 1);
+  const own = stepsById(traceStepsOf(r, head));
   const steps = [input];
   for (const id of ['Q', 'K', 'V']) steps.push({ key: id, matrix: top[id].matrix, formula: top[id].formula, shape: `n \\times h d_${id === 'V' ? 'v' : 'k'}` });
   for (const id of ['scores', 'scaled', 'masked', 'weights', 'output'])
-    if (own[id]) steps.push({ key: id === 'output' ? 'head-output' : id, matrix: own[id].matrix, formula: own[id].formula, mask: own[id].mask, shape: id === 'output' ? 'n \\times d_v' : 'n \\times n', head: true });
-  steps.push({ key: 'concat', matrix: top.concat.matrix, formula: top.concat.formula, shape: 'n \\times h d_v' });
+    // The head's operands are its n×d_k slices Q^{(i)}, K^{(i)}, V^{(i)}: its formulas say so.
+    if (own[id]) steps.push({ key: id === 'output' ? 'head-output' : id, matrix: own[id].matrix, formula: headFormula(own[id].formula, head + 1), mask: own[id].mask, shape: id === 'output' ? 'n \\times d_v' : 'n \\times n', head: true });
+  steps.push({ key: 'concat', matrix: top.concat.matrix, formula: concatFormula(config.heads), shape: 'n \\times h d_v' });
   steps.push({ key: 'final', matrix: top.output.matrix, formula: top.output.formula, shape: 'n \\times d_{\\text{model}}' });
   return { result: r, steps, headSteps: own };
 }
@@ -36,6 +38,11 @@ export function shownIndex(keys, key) {
   const counterpart = { final: 'output', output: 'final', 'head-output': 'final' }[key] ?? 'X';
   return Math.max(0, keys.indexOf(counterpart));
 }
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+
+/** Head `label`'s mark in plain text (names and titles), as the formulas' ^{(2)}: '⁽²⁾'. */
+export const headMark = (label) => `⁽${String(label).replace(/\d/g, (d) => SUPERSCRIPT[d])}⁾`;
 
 /** A step's TeX shape with the model's sizes put in: 'n \\times d_k' → '6 \\times 4'. */
 export function liveShape(shape, { n, dK, dModel, heads }) {

@@ -1,0 +1,30 @@
+// The notes under a step of <attention-steps>: what the mask does, the rows that see no key, the
+// d_k relation where the widths are, and which columns a head's slices are.
+import { el } from '../../dom.js';
+import { dkRelation } from './dk-relation.js';
+import { fullyMaskedRows, headMark } from './trace-steps.js';
+
+const MASKED_ON = ['masked', 'weights', 'output', 'head-output'];
+const WIDTHS_ON = ['Q', 'K', 'V', 'output', 'head-output', 'concat', 'final'];
+
+/** The notes of `step` (elements, in order), from `traced` = { byKey, model, headIndex }, in the panel's language (`t`). */
+export function stepNotes(step, { byKey, model, headIndex }, t) {
+  const { config, n, tokens } = model;
+  const notes = [];
+  const note = (role, text, cls = 'note') => notes.push(el('p', { class: cls, 'data-role': role, text }));
+  if (step.key === 'masked') note('mask-note', t('steps.maskNote'));
+  const v = config.validLen;
+  // Padding hides key columns v…n−1; every query row, the padded ones too, keeps its weights and output.
+  if (MASKED_ON.includes(step.key) && config.mask === 'padding' && v > 0 && v < n) note('padding', t('steps.padding', { v, from: v + 1, n, tokens: tokens.slice(v).join(', ') }));
+  const fully = MASKED_ON.includes(step.key) ? fullyMaskedRows(byKey.masked?.mask, n).map((i) => tokens[i]) : [];
+  if (fully.length) notes.push(el('p', { class: 'warn', role: 'note', text: t('steps.fullyMasked', { rows: fully.join(', ') }) }));
+  if (step.head && config.heads > 1) {
+    const from = headIndex * config.dK;
+    note('head-slice', t('steps.headSlice', { h: headIndex + 1, s: headMark(headIndex + 1), from: `d${from}`, to: `d${from + config.dK - 1}`, n, dk: config.dK }));
+  }
+  if (WIDTHS_ON.includes(step.key)) {
+    const r = dkRelation(config);
+    note('dk-relation', t(r.key, r.params), r.holds ? 'note' : 'warn');
+  }
+  return notes;
+}
