@@ -71,7 +71,7 @@ describe('components', () => {
     }));
     expect(summary.stepsTitle).toBe('Concatenated heads');
     expect(summary.heads).toBe(3);
-    expect(summary.dotError).toMatch(/scaledDotProductAttention: Q is 3×7 but K is 3×4/);
+    expect(summary.dotError).toMatch(/scaledDotProductAttention: Q is 3×11 but K is 3×8/);
     expect(summary.scalingRows).toBe(10);
     expect(summary.explorerTab).toBe('逐步计算');
     expect(problems.console).toEqual([]);

@@ -94,10 +94,11 @@ describe('attention-positions', () => {
     const model = buildModel({ sentence: 'the cat sat on a mat', seed: 11 });
     const xp = lab.addPositionalEncoding(model.X);
     expect(XP.values).toEqual(Array.from(xp.data));
+    const dK = model.config.dK;
     const first = (W) => {
-      const data = new Float32Array(W.rows * 4);
-      for (let i = 0; i < W.rows; i++) data.set(W.data.subarray(i * W.cols, i * W.cols + 4), i * 4);
-      return { rows: W.rows, cols: 4, data };
+      const data = new Float32Array(W.rows * dK);
+      for (let i = 0; i < W.rows; i++) data.set(W.data.subarray(i * W.cols, i * W.cols + dK), i * dK);
+      return { rows: W.rows, cols: dK, data };
     };
     const weights = lab.selfAttention(xp, { Wq: first(model.Wq), Wk: first(model.Wk), Wv: first(model.Wv) }).weights;
     expect(withP.values).toEqual(Array.from(weights.data));

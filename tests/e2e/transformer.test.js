@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { buildModel } from '../../web/src/model.js';
+import { buildModel, normalise } from '../../web/src/model.js';
 import { hashString, randomMatrix } from '../../web/src/random.js';
 import { audit, componentPage, root, server, watchedPage, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
@@ -63,7 +63,9 @@ const shownNow = (page, selector = 'attention-transformer') =>
 const shown = async (...args) => (await settled(args[0]), shownNow(...args));
 
 /** The panel's seeded block for the same configuration, computed here with the Node library. */
-function expected({ sentence = 'the cat sat on the mat', seed = 42, dModel = 8, dK = 4, heads = 1, mask = 'none', validLen, positional = false } = {}) {
+const DEFAULT_DK = normalise({}).dK;
+
+function expected({ sentence = 'the cat sat on the mat', seed = 42, dModel = 8, dK = DEFAULT_DK, heads = 1, mask = 'none', validLen, positional = false } = {}) {
   const model = buildModel({ sentence, seed, dModel, dK, heads, mask, validLen });
   const d = model.config.dModel;
   const stream = (name) => hashString(`transformer:${name}:${model.config.seed}`);
