@@ -159,6 +159,25 @@ describe('the URL keeps every panel setting', () => {
     await closeAll();
   });
 
+  test('positions: the rotation section\'s offset and frequency pair (shift, pair)', async () => {
+    const r = await roundTrip(
+      'positions',
+      ['shift', 'pair'],
+      async (p) => {
+        await p.locator('#shift').fill('5');
+        await p.locator('#shift').dispatchEvent('change');
+        await p.locator('#pair').selectOption('1');
+      },
+      { panel: 'positions', shift: '5', pair: '1' },
+    );
+    expect(r.set.attrs).toEqual({ shift: '5', pair: '1' });
+    expect(r.set.controls).toEqual(expect.arrayContaining(['shift=5', 'pair=1']));
+    expect(r.before.controls).toEqual(expect.arrayContaining(['shift=3', 'pair=0']));
+    expect(r.loaded).toEqual(r.set);
+    expect(r.loaded.tab).toBe('ptab-positions');
+    await closeAll();
+  });
+
   test('positions: the swapped pair (swap)', async () => {
     const r = await roundTrip(
       'positions',

@@ -83,7 +83,7 @@ export declare class AttentionHeads extends AttentionElement {}
 /** `<attention-cross>`: encoder-decoder (cross) attention: queries from `sentence` (target, n tokens), keys and values from `source` (m tokens, at most 128); n×m weights. Extra attributes: `source` (default 小猫坐在垫子上; `the cat sat on the mat` when the language is Chinese), `scoring` (`dot`, default, or `additive`: Bahdanau), `valid-lens` (one valid length per target row, e.g. `2 0 7`; 2-D valid lengths). Fires `attention-cross` with `{ source, scoring }`. */
 export declare class AttentionCross extends AttentionElement {}
 
-/** `<attention-positions>`: sinusoidal positional encoding P (n×d_model), columns against position, P Pᵀ, and attention with and without P when two tokens swap. Extra attribute: `swap` (two positions, e.g. `1 2`). Fires `attention-positions` with `{ swap }`. */
+/** `<attention-positions>`: sinusoidal positional encoding P (n×d_model), columns against position, P Pᵀ, and attention with and without P when two tokens swap. Extra attributes: `swap` (two positions, e.g. `1 2`), `shift` (the offset δ of the rotation section, 1–32) and `pair` (its frequency pair j). Fires `attention-positions` with `{ swap, shift, pair }`. */
 export declare class AttentionPositions extends AttentionElement {}
 
 /** `<attention-cost>`: why n² hurts long sequences: full, local, linear and Linformer weights for the sentence, a measured time-against-n chart (button "Measure"), bytes of the n×n weights, CNN / RNN / self-attention complexity. Extra attributes: `window` (local attention's w, 1–32, default 2), `linformer-k` (1–32, default 3), `max-n` (largest n measured, a power of two in 64–4096, default 4096). Fires `attention-measure` with `{ rows, settings }` when a measurement ends. */
@@ -122,8 +122,10 @@ export interface AttentionPanelSettings {
   source?: string;
   scoring?: string;
   validLens?: string;
-  /** attention-positions `swap`. */
+  /** attention-positions `swap`, `shift`, `pair`. */
   swap?: string;
+  shift?: string;
+  pair?: string;
   /** attention-cost `window`, `linformer-k`, `max-n`. */
   window?: string;
   linformerK?: string;

@@ -61,6 +61,8 @@ export const PANEL_SETTINGS = [
   { property: 'scoring', key: 'scoring', panel: 'cross', attribute: 'scoring', written: 16, applied: 16 },
   { property: 'validLens', key: 'vlens', panel: 'cross', attribute: 'valid-lens', written: 200, applied: 200 },
   { property: 'swap', key: 'swap', panel: 'positions', attribute: 'swap', written: 16, applied: 16 },
+  { property: 'shift', key: 'shift', panel: 'positions', attribute: 'shift', written: 16, applied: 16 },
+  { property: 'pair', key: 'pair', panel: 'positions', attribute: 'pair', written: 16, applied: 16 },
   { property: 'window', key: 'win', panel: 'cost', attribute: 'window', written: 16, applied: 16 },
   { property: 'linformerK', key: 'lk', panel: 'cost', attribute: 'linformer-k', written: 16, applied: 16 },
   { property: 'maxN', key: 'maxn', panel: 'cost', attribute: 'max-n', written: 16, applied: 16 },

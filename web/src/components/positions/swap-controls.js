@@ -38,7 +38,7 @@ export class SwapControls {
       const select = el('select', { id, 'data-key': id });
       select.addEventListener('change', () => {
         host.setAttribute('swap', `${first.value} ${second.value}`);
-        host.emit('attention-positions', { swap: host.getAttribute('swap') });
+        host.emit('attention-positions', { swap: host.getAttribute('swap'), shift: host.getAttribute('shift'), pair: host.getAttribute('pair') });
       });
       return select;
     };
