@@ -47,7 +47,7 @@ export default {
 
     'transformer.explain.X': 'One row of d_model numbers per token: the seeded embeddings of your sentence. The block reads X and returns a matrix of the same shape.',
     'transformer.explain.XP': 'One row of d_model numbers per token: the seeded embedding times √d_model, plus the positional encoding of its position. Attention by itself ignores order, so the encoder adds P once, before the first block.',
-    'transformer.explain.attention': 'Each of the h heads projects X to its own queries, keys and values and computes softmax(QKᵀ/√d_k)V; the heads’ weights are drawn small below. Their outputs are concatenated into H = Concat(O₁, …, O_h) (n × h·d_v) and W_O maps them back to d_model columns, so A has the same shape as X and can be added to it.',
+    'transformer.explain.attention': 'Each of the h heads projects X to its own queries, keys and values (head i: Q⁽ⁱ⁾ = XW_Q⁽ⁱ⁾, n × d_k) and computes O⁽ⁱ⁾ = softmax(Q⁽ⁱ⁾K⁽ⁱ⁾ᵀ/√d_k)V⁽ⁱ⁾; the heads’ weights are drawn small below. Their outputs are concatenated into H = Concat(O⁽¹⁾, …, O⁽ʰ⁾) (n × h·d_v) and W_O maps them back to d_model columns, so A has the same shape as X and can be added to it.',
     'transformer.explain.residual1': 'The residual connection adds the sublayer’s input X back to its output A, element by element.',
     'transformer.explain.norm1': 'Layer normalisation works on each row on its own: subtract the token’s mean over its d_model features, divide by its standard deviation (with ε added to the variance), then multiply by γ and add β (learned; here γ = 1, β = 0, their starting values).',
     'transformer.explain.hidden': 'The first layer of a two-layer network: each row of Y is multiplied by W₁ (d_model × d_ff), b₁ is added, and ReLU turns every negative value into 0, giving H_ff (the subscript keeps it apart from H, the concatenated heads). The network is four times as wide as the model, as in the paper.',
@@ -141,7 +141,7 @@ export default {
 
     'transformer.explain.X': '每个词元一行，每行 d_model 个数：你的句子由种子生成的嵌入。编码器块读入 X，返回形状相同的矩阵。',
     'transformer.explain.XP': '每个词元一行，每行 d_model 个数：由种子生成的嵌入乘以 √d_model，再加上其所在位置的位置编码。注意力本身不关心顺序，所以编码器在第一个块之前加一次 P。',
-    'transformer.explain.attention': 'h 个头各自把 X 投影为自己的查询、键和值，并计算 softmax(QKᵀ/√d_k)V；下方以小图画出各个头的注意力权重。各头的输出拼接为 H = Concat(O₁, …, O_h)（n × h·d_v），再由 W_O 映射回 d_model 列，所以 A 的形状与 X 相同，可以与 X 相加。',
+    'transformer.explain.attention': 'h 个头各自把 X 投影为自己的查询、键和值（第 i 个头：Q⁽ⁱ⁾ = XW_Q⁽ⁱ⁾，n × d_k），并计算 O⁽ⁱ⁾ = softmax(Q⁽ⁱ⁾K⁽ⁱ⁾ᵀ/√d_k)V⁽ⁱ⁾；下方以小图画出各个头的注意力权重。各头的输出拼接为 H = Concat(O⁽¹⁾, …, O⁽ʰ⁾)（n × h·d_v），再由 W_O 映射回 d_model 列，所以 A 的形状与 X 相同，可以与 X 相加。',
     'transformer.explain.residual1': '残差连接把子层的输入 X 逐元素加回到它的输出 A 上。',
     'transformer.explain.norm1': '层规范化对每一行单独计算：减去该词元在 d_model 个特征上的均值，除以标准差（方差上加 ε），再乘以 γ、加上 β（可学习的参数；这里取初始值 γ = 1，β = 0）。',
     'transformer.explain.hidden': '两层网络的第一层：Y 的每一行乘以 W₁（d_model × d_ff），加上 b₁，再经过 ReLU，把所有负值变成 0，得到 H_ff（下标把它与拼接后的多头输出 H 区分开）。与论文一样，这个网络的宽度是模型宽度的 4 倍。',
