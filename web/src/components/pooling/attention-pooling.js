@@ -6,6 +6,7 @@
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
+import { cancel, later } from '../../idle.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { poolingData } from '../../pooling-data.js';
 import { renderTexCached } from '../../tex.js';
@@ -38,6 +39,13 @@ export class AttentionPooling extends AttentionElement {
   #texCache = new Map();
   /** Nodes kept between renders, their texts written when they change. */
   #nodes = {};
+  /**
+   * Whether the first render is still to come: it leaves the part below the chart (the fit and
+   * the two weight heatmaps, whose 50×50 table is most of its cost) to the next idle moment, so the
+   * panel appears sooner; `data-ready` waits for it (idle.js). Later renders build it at once.
+   */
+  #first = true;
+  #tailKey = {};
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'query'];
@@ -101,9 +109,26 @@ export class AttentionPooling extends AttentionElement {
       chart,
       ...this.#emptyNote(empty, data.xTest.length, kernel, bandwidth),
       this.#distribution(one, xq),
-      this.#fitSection(lab, data, seed),
-      ...this.#heatmaps(data, all, one, xq),
+      ...this.#tailNow(lab, data, seed, one, xq),
     ]);
+  }
+
+  /** The fit and the weight heatmaps: at once, or (first render) appended when the page is next idle. */
+  #tailNow(lab, data, seed, one, xq) {
+    if (!this.#first) {
+      cancel(this.#tailKey);
+      return [this.#fitSection(lab, data, seed), ...this.#heatmaps(data, this.#all.result, one, xq)];
+    }
+    this.#first = false;
+    later(this.#tailKey, () => {
+      if (!this.isConnected) return;
+      try {
+        this.root.append(...this.#tailNow(lab, data, seed, one, xq));
+      } catch (error) {
+        this.showError(error);
+      }
+    });
+    return [];
   }
 
   /** The kept node `name` (made as a `tag` of `cls`, with a data-role), showing `text`. */

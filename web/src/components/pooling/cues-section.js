@@ -12,7 +12,8 @@ import { rowStats } from './weights.js';
 export function cuesSection(t, lab, seed, pool) {
   const identity = identityWeights(10);
   const random = lab.softmax(cueScores(seed, 10));
-  const common = { t, pool, compact: false, maskedText: '0' };
+  // Illustrations, not results: no export buttons (each heatmap's bar is DOM the first render pays for).
+  const common = { t, pool, compact: false, maskedText: '0', exportable: false };
   const sums = Array.from({ length: random.rows }, (_, i) => rowStats(random, i).sum);
   const range = `${Math.min(...sums).toFixed(6)} … ${Math.max(...sums).toFixed(6)}`;
   return el(

@@ -28,9 +28,8 @@ export const KERNEL_FORMULAS = {
 /** What `kernel` makes of the weights α(x, x_i) with m keys (nothing more to say for the compact kernels). */
 function weightsTex(kernel, m) {
   if (kernel === 'gaussian') {
-    // The step from the Gaussian kernel to a softmax over the scores −½((x − x_i)/h)².
-    const score = (i) => String.raw`-\tfrac{1}{2}\big(\tfrac{x - x_${i}}{h}\big)^2`;
-    return String.raw`\;\Rightarrow\; \alpha(x, x_i) = \frac{\exp\big(${score('i')}\big)}{\sum_{j} \exp\big(${score('j')}\big)} = \operatorname{softmax}_i\Big(${score('i')}\Big)`;
+    // K in α's fraction gives exp(score_i) / Σ_j exp(score_j): a softmax over the scores −½((x − x_i)/h)².
+    return String.raw`\;\Rightarrow\; \alpha(x, x_i) = \operatorname{softmax}_i\Big(-\tfrac{1}{2}\big(\tfrac{x - x_i}{h}\big)^2\Big)`;
   }
   if (kernel === 'constant') return String.raw`\;\Rightarrow\; \alpha(x, x_i) = \frac{1}{${m}}`;
   return '';
