@@ -348,6 +348,7 @@ describe('the URL while a slider is dragged', () => {
     await w.page.goto(`${s.url}/?panel=pooling`);
     await ready(w.page);
     const range = w.page.locator('attention-explorer attention-pooling input#query');
+    await range.scrollIntoViewIfNeeded(); // below the attention-cues section
     const box = await range.boundingBox();
     const start = await w.page.evaluate(() => window.__writes.length);
     await w.page.mouse.move(box.x + 2, box.y + box.height / 2);

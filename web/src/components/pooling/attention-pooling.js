@@ -1,38 +1,51 @@
-// <attention-pooling>: Nadaraya-Watson kernel regression, the oldest attention
-// pooling, on Dive into Deep Learning's data. Predictions and weights come from
-// lab.nadarayaWatson; the reader picks the kernel, the bandwidth and a query
-// (controls.js, query-chart.js); parametric pooling learns a bandwidth (fit-section.js).
+// <attention-pooling>: attention cues (D2L 10.1, cues-section.js), then Nadaraya-Watson kernel
+// regression, a classic early example of attention pooling, on Dive into Deep Learning's data
+// (10.2). Predictions and weights come from lab.nadarayaWatson; the reader picks the kernel, the
+// bandwidth and a query (controls.js, query-chart.js); parametric pooling learns a bandwidth
+// (fit-section.js). A change of kernel, bandwidth or query updates kept nodes in place.
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
+import { cancel, later } from '../../idle.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { poolingData } from '../../pooling-data.js';
-import { renderTex, renderTexCached } from '../../tex.js';
-import { BANDWIDTH_STEPS, PoolingControls } from './controls.js';
+import { renderTexCached } from '../../tex.js';
+import { PoolingControls } from './controls.js';
+import { cuesSection } from './cues-section.js';
 import { fitSection } from './fit-section.js';
-import { queryChart } from './query-chart.js';
+import { formulaTex } from './kernels.js';
+import { QueryChart } from './query-chart.js';
 import { DEFAULT_RATE, FIT, KERNELS, fmt } from './settings.js';
 import { POOLING_CSS } from './styles.js';
+import { emptyRows, rowStats } from './weights.js';
 
 export { KERNELS } from './settings.js';
 
 export class AttentionPooling extends AttentionElement {
   static tag = 'attention-pooling';
 
-  /** The 50×50 weights for every test point, kept while the data, kernel and bandwidth stay: { key, result }. */
+  /** The 50×50 weights for every test point and its empty rows, kept while the data, kernel and bandwidth stay. */
   #all = null;
+  /** Its heatmap, kept while the weights and the language stay (a query drag does not redraw it): { key, el }. */
+  #allMap = null;
   /** The parametric fit's section, kept while the data and the rate stay: { key, section }. */
   #fit = null;
+  /** The attention-cues section, kept while the seed and language stay: { key, section }. */
+  #cues = null;
   #rate = DEFAULT_RATE;
-  /** Whether a drag of the query is under way (it outlives the chart each render draws anew). */
-  #drag = { active: false };
   #controls = new PoolingControls(this);
+  #chart = new QueryChart();
   #pool = new Map();
   #texCache = new Map();
-  /** The formula typeset per bandwidth, its own cache: the slider's values are prepared when idle. */
-  #formulaCache = new Map();
-  #formula = null;
-  #idle = 0;
+  /** Nodes kept between renders, their texts written when they change. */
+  #nodes = {};
+  /**
+   * Whether the first render is still to come: it leaves the part below the chart (the fit and
+   * the two weight heatmaps, whose 50×50 table is most of its cost) to the next idle moment, so the
+   * panel appears sooner; `data-ready` waits for it (idle.js). Later renders build it at once.
+   */
+  #first = true;
+  #tailKey = {};
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'query'];
@@ -70,57 +83,96 @@ export class AttentionPooling extends AttentionElement {
     const t = this.t;
     const seed = this.config().seed;
     const data = poolingData(seed);
-    const options = { kernel: this.kernel, bandwidth: this.bandwidth };
+    const { kernel, bandwidth, query: xq } = this;
+    const options = { kernel, bandwidth };
     // The 50×50 weights depend on the data, kernel and bandwidth only: dragging the query reuses them.
-    const allKey = `${seed}|${options.kernel}|${options.bandwidth}|${this.language}`;
-    if (this.#all?.key !== allKey) this.#all = { key: allKey, result: lab.nadarayaWatson(data.xTrain, data.yTrain, data.xTest, options) };
-    const all = this.#all.result;
-    const xq = this.query;
+    const allKey = `${seed}|${kernel}|${bandwidth}`;
+    if (this.#all?.key !== allKey) {
+      const result = lab.nadarayaWatson(data.xTrain, data.yTrain, data.xTest, options);
+      this.#all = { key: allKey, result, empty: emptyRows(result.weights) };
+    }
+    const { result: all, empty } = this.#all;
     const one = lab.nadarayaWatson(data.xTrain, data.yTrain, [xq], options);
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
-    const controls = this.#controls.sync(t, this.language, { kernel: this.kernel, bandwidth: this.bandwidth, query: xq });
+    const controls = this.#controls.sync(t, this.language, { kernel, bandwidth, query: xq });
     const setQuery = (x) => this.setAttribute('query', String(x));
-    // Placed at the end, so the kept heatmaps and formula stay where they are.
+    const chart = this.#chart.sync(t, `${seed}|${this.language}`, { ...data, all, one, empty }, xq, setQuery);
+    // Placed at the end, so the kept heatmaps, chart and formula stay where they are.
     place(this.root, [
-      el('h2', { text: t('pooling.heading') }),
-      el('p', { class: 'intro', text: t('pooling.intro') }),
-      this.#formulaNode(),
+      this.#text('panel-heading', 'h2', t('pooling.panelHeading')),
+      this.#cuesSection(lab, seed),
+      this.#text('heading', 'h3', t('pooling.heading')),
+      this.#text('intro', 'p', t('pooling.intro'), 'intro'),
+      this.#formulaNode(kernel, data.xTrain.length),
+      ...this.#kernelNote(kernel),
       controls,
-      queryChart(t, { ...data, all, one }, xq, this.#drag, setQuery),
-      this.#fitSection(lab, data, seed),
-      ...this.#heatmaps(data, all, one, xq),
+      chart,
+      ...this.#emptyNote(empty, data.xTest.length, kernel, bandwidth),
+      this.#distribution(one, xq),
+      ...this.#tailNow(lab, data, seed, one, xq),
     ]);
   }
 
-  #formulaNode() {
-    this.#formula ??= el('div', { class: 'formula', part: 'formula' });
-    renderTexCached(this.#formula, this.#formulaCache, formulaTex(this.bandwidth));
-    this.#prepareFormulas();
-    return this.#formula;
+  /** The fit and the weight heatmaps: at once, or (first render) appended when the page is next idle. */
+  #tailNow(lab, data, seed, one, xq) {
+    if (!this.#first) {
+      cancel(this.#tailKey);
+      return [this.#fitSection(lab, data, seed), ...this.#heatmaps(data, this.#all.result, one, xq)];
+    }
+    this.#first = false;
+    later(this.#tailKey, () => {
+      if (!this.isConnected) return;
+      try {
+        this.root.append(...this.#tailNow(lab, data, seed, one, xq));
+      } catch (error) {
+        this.showError(error);
+      }
+    });
+    return [];
   }
 
-  /**
-   * While the page is idle, typeset the formula for the bandwidth slider's other values, nearest
-   * first, so that moving the slider reuses typeset nodes: KaTeX took 3 of the 6 ms of script a
-   * bandwidth change cost. A bandwidth off the slider's steps (the fit's) is typeset when shown.
-   */
-  #prepareFormulas() {
-    if (typeof requestIdleCallback !== 'function' || this.#idle) return;
-    const at = this.bandwidth;
-    const work = [...BANDWIDTH_STEPS].sort((a, b) => Math.abs(a - at) - Math.abs(b - at)).map(formulaTex);
-    const next = (deadline) => {
-      this.#idle = 0;
-      if (!this.isConnected) return;
-      while (work.length && deadline.timeRemaining() > 8) {
-        const tex = work.shift();
-        if (this.#formulaCache.has(tex)) continue;
-        const box = el('div');
-        renderTex(box, tex);
-        this.#formulaCache.set(tex, [...box.childNodes]);
-      }
-      if (work.length) this.#idle = requestIdleCallback(next);
-    };
-    this.#idle = requestIdleCallback(next);
+  /** The kept node `name` (made as a `tag` of `cls`, with a data-role), showing `text`. */
+  #text(name, tag, text, cls = 'note') {
+    const node = (this.#nodes[name] ??= el(tag, tag === 'p' ? { class: cls, 'data-role': name } : { id: name }));
+    if (node.textContent !== text) node.textContent = text;
+    return node;
+  }
+
+  /** The formula for `kernel`: it names h instead of writing its value, so a bandwidth change keeps it. */
+  #formulaNode(kernel, m) {
+    const node = (this.#nodes.formula ??= el('div', { class: 'formula', part: 'formula', 'data-role': 'formula' }));
+    renderTexCached(node, this.#texCache, formulaTex(kernel, m));
+    return node;
+  }
+
+  /** What the kernel's formula means here: the softmax step (Gaussian), D2L's triangular figure (Epanechnikov). */
+  #kernelNote(kernel) {
+    const key = { gaussian: 'pooling.gaussianNote', epanechnikov: 'pooling.epanechnikovNote' }[kernel];
+    return key ? [this.#text('kernel-note', 'p', this.t(key))] : [];
+  }
+
+  /** The queries with no key in the window, counted from the library's weights (none: no note). */
+  #emptyNote(empty, n, kernel, bandwidth) {
+    if (!empty.length) return [];
+    const node = this.#text('empty-note', 'p', this.t('pooling.emptyNote', { count: empty.length, n, kernel: this.t(`kernel.${kernel}`), h: fmt(bandwidth) }), 'note');
+    node.dataset.count = String(empty.length);
+    return [node];
+  }
+
+  /** The query's row of weights as a distribution: its smallest weight and live sum. */
+  #distribution(one, xq) {
+    const { min, sum } = rowStats(one.weights);
+    const vars = { x: fmt(xq), min: min === 0 ? '0' : min.toPrecision(3), sum: sum.toFixed(6) };
+    const node = this.#text('distribution', 'p', this.t(sum > 0 ? 'pooling.distribution' : 'pooling.noDistribution', vars), 'readout');
+    node.dataset.sum = String(sum);
+    return node;
+  }
+
+  /** The attention-cues section depends on the seed and language only: the kernel, bandwidth and query reuse it. */
+  #cuesSection(lab, seed) {
+    const key = `${seed}|${this.language}`;
+    if (this.#cues?.key !== key) this.#cues = { key, section: cuesSection(this.t, lab, seed, this.#pool) };
+    return this.#cues.section;
   }
 
   /** The fit depends on the data and the rate only: dragging the query or changing the kernel reuses it. */
@@ -144,20 +196,16 @@ export class AttentionPooling extends AttentionElement {
     return section;
   }
 
-  /** The query's weights over the training points, and every test point's. */
+  /** The query's weights over the training points, and every test point's (redrawn only when they change). */
   #heatmaps({ xTrain, xTest }, all, one, xq) {
     const t = this.t;
     const trainLabels = Array.from(xTrain, fmt);
     const common = { t, colLabels: trainLabels, compact: true, pool: this.#pool };
-    return [
-      createHeatmap({ ...common, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: one.weights, rowLabels: [`x=${fmt(xq)}`], slot: 'query' }).el,
-      createHeatmap({ ...common, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), slot: 'all' }).el,
-    ];
+    const allKey = `${this.#all.key}|${this.language}`;
+    if (this.#allMap?.key !== allKey) {
+      const map = createHeatmap({ ...common, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), slot: 'all' });
+      this.#allMap = { key: allKey, el: map.el };
+    }
+    return [createHeatmap({ ...common, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: one.weights, rowLabels: [`x=${fmt(xq)}`], slot: 'query' }).el, this.#allMap.el];
   }
-}
-
-/** The Nadaraya-Watson formula with bandwidth `h` written in. */
-function formulaTex(bandwidth) {
-  const h = fmt(bandwidth);
-  return String.raw`f(x) = \sum_{i=1}^{50} \alpha(x, x_i)\, y_i, \qquad \alpha(x, x_i) = \frac{K\big(\frac{x - x_i}{${h}}\big)}{\sum_{j} K\big(\frac{x - x_j}{${h}}\big)}`;
 }
