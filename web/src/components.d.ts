@@ -74,7 +74,7 @@ export declare class AttentionCompare extends AttentionElement {}
 /** `<attention-scaling>`: the variance of q·k, the largest softmax weight and the softmax Jacobian norm against d_k. */
 export declare class AttentionScaling extends AttentionElement {}
 
-/** `<attention-pooling>`: Nadaraya-Watson regression. Extra attributes: `kernel` (`gaussian`, `boxcar`, `epanechnikov`, `constant`), `bandwidth` (> 0, default 1), `query` (0–5). Fires `attention-pooling` with `{ kernel, bandwidth, query }`. */
+/** `<attention-pooling>`: attention cues (D2L 10.1: the identity and a random softmax as weights), then non-parametric and parametric attention pooling (Nadaraya-Watson kernel regression). Extra attributes: `kernel` (`gaussian`, `boxcar`, `epanechnikov`, `constant`), `bandwidth` (> 0, default 1), `query` (0–5). Fires `attention-pooling` with `{ kernel, bandwidth, query }`. */
 export declare class AttentionPooling extends AttentionElement {}
 
 /** `<attention-heads>`: every head's weights, the concatenation and the W_O output. */
