@@ -4,6 +4,7 @@
 // sentence outside formulas and identifiers (the library's refusal explained in Chinese).
 import { describe, expect, test } from 'vitest';
 import { d2lExample } from '../../web/src/components/compare/compare-model.js';
+import { normalise } from '../../web/src/model.js';
 import { audit, componentPage, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
@@ -94,9 +95,11 @@ describe('attention-compare', () => {
     });
     // Two lowercase Latin words in a row make an English phrase; identifiers (d_h, W_q, WASM, PNG) do not.
     expect(seen.text.match(/\b[a-z]{2,}[ ,'’-]+[a-z]{2,}\b/g)).toBeNull();
-    expect(seen.refusal).toContain('Q 是 7×7，K 是 7×4');
+    // The queries are 3 wider than the keys (d_k, the default).
+    const dK = normalise({}).dK;
+    expect(seen.refusal).toContain(`Q 是 7×${dK + 3}，K 是 7×${dK}`);
     expect(seen.refusal).toContain(`库拒绝了这个输入：两个参数的形状不一致`);
-    expect(seen.detail).toMatch(/^scaledDotProductAttention: Q is 7×7 but K is 7×4/);
+    expect(seen.detail).toMatch(new RegExp(`^scaledDotProductAttention: Q is 7×${dK + 3} but K is 7×${dK}`));
     expect(seen.flops).toBe('浮点运算次数（一次乘加计 2 次）');
     expect(seen.text).toContain('[2, 3, 4, 5] 和 [10, 11, 12, 13]');
     // The opened example and the opened detail, audited as the a11y test audits each panel.
