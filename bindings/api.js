@@ -5,6 +5,7 @@
 // Adding a family is one file there and one line below.
 import { Frame } from './frame.js';
 import { attentionOps } from './ops/attention.js';
+import { batchedOps } from './ops/batched.js';
 import { multiHeadOps } from './ops/multi-head.js';
 import { poolingOps } from './ops/pooling.js';
 import { positionalOps } from './ops/positional.js';
@@ -31,6 +32,7 @@ export function createApi(module, { simd }) {
     ...variantOps(context),
     ...poolingOps(context),
     ...positionalOps(context),
+    ...batchedOps(context),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };
