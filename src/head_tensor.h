@@ -17,8 +17,9 @@ struct HeadTensor {
   std::size_t batch = 0, heads = 0, rows = 0, cols = 0;
   std::size_t batch_stride = 0, head_stride = 0, row_stride = 0;  // in floats
 
+  // (An empty tensor may have no data at all: no offset is applied to a null pointer.)
   ConstMatrixView head(std::size_t b, std::size_t h) const {
-    return {data + b * batch_stride + h * head_stride, rows, cols, row_stride};
+    return {data ? data + b * batch_stride + h * head_stride : nullptr, rows, cols, row_stride};
   }
 };
 
@@ -28,7 +29,7 @@ struct MutHeadTensor {
   std::size_t batch_stride = 0, head_stride = 0, row_stride = 0;
 
   MatrixView head(std::size_t b, std::size_t h) const {
-    return {data + b * batch_stride + h * head_stride, rows, cols, row_stride};
+    return {data ? data + b * batch_stride + h * head_stride : nullptr, rows, cols, row_stride};
   }
   operator HeadTensor() const { return {data, batch, heads, rows, cols, batch_stride, head_stride, row_stride}; }
 };
