@@ -132,8 +132,14 @@ void check_case(std::size_t n, std::size_t m, std::size_t d, std::size_t dv, Hea
                (three_d ? ", 3-D" : ", 4-D"));
   Rng rng(seed);
   Setup s;
-  s.c = {2, hg.heads, hg.kv_heads, n, m, d, dv, 1.0 / std::sqrt(static_cast<double>(d))};
-  s.c.scale = static_cast<float>(s.c.scale);
+  s.c.batch = 2;
+  s.c.heads = hg.heads;
+  s.c.kv_heads = hg.kv_heads;
+  s.c.n = n;
+  s.c.m = m;
+  s.c.d = d;
+  s.c.dv = dv;
+  s.c.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));  // the float32 scale the core uses
   add_rule(rule, s, rng);
   const std::size_t B = 2, H = hg.heads, G = hg.kv_heads;
   const auto q = random_vec(B * H * n * d, rng), k = random_vec(B * G * m * d, rng), v = random_vec(B * G * m * dv, rng, -1, 1);

@@ -107,6 +107,7 @@ function check(lab, c, path) {
 const outcome = new Map();  // case name → { missing } or { passed: count of build × path runs passed }
 
 if (!all) {
+  console.warn(`ONNX Attention conformance skipped: ${CASES} not found (../shared/onnx-attention/cases.json beside the project, or ATTN_ONNX_CASES)`);
   it.skip(`ONNX Attention conformance: ${CASES} not found; the stage needs ../shared/onnx-attention/cases.json beside the project (or ATTN_ONNX_CASES)`, () => {});
 } else {
   for (const c of cases) {
