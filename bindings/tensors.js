@@ -70,14 +70,15 @@ export function toTensor(fn, name, value, { ranks = [3, 4], allowNegativeInfinit
   const { shape, values } = shapeAndValues(fn, name, value);
   if (!ranks.includes(shape.length))
     fail(SHAPE_MISMATCH, `${fn}: ${name} has shape ${shapeText(shape)}; expected ${ranks.join(' or ')} dimensions`);
-  const data = values instanceof Float32Array ? values : new Float32Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const x = values[i];
-    if (typeof x !== 'number' && typeof x !== 'boolean') fail(INVALID_MATRIX, `${fn}: ${name} entry ${i} is ${typeof x}, not a number`);
-    if (data !== values) data[i] = Number(x);
-    if (Number.isNaN(data[i]) || data[i] === Infinity || (data[i] === -Infinity && !allowNegativeInfinity))
-      fail(NON_FINITE, `${fn}: ${name} entry ${i} is ${values[i]}; ${allowNegativeInfinity ? 'a bias may hold −Infinity (hidden) but not NaN or +Infinity' : 'every entry must be finite'}`);
-    if (Number.isFinite(Number(x)) && !Number.isFinite(data[i])) fail(NON_FINITE, `${fn}: ${name} entry ${i} is ${x}, beyond float32's range (±3.4e38)`);
+  if (!ArrayBuffer.isView(values))
+    for (let i = 0; i < values.length; i++)
+      if (typeof values[i] !== 'number' && typeof values[i] !== 'boolean') fail(INVALID_MATRIX, `${fn}: ${name} entry ${i} is ${typeof values[i]}, not a number`);
+  const data = values instanceof Float32Array ? values : Float32Array.from(values, Number);
+  for (let i = 0; i < data.length; i++) {
+    const x = data[i];
+    if (x - x === 0 || (x === -Infinity && allowNegativeInfinity)) continue;  // finite (the one test in the common case)
+    if (Number.isFinite(Number(values[i]))) fail(NON_FINITE, `${fn}: ${name} entry ${i} is ${values[i]}, beyond float32's range (±3.4e38)`);
+    fail(NON_FINITE, `${fn}: ${name} entry ${i} is ${values[i]}; ${allowNegativeInfinity ? 'a bias may hold −Infinity (hidden) but not NaN or +Infinity' : 'every entry must be finite'}`);
   }
   return { shape: [...shape], data };
 }
