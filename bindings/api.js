@@ -5,6 +5,7 @@
 // Adding a family is one file there and one line below.
 import { Frame } from './frame.js';
 import { attentionOps } from './ops/attention.js';
+import { batchedOps } from './ops/batched.js';
 import { multiHeadOps } from './ops/multi-head.js';
 import { onlineSoftmaxOps } from './ops/online-softmax.js';
 import { poolingOps } from './ops/pooling.js';
@@ -33,6 +34,7 @@ export function createApi(module, { simd }) {
     ...onlineSoftmaxOps(context),
     ...poolingOps(context),
     ...positionalOps(context),
+    ...batchedOps(context),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };

@@ -93,6 +93,17 @@ export const ARG_BLOCKS = {
   // ---- positional.js
   positionalEncoding: { n: 'u32', d: 'u32', base: 'f64', P: 'ptr' },
   addPositionalEncoding: { X: 'ptr', n: 'u32', d: 'u32', base: 'f64', scale: 'f64', output: 'ptr' },
+
+  // ---- batched.js (layout 0: [batch, heads, rows, width]; 1: [batch, rows, heads·width])
+  batchedAttention: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', layout: 'u32', batch: 'u32', heads: 'u32', kvHeads: 'u32', n: 'u32', m: 'u32',
+    d: 'u32', dv: 'u32', pastKey: 'ptr', pastValue: 'ptr', past: 'u32', presentKey: 'ptr', presentValue: 'ptr',
+    scale: 'f32', softcap: 'f32', causal: 'u32', causalOffset: 'i32', causalOffsets: 'ptr', window: 'u32',
+    kvLengths: 'ptr', keep: 'ptr', keepBatchStride: 'u32', keepHeadStride: 'u32', keepRowStride: 'u32', keepCols: 'u32',
+    bias: 'ptr', biasBatchStride: 'u32', biasHeadStride: 'u32', biasRowStride: 'u32', biasCols: 'u32',
+    output: 'ptr', weights: 'ptr', scratch: 'ptr', scores: 'ptr', capped: 'ptr', biased: 'ptr',
+  },
+  batchedScratchFloats: { dv: 'u32' },
 };
 
 /** Bytes of each field type (wasm32: an address is 4 bytes). */

@@ -3,6 +3,7 @@
 // operation family live in types/<family>.d.ts (mirroring ops/<family>.js);
 // this file re-exports the public ones and assembles AttentionLab from them.
 import type { AttentionOps } from './types/attention.js';
+import type { BatchedOps } from './types/batched.js';
 import type { MultiHeadOps } from './types/multi-head.js';
 import type { OnlineSoftmaxOps } from './types/online-softmax.js';
 import type { PoolingOps } from './types/pooling.js';
@@ -20,9 +21,10 @@ export type { VariantResult, LocalAttentionOptions, LinearAttentionOptions, Linf
 export type { OnlineSoftmaxOptions, OnlineSoftmaxBlock, OnlineSoftmaxResult } from './types/online-softmax.js';
 export type { KernelName, NadarayaWatsonOptions, NadarayaWatsonResult, ParametricPoolingOptions, ParametricPoolingResult } from './types/pooling.js';
 export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './types/positional.js';
+export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
-export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps {
+export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, BatchedOps {
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */

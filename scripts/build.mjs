@@ -15,7 +15,7 @@ const wasmBuild = join(root, 'build', 'wasm');
 // arg-blocks-header.js, which the WASM build runs.
 const PACKAGE_FILES = [
   'index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'frame.js', 'arg-blocks.js', 'errors.js', 'validate.js',
-  'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'index.d.ts', 'index.d.cts',
+  'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'tensors.js', 'index.d.ts', 'index.d.cts',
   ...readdirSync(join(root, 'bindings', 'ops')).filter((f) => f.endsWith('.js')).map((f) => `ops/${f}`),
   ...readdirSync(join(root, 'bindings', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `types/${f}`),
 ];

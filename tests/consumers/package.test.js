@@ -21,15 +21,18 @@ import { freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
 // (bindings/ops/*, frame.js, arg-blocks.js, shapes.js, attention-trace.js), 85 → 99 KB raw and,
 // each file gzipped alone as a CDN serves it, 25.2 → 33.7 KB gzip. Bundled and minified (what an
 // app ships) the JS grows only 16.6 → 17.9 KB gzip: 53.8 KB with the .wasm, within its unchanged limit.
+// Raised for issue 15 (the batched family: batched/GQA attention, score rules, KV cache, ONNX conformance):
+// each .wasm 96.9 KB raw (40.5 KB gzip, within its limit), init() JS 21 files 116.2 KB raw / 39.8 KB gzip,
+// simd init total 80.3 KB gzip, bundled and minified 61.8 KB gzip. Limits raised just above those.
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
-  wasmRaw: 96 * KB,
+  wasmRaw: 100 * KB,
   wasmGzip: 41 * KB,
-  initJsRaw: 114 * KB,
-  initJsGzip: 39 * KB,
-  simdInitTotalGzip: 80 * KB,
-  simdInitBundledGzip: 60 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
+  initJsRaw: 120 * KB,
+  initJsGzip: 42 * KB,
+  simdInitTotalGzip: 84 * KB,
+  simdInitBundledGzip: 64 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   componentsRaw: 660 * KB,
   componentsGzip: 224 * KB,
   tarball: 620 * KB,

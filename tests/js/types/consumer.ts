@@ -5,6 +5,9 @@
 import { AttentionError, AttentionRangeError, init } from 'attention-lab';
 import type {
   AdditiveOptions,
+  BatchedAttentionOptions,
+  BatchedAttentionResult,
+  Tensor,
   AttentionErrorCode,
   AttentionLab,
   AttentionResult,
@@ -179,8 +182,19 @@ export async function main(): Promise<number> {
   lab.heapBytes = 0;
   // @ts-expect-error an unknown error code
   new AttentionError('NOT_A_CODE', 'x');
+  const q4 = { shape: [1, 2, 3, 4], data: new Float32Array(24) };
+  const kv4 = { shape: [1, 1, 3, 4], data: new Float32Array(12) };
+  const batchedOptions: BatchedAttentionOptions = { causal: true, softcap: 30, bias: { shape: [3, 3], data: new Float32Array(9) }, trace: true };
+  const batched = lab.batchedAttention(q4, kv4, kv4, batchedOptions);
+  const batchedSteps: BatchedAttentionResult['steps'] = batched.steps;
+  const batchedWeights: Tensor = batched.weights;
+  const batchedFused: Tensor = lab.batchedAttention(q4, kv4, kv4, { weights: false, kvLengths: [2] }).output;
+  // @ts-expect-error the fused path has no weights
+  lab.batchedAttention(q4, kv4, kv4, { weights: false }).weights;
+  // @ts-expect-error a float16 tensor's data is its bits, a Uint16Array
+  lab.batchedAttention({ shape: [1, 1, 1, 1], data: new Float32Array(1), dtype: 'float16' }, kv4, kv4);
   // @ts-expect-error the local window is required
   lab.localAttention(nested, nested, nested, { causal: true });
 
-  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range].length;
+  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps].length;
 }
