@@ -196,12 +196,15 @@ describe('attention-cost', () => {
       }
       expect(want.scored).toBeLessThan(n * n);
       const macs = want.scored * 2 * ref.qkv.K.cols;
+      const hash = n * ref.qkv.K.cols * 2; // x̂R: n × d_k times d_k × b/2
       if (lang === 'en') {
         expect(shown.heading).toBe('Reformer: your sentence hashed into buckets (one round)');
         expect(shown.cost).toContain(`Only ${want.scored} of the ${n * n} query–key pairs are scored (${macs} multiply-adds)`);
+        expect(shown.cost).toContain(`Hashing took ${hash} multiply-adds more (x̂R).`);
       } else {
         expect(shown.heading).toBe('Reformer：把你的句子哈希进桶（一轮）');
         expect(shown.cost).toContain(`${n * n} 个查询–键对中只计算 ${want.scored} 个的分数（${macs} 次乘加）`);
+        expect(shown.cost).toContain(`哈希本身另需 ${hash} 次乘加（x̂R）。`);
       }
       expect(problems.console).toEqual([]);
       await context.close();

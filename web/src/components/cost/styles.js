@@ -27,6 +27,6 @@ export const COST_CSS = `
 .lsh-table .bucket-1 { --_bucket: #ff7f0e; }
 .lsh-table .bucket-2 { --_bucket: #2ca02c; }
 .lsh-table .bucket-3 { --_bucket: #9467bd; }
-.lsh-table caption { text-align: start; caption-side: top; font-size: 0.9rem; padding-bottom: 0.3rem; }
+.lsh-table caption { text-align: start; caption-side: top; white-space: nowrap; font-size: 0.9rem; padding-bottom: 0.3rem; }
 [data-role=lsh] .cost-cell { margin-top: 0.6rem; }
 `;
