@@ -37,7 +37,6 @@ function float64Buckets(model, b) {
 
 /** The visible pairs under the section's rule, written out independently of bucketMask. */
 function expectedVisible(buckets, causal) {
-  const n = buckets.length;
   return buckets.map((bi, i) => {
     const others = buckets.map((bj, j) => j !== i && bj === bi && (!causal || j < i));
     return others.some(Boolean) ? others : others.map((_, j) => j === i);
