@@ -2,10 +2,12 @@
 // explorer; its weights are the library's (full, local, linear, Linformer), the
 // local heatmap masks what lies outside the window, Chinese labels, the Measure
 // button draws a chart with points (no timing is asserted), hostile text stays
-// text, out-of-range attributes are clamped with the note. Saves its screenshots.
+// text, out-of-range attributes are clamped with the note; the Reformer section's buckets, weights
+// and pair count are the library's in English and Chinese. Saves its screenshots.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_SENTENCE } from '../../web/src/config.js';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
 import { componentPage, ready, root, server, watchedPage, settled } from './browser.js';
@@ -54,6 +56,35 @@ function reference(config, w, k) {
     linear: lab.linearAttention(Q, K, V, { causal, trace: true }).weights,
     linformer: lab.linformerAttention(Q, K, V, { E, F, trace: true }).weights,
   };
+}
+
+/**
+ * One LSH round as the Reformer section states it, written out here: x = K, x̂ = x / ‖x‖, buckets
+ * argmax([x̂R ; −x̂R]) with R (d_k × 2) from seed · 7 + 41, the same-bucket mask (not itself unless
+ * alone, j ≤ i when causal), and the library's x̂R and weights.
+ */
+function lshReference(ref, seed, causal) {
+  const { K, V } = ref.qkv;
+  const n = K.rows;
+  const d = K.cols;
+  const unit = { rows: n, cols: d, data: new Float32Array(n * d) };
+  for (let i = 0; i < n; i++) {
+    const row = K.data.subarray(i * d, (i + 1) * d);
+    const norm = Math.hypot(...row);
+    row.forEach((v, c) => (unit.data[i * d + c] = v / norm));
+  }
+  const P = lab.matmul(unit, randomMatrix(d, 2, seed * 7 + 41));
+  const buckets = Array.from({ length: n }, (_, i) => {
+    const both = [P.data[2 * i], P.data[2 * i + 1], -P.data[2 * i], -P.data[2 * i + 1]];
+    return both.indexOf(Math.max(...both));
+  });
+  const mask = new Uint8Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) if (j !== i && buckets[j] === buckets[i] && (!causal || j < i)) mask[i * n + j] = 1;
+    if (!mask.subarray(i * n, (i + 1) * n).some(Boolean)) mask[i * n + i] = 1;
+  }
+  const weights = lab.scaledDotProductAttention(K, unit, V, { mask: { rows: n, cols: n, data: mask } }).weights;
+  return { buckets, mask, weights, scored: mask.reduce((a, v) => a + v, 0) };
 }
 
 describe('attention-cost', () => {
@@ -136,6 +167,59 @@ describe('attention-cost', () => {
     expect(formulas).toEqual(['Full softmax attention: the n×n weights.', expect.stringContaining('no 1/√d_k')]);
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  for (const lang of ['en', 'zh-CN'])
+    test(`the Reformer section (${lang}, default sentence): buckets, weights and the pair count are the library's`, async () => {
+      const { page, problems, context } = await plainPage(`<attention-cost id="r" lang="${lang}"></attention-cost>`, { lang });
+      const ref = reference({ sentence: DEFAULT_SENTENCE[lang] }, 2, 3);
+      const seed = buildModel({}).config.seed;
+      const want = lshReference(ref, seed, false);
+      const n = ref.n;
+      await settled(page);
+      const shown = await inCost(page, '#r', `return {
+        heading: root.querySelector('[data-role=lsh] h3').textContent,
+        buckets: [...root.querySelectorAll('[data-role=lsh-buckets] td[data-bucket]')].map((td) => [Number(td.dataset.bucket), td.textContent]),
+        heads: [...root.querySelectorAll('[data-role=lsh-buckets] thead th')].map((th) => th.textContent),
+        cost: root.querySelector('[data-role=lsh-cost]').textContent,
+        cells: [...root.querySelectorAll('figure[data-matrix=lsh] td[data-i]')].map((td) => ({ i: Number(td.dataset.i), j: Number(td.dataset.j), value: td.dataset.value, masked: td.classList.contains('masked') })),
+      }`);
+      expect(shown.buckets).toEqual(want.buckets.map((b) => [b, String(b)]));
+      expect(shown.heads.slice(1)).toEqual(ref.tokens.map((tok, i) => `${i} ${tok}`));
+      expect(shown.cells.length).toBe(n * n);
+      for (const c of shown.cells) {
+        const visible = want.mask[c.i * n + c.j] === 1;
+        expect(Number(c.value), `[${c.i}][${c.j}]`).toBe(want.weights.data[c.i * n + c.j]);
+        expect(c.masked, `[${c.i}][${c.j}]`).toBe(!visible);
+        if (!visible) expect(c.value).toBe('0');
+      }
+      expect(want.scored).toBeLessThan(n * n);
+      const macs = want.scored * 2 * ref.qkv.K.cols;
+      const hash = n * ref.qkv.K.cols * 2; // x̂R: n × d_k times d_k × b/2
+      if (lang === 'en') {
+        expect(shown.heading).toBe('Reformer: your sentence hashed into buckets (one round)');
+        expect(shown.cost).toContain(`Only ${want.scored} of the ${n * n} query–key pairs are scored (${macs} multiply-adds)`);
+        expect(shown.cost).toContain(`Hashing took ${hash} multiply-adds more (x̂R).`);
+      } else {
+        expect(shown.heading).toBe('Reformer：把你的句子哈希进桶（一轮）');
+        expect(shown.cost).toContain(`${n * n} 个查询–键对中只计算 ${want.scored} 个的分数（${macs} 次乘加）`);
+        expect(shown.cost).toContain(`哈希本身另需 ${hash} 次乘加（x̂R）。`);
+      }
+      expect(problems.console).toEqual([]);
+      await context.close();
+    });
+
+  test('the Reformer section under a causal mask: only earlier tokens of the bucket, itself when none', async () => {
+    const { page, problems, context } = await plainPage('<attention-cost id="q" sentence="the cat sat on the mat" mask="causal"></attention-cost>');
+    const ref = reference({ sentence: 'the cat sat on the mat', mask: 'causal' }, 2, 3);
+    const want = lshReference(ref, buildModel({}).config.seed, true);
+    await settled(page);
+    const shown = await inCost(page, '#q', "return [...root.querySelectorAll('figure[data-matrix=lsh] td[data-i]')].map((td) => [Number(td.dataset.value), td.classList.contains('masked')])");
+    expect(shown).toEqual(Array.from(want.weights.data, (v, x) => [v, want.mask[x] === 0]));
+    for (let i = 0; i < ref.n; i++) for (let j = i + 1; j < ref.n; j++) expect(want.mask[i * ref.n + j]).toBe(0);
+    expect(await inCost(page, '#q', "return root.querySelector('[data-role=lsh-cost]').textContent")).toContain(`Only ${want.scored} of the 36`);
+    expect(problems.console).toEqual([]);
     await context.close();
   });
 

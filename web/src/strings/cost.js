@@ -25,6 +25,16 @@ export default {
     'cost.paddingNote': 'The efficient variants take no padding mask; only full attention uses it here.',
     'cost.causalNote': 'Causal mask: local and linear attention see only the current and earlier tokens; Linformer’s mixed keys cannot be masked by position, so it shows no mask.',
 
+    'cost.lshHeading': 'Reformer: your sentence hashed into buckets (one round)',
+    'cost.lshIntro': 'Reformer ties queries and keys: each token has one vector x (here its key K from above), used as the query, and x̂ = x / ‖x‖ as the key. A random rotation R (seed {seed}) hashes x̂ into one of b = {b} buckets: the largest of the b numbers in x̂R and −x̂R names the bucket, so vectors pointing in similar directions tend to share one. Each token then scores only the tokens of its own bucket, softmax(xᵢ·x̂ⱼ / √d_k) over them. The rule used here is Reformer’s: a token does not attend to itself (with Q = K its own score would usually be the largest) unless no other token of its bucket is visible to it; then it sees only itself.',
+    'cost.lsh': 'LSH attention (b = {b} buckets)',
+    'cost.lshCaption': 'The bucket of each token (b = {b} buckets, one hash round)',
+    'cost.lshToken': 'Token',
+    'cost.lshBucket': 'Bucket',
+    'cost.lshCost': 'Only {scored} of the {all} query–key pairs are scored ({macs} multiply-adds); the hatched cells outside a token’s bucket are never formed and weigh exactly 0. Hashing took {hash} multiply-adds more (x̂R).',
+    'cost.lshCausal': 'Causal mask: a token sees only the earlier tokens of its bucket, itself when there are none.',
+    'cost.lshMore': 'Reformer does more than this one round, in words only here: it hashes several rounds with different rotations (two tokens attend if any round puts them in one bucket), so a close pair split by one rotation is caught by another; and it sorts the tokens by bucket and cuts the sorted sequence into equal chunks, each attending within itself and to the chunk before, so the work is regular. The sort makes the cost about n log n.',
+
     'cost.onlineHeading': 'Inside the fused path: the online softmax, block by block',
     'cost.onlineIntro': 'The fused path above gives full attention’s output without ever holding a row of n weights. It visits the keys in blocks B_b and keeps three things per query: the running max m of the scores seen so far, the running sum ℓ = Σ e^(sⱼ − m) and the accumulator acc = Σ e^(sⱼ − m) vⱼ. When a block raises the max from m_old to m_new, ℓ and acc are multiplied by e^(m_old − m_new), so every term they hold is measured from the new max again; after the last block, N, the output is acc_N / ℓ_N. Here the library traces one query row of your sentence (the fused path itself uses blocks of 128 keys; small blocks show the steps).',
     'cost.onlineRow': 'Query row',
@@ -84,7 +94,7 @@ export default {
 
     'cost.remediesHeading': 'How long-sequence models avoid n²',
     'cost.longformer': 'Longformer: every token attends to a window of neighbours (local attention, as above), and a few chosen tokens, such as a classification token, attend to and are attended by all tokens (global attention). Cost grows like n·w, and the global tokens keep a short path between distant words.',
-    'cost.reformer': 'Reformer: locality-sensitive hashing puts queries and keys that point in similar directions into the same bucket; each token attends only within its bucket (sorted and cut into chunks). Large dot products are the ones that matter after softmax, and they mostly fall in the same bucket. Cost about n log n.',
+    'cost.reformer': 'Reformer: locality-sensitive hashing puts queries and keys that point in similar directions into the same bucket; each token attends only within its bucket (sorted and cut into chunks). Large dot products are the ones that matter after softmax, and they mostly fall in the same bucket. Cost about n log n. One round is computed above, on your sentence.',
     'cost.linformerText': 'Linformer: the n×n weights of a trained model are close to low rank, so the keys and values are projected along the sequence to k rows (K′ = EK, V′ = FV, E and F learned k×n matrices). Each query scores k mixed keys instead of n: cost n·k·d. Here E and F are random, so the numbers only show the shape of the computation.',
     'cost.linearText': 'Linear attention: use a similarity that is a product of features, φ(q)·φ(k), instead of exp(q·k/√d_k); then (φ(Q)φ(K)ᵀ)V = φ(Q)(φ(K)ᵀV), the right-hand bracket is d_k×d_v whatever n is, and each row is divided by its normaliser φ(qᵢ)·Σⱼ φ(kⱼ). Cost n·d_k·d_v. With φ = elu + 1 (used here) this is a different attention, not an approximation of softmax; Performer’s random features are a φ chosen so that φ(q)·φ(k) approximates exp(q·k) on average.',
   },
@@ -112,6 +122,16 @@ export default {
     'cost.projected': 'k′{r}',
     'cost.paddingNote': '这些高效变体不支持填充掩蔽；这里只有完整注意力使用它。',
     'cost.causalNote': '因果掩蔽：局部注意力和线性注意力只看当前及之前的词元；Linformer 混合后的键无法按位置掩蔽，因此不显示掩蔽。',
+
+    'cost.lshHeading': 'Reformer：把你的句子哈希进桶（一轮）',
+    'cost.lshIntro': 'Reformer 让查询和键共用同一组向量：每个词元只有一个向量 x（这里取上面的键 K），x 作为查询，x̂ = x / ‖x‖ 作为键。一个随机旋转 R（种子 {seed}）把 x̂ 哈希进 b = {b} 个桶之一：x̂R 与 −x̂R 这 b 个数中最大的那个给出桶号，因此方向相近的向量往往落进同一个桶。然后每个词元只给自己桶中的词元打分，在它们之上计算 softmax(xᵢ·x̂ⱼ / √d_k)。这里采用 Reformer 的规则：词元不关注自己（Q = K 时它与自己的分数通常最大），除非桶中没有其他对它可见的词元，这时它只关注自己。',
+    'cost.lsh': 'LSH 注意力（b = {b} 个桶）',
+    'cost.lshCaption': '每个词元所在的桶（b = {b} 个桶，一轮哈希）',
+    'cost.lshToken': '词元',
+    'cost.lshBucket': '桶',
+    'cost.lshCost': '{all} 个查询–键对中只计算 {scored} 个的分数（{macs} 次乘加）；桶外的阴影单元从未被计算，权重恰好为 0。哈希本身另需 {hash} 次乘加（x̂R）。',
+    'cost.lshCausal': '因果掩蔽：每个词元只看自己桶中在它之前的词元；没有这样的词元时只看自己。',
+    'cost.lshMore': 'Reformer 做的不止这一轮（以下只作文字说明）：它用不同的旋转哈希多轮（只要有一轮把两个词元分进同一个桶，它们就互相关注），这样被一次旋转分开的相近向量会在另一轮中被找回；它还按桶号给词元排序，把排好的序列切成等长的块，每块只在块内和前一块中做注意力，使计算整齐划一。排序使代价约为 n log n。',
 
     'cost.onlineHeading': '融合路径内部：逐块计算的在线 softmax',
     'cost.onlineIntro': '上面的融合路径不必保存任何一行 n 个权重，也能得到与完整注意力相同的输出。它把键分成若干块 B_b 依次处理，每个查询只保留三样东西：目前见过的分数的最大值 m（运行最大值）、运行和 ℓ = Σ e^(sⱼ − m)，以及累加器 acc = Σ e^(sⱼ − m) vⱼ。当某一块把最大值从 m_old 提高到 m_new 时，ℓ 和 acc 都乘以 e^(m_old − m_new)，使其中每一项重新以新的最大值为基准；处理完最后一块（第 N 块）后，输出就是 acc_N / ℓ_N。下面由库对你的句子中的一个查询行逐步追踪（融合路径本身每块 128 个键，这里用小块来展示每一步）。',
@@ -172,7 +192,7 @@ export default {
 
     'cost.remediesHeading': '长序列模型如何避开 n²',
     'cost.longformer': 'Longformer：每个词元只关注邻近窗口内的词元（即上面的局部注意力），另有少数选定的词元（例如分类词元）关注所有词元并被所有词元关注（全局注意力）。代价随 n·w 增长，全局词元让相距很远的词之间仍有短路径。',
-    'cost.reformer': 'Reformer：用局部敏感哈希（LSH）把方向相近的查询和键放进同一个桶，每个词元只在自己的桶内做注意力（按桶排序后切成块）。softmax 之后起作用的主要是大的点积，而它们大多落在同一个桶里。代价约为 n log n。',
+    'cost.reformer': 'Reformer：用局部敏感哈希（LSH）把方向相近的查询和键放进同一个桶，每个词元只在自己的桶内做注意力（按桶排序后切成块）。softmax 之后起作用的主要是大的点积，而它们大多落在同一个桶里。代价约为 n log n。上面在你的句子上计算了其中一轮。',
     'cost.linformerText': 'Linformer：训练好的模型中 n×n 的权重矩阵接近低秩，因此沿序列方向把键和值投影成 k 行（K′ = EK，V′ = FV，E 和 F 是学习得到的 k×n 矩阵）。每个查询只给 k 个混合后的键打分，而不是 n 个：代价为 n·k·d。这里的 E 和 F 是随机的，所以这些数字只展示计算的形状。',
     'cost.linearText': '线性注意力：用特征的乘积 φ(q)·φ(k) 作为相似度，代替 exp(q·k/√d_k)；于是 (φ(Q)φ(K)ᵀ)V = φ(Q)(φ(K)ᵀV)，右边括号里的矩阵是 d_k×d_v，与 n 无关，每一行再除以它的归一化项 φ(qᵢ)·Σⱼ φ(kⱼ)。代价为 n·d_k·d_v。取 φ = elu + 1（这里的做法）得到的是另一种注意力，而不是 softmax 的近似；Performer 的随机特征则是特意选择的 φ，使 φ(q)·φ(k) 在平均意义上近似 exp(q·k)。',
   },

@@ -1,6 +1,7 @@
 // <attention-cost>: why n² hurts long sequences. The reader's sentence through
 // full softmax attention, local (sliding-window) attention, linear attention and
-// Linformer, each heatmap from the library with what it cost (sentence.js); the fused path's
+// Linformer, each heatmap from the library with what it cost (sentence.js); one round of
+// Reformer's LSH bucketing (lsh-section.js); the fused path's
 // online softmax for one query row, block by block (online-softmax.js); a measured
 // time-against-n chart (fused full attention vs the variants, in chunks that
 // keep the page responsive: measure.js) with the fitted growth exponent; the bytes of the
@@ -16,6 +17,7 @@ import { memoryChart, timeChart, timesTable } from './charts.js';
 import { compareTable } from './compare-table.js';
 import { SIZES, measureAll, sizesUpTo } from './measure.js';
 import { LongWeights } from './long-weights.js';
+import { LshSection } from './lsh-section.js';
 import { OnlineSoftmax } from './online-softmax.js';
 import { fmt, sentenceCells, sentenceResults } from './sentence.js';
 import { FORMULAS } from './formulas.js';
@@ -44,6 +46,7 @@ export class AttentionCost extends AttentionElement {
   #measure = null;
   #long = new LongWeights();
   #online = new OnlineSoftmax();
+  #lsh = new LshSection();
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'window', 'linformer-k', 'max-n'];
@@ -103,6 +106,7 @@ export class AttentionCost extends AttentionElement {
     place(this.root, [
       ...head,
       ...this.#sentenceSection(model, results),
+      this.#lsh.section(lab, t, results, model),
       this.#online.section(lab, t, results, model.tokens, () => this.requestRender()),
       ...this.#measureSection(),
       this.#long.section(lab, t, { d: model.config.dK, seed: model.config.seed }, () => this.requestRender()),

@@ -1,6 +1,7 @@
 // <attention-cost>'s own rules, after the shared stylesheet (styles.js): the four heatmaps side
 // by side, the complexity table's values under their O(·), the remedies list, the measure grid,
-// the two labelled formulas and the online-softmax table.
+// the two labelled formulas, the online-softmax table and the LSH buckets (each bucket a colour
+// under its number, so the text keeps the page's contrast).
 
 export const COST_CSS = `
 .cost-grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
@@ -20,4 +21,12 @@ export const COST_CSS = `
 .online-table td { font-family: var(--_mono); white-space: nowrap; }
 .online-table thead th { white-space: normal; vertical-align: bottom; }
 .online-table caption { text-align: start; caption-side: top; font-size: 0.9rem; padding-bottom: 0.3rem; }
+.lsh-table td, .lsh-table th { text-align: center; font-size: 0.85rem; }
+.lsh-table td.bucket { font-family: var(--_mono); border-bottom: 0.3rem solid var(--_bucket); }
+.lsh-table .bucket-0 { --_bucket: #1f77b4; }
+.lsh-table .bucket-1 { --_bucket: #ff7f0e; }
+.lsh-table .bucket-2 { --_bucket: #2ca02c; }
+.lsh-table .bucket-3 { --_bucket: #9467bd; }
+.lsh-table caption { text-align: start; caption-side: top; white-space: nowrap; font-size: 0.9rem; padding-bottom: 0.3rem; }
+[data-role=lsh] .cost-cell { margin-top: 0.6rem; }
 `;
