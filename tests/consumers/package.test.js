@@ -24,15 +24,19 @@ import { freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
 // Raised for issue 15 (the batched family: batched/GQA attention, score rules, KV cache, ONNX conformance):
 // each .wasm 96.9 KB raw (40.5 KB gzip, within its limit), init() JS 21 files 116.2 KB raw / 39.8 KB gzip,
 // simd init total 80.3 KB gzip, bundled and minified 61.8 KB gzip. Limits raised just above those.
+// Raised with issue 12's online-softmax trace (lab.onlineSoftmax), the embedding scale and linear
+// attention's sums in double, merged with issue 15: SIMD .wasm 104.3 KB raw / 42.9 KB gzip, init() JS
+// 22 files 121.4 KB raw / 41.8 KB gzip, simd init total 84.8 KB gzip, bundled and minified 65.0 KB gzip.
+// Issue 16 (init ≤ 40 KB gzip: a minified build, features loaded on first use) is where this turns round.
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
-  wasmRaw: 100 * KB,
-  wasmGzip: 41 * KB,
-  initJsRaw: 120 * KB,
-  initJsGzip: 42 * KB,
-  simdInitTotalGzip: 84 * KB,
-  simdInitBundledGzip: 64 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
+  wasmRaw: 108 * KB,
+  wasmGzip: 45 * KB,
+  initJsRaw: 126 * KB,
+  initJsGzip: 44 * KB,
+  simdInitTotalGzip: 88 * KB,
+  simdInitBundledGzip: 68 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   componentsRaw: 660 * KB,
   componentsGzip: 224 * KB,
   tarball: 620 * KB,
