@@ -220,6 +220,34 @@ inline double max_row_norm(const std::vector<float>& m, std::size_t rows, std::s
   return std::sqrt(best);
 }
 
+// How far an attention output row may be from the step-by-step path's
+// (fuzz_fused_attention, fuzz_online_softmax): both round the scores in float32,
+// in different orders, and a score error e moves a weight by a factor up to
+// e^(±2e). So beside 1e-4 abs + 1e-3 rel the tolerance grows with the scores'
+// rounding bound (|q|·|k| summed over the row's visible keys) and the size of
+// their values. Q n×d, K m×d, V m×d_v, row-major.
+struct RowTolerance {
+  double vmax = 0.0, spread = 0.0;
+  std::size_t m = 0;
+  double at(double want) const {
+    return 1e-4 + 1e-3 * std::fabs(want) + vmax * spread + 1e-5 * vmax * static_cast<double>(m);
+  }
+};
+inline RowTolerance row_tolerance(const std::vector<float>& q, const std::vector<float>& k, const std::vector<float>& v,
+                                  std::size_t row, std::size_t m, std::size_t d, std::size_t dv,
+                                  const attn::Mask& mask, float scale) {
+  double mag = 0.0, vmax = 0.0;
+  for (std::size_t j = 0; j < m; ++j) {
+    if (!mask.visible(row, j)) continue;
+    double a = 0.0;
+    for (std::size_t p = 0; p < d; ++p) a += std::fabs(static_cast<double>(q[row * d + p]) * k[j * d + p]);
+    mag = std::fmax(mag, a);
+    for (std::size_t c = 0; c < dv; ++c) vmax = std::fmax(vmax, std::fabs(static_cast<double>(v[j * dv + c])));
+  }
+  const double score_err = 1.2e-7 * static_cast<double>(d + 2) * mag * std::fabs(static_cast<double>(scale));
+  return {vmax, std::fmin(2.0, std::expm1(4.0 * score_err + 1e-6 * static_cast<double>(m))), m};
+}
+
 // The Frobenius norm, in double (overflow.js frobenius).
 inline double frobenius(const std::vector<float>& m) {
   double sum = 0.0;

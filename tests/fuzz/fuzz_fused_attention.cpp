@@ -77,25 +77,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(rs == attn::Status::ok, "the step-by-step path refused what the fused one accepted");
   if (!fuzz::all_finite(ref) || !fuzz::all_finite(weights)) return 0;
 
-  // Both paths round the scores in float32, in different orders; a score error
-  // e moves a weight by a factor up to e^(±2e). So beside 1e-4 abs + 1e-3 rel
-  // the tolerance grows with the scores' rounding bound and the values' size.
+  // Both paths round the scores in float32, in different orders (fuzz::row_tolerance).
   for (std::size_t i = 0; i < n; ++i) {
-    double mag = 0.0, vmax = 0.0;
-    for (std::size_t j = 0; j < m; ++j) {
-      if (!fm.mask.visible(i, j)) continue;
-      double a = 0.0;
-      for (std::size_t p = 0; p < d; ++p) a += std::fabs(static_cast<double>(q[i * d + p]) * k[j * d + p]);
-      mag = std::fmax(mag, a);
-      for (std::size_t c = 0; c < dv; ++c) vmax = std::fmax(vmax, std::fabs(static_cast<double>(v[j * dv + c])));
-    }
-    const double score_err = 1.2e-7 * static_cast<double>(d + 2) * mag * std::fabs(static_cast<double>(scale));
-    const double spread = std::fmin(2.0, std::expm1(4.0 * score_err + 1e-6 * static_cast<double>(m)));
+    const fuzz::RowTolerance tol = fuzz::row_tolerance(q, k, v, i, m, d, dv, fm.mask, scale);
     for (std::size_t c = 0; c < dv; ++c) {
       const double got = out[i * dv + c], want = ref[i * dv + c];
-      const double tol = 1e-4 + 1e-3 * std::fabs(want) + vmax * spread + 1e-5 * vmax * static_cast<double>(m);
-      if (std::fabs(got - want) > tol) {
-        std::fprintf(stderr, "\nfused[%zu][%zu] = %.9g, step-by-step %.9g (tolerance %.3g)\n", i, c, got, want, tol);
+      if (std::fabs(got - want) > tol.at(want)) {
+        std::fprintf(stderr, "\nfused[%zu][%zu] = %.9g, step-by-step %.9g (tolerance %.3g)\n", i, c, got, want, tol.at(want));
         fuzz::fail("fused_attention differs from scaled_dot_product_attention", __FILE__, __LINE__);
       }
     }

@@ -104,21 +104,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       attn::dense(weights.data(), n, m), attn::dense(ref.data(), n, dv), nullptr);
   FUZZ_CHECK(rs == attn::Status::ok, "the step-by-step path refused what the trace accepted");
   if (!fuzz::all_finite(ref) || !fuzz::all_finite(weights)) return 0;
-  double mag = 0.0, vmax = 0.0;
-  for (std::size_t j = 0; j < m; ++j) {
-    if (!fm.mask.visible(row, j)) continue;
-    double a = 0.0;
-    for (std::size_t p = 0; p < d; ++p) a += std::fabs(static_cast<double>(q[row * d + p]) * k[j * d + p]);
-    mag = std::fmax(mag, a);
-    for (std::size_t c = 0; c < dv; ++c) vmax = std::fmax(vmax, std::fabs(static_cast<double>(v[j * dv + c])));
-  }
-  const double score_err = 1.2e-7 * static_cast<double>(d + 2) * mag * std::fabs(static_cast<double>(scale));
-  const double spread = std::fmin(2.0, std::expm1(4.0 * score_err + 1e-6 * static_cast<double>(m)));
+  const fuzz::RowTolerance tol = fuzz::row_tolerance(q, k, v, row, m, d, dv, fm.mask, scale);
   for (std::size_t c = 0; c < dv; ++c) {
     const double got = out[c], want = ref[row * dv + c];
-    const double tol = 1e-4 + 1e-3 * std::fabs(want) + vmax * spread + 1e-5 * vmax * static_cast<double>(m);
-    if (std::fabs(got - want) > tol) {
-      std::fprintf(stderr, "\ntrace output[%zu] = %.9g, step-by-step %.9g (tolerance %.3g)\n", c, got, want, tol);
+    if (std::fabs(got - want) > tol.at(want)) {
+      std::fprintf(stderr, "\ntrace output[%zu] = %.9g, step-by-step %.9g (tolerance %.3g)\n", c, got, want, tol.at(want));
       fuzz::fail("online_softmax_trace differs from scaled_dot_product_attention", __FILE__, __LINE__);
     }
   }
