@@ -46,7 +46,7 @@ export function packed() {
   // the library, then the components bundle (the exports map names dist/components.js)
   for (const script of ['scripts/build.mjs', 'scripts/build-web.mjs']) run('flock', ['/tmp/build.lock', process.execPath, script, '--if-missing'], { cwd: root });
   const hash = createHash('sha256');
-  for (const p of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist']) hashTree(hash, join(root, p));
+  for (const p of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist', 'bin', 'docs']) hashTree(hash, join(root, p));
   const dir = join(cache, `pack-${hash.digest('hex').slice(0, 16)}`);
   const info = join(dir, 'pack.json');
   if (!existsSync(info)) {

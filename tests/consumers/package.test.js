@@ -3,7 +3,7 @@
 // an accurate sideEffects field, `npm publish --dry-run` and
 // `npm audit --omit=dev` clean, and the size budget (printed for the README).
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -39,7 +39,7 @@ const BUDGET = {
   simdInitBundledGzip: 68 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   componentsRaw: 660 * KB,
   componentsGzip: 224 * KB,
-  tarball: 620 * KB,
+  tarball: 720 * KB, // with the docs the README links to (docs/*.md, 31 KB packed) and its screenshot (52 KB)
 };
 
 const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
@@ -81,17 +81,32 @@ describe('the packed package', () => {
   });
   afterAll(() => app && rmSync(app, { recursive: true, force: true }));
 
-  it('ships dist/, the README, the CHANGELOG and the LICENSE, and nothing else', () => {
+  it('ships dist/, bin/, the README and the docs it links to, the CHANGELOG and the LICENSE, and nothing else', () => {
     const paths = info.files.map((f) => f.path);
-    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/node.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/components.js', 'dist/components.d.ts'])
+    for (const f of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/index.js', 'dist/node.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/components.js', 'dist/components.d.ts', 'bin/attention-lab.mjs', 'docs/api.md'])
       expect(paths).toContain(f);
     // the per-family declarations dist/index.d.ts re-exports
     for (const f of readdirSync(join(root, 'bindings', 'types'))) expect(paths).toContain(`dist/types/${f}`);
-    for (const f of paths) expect(f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+)$/);
+    for (const f of paths) expect(f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+|bin\/[a-z-]+\.mjs|docs\/[a-z]+\.md|docs\/screenshots\/page-en-1280\.png)$/);
     expect(readFileSync(join(pkgDir, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} attention-lab contributors/);
     expect(manifest.license).toBe('MIT');
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/); // semantic version
     expect(readFileSync(join(pkgDir, 'CHANGELOG.md'), 'utf8')).toContain(`## [${manifest.version}]`);
+  });
+
+  it('every relative link of the shipped README and docs resolves in the installed package', () => {
+    // In node_modules and on a registry page the README's links must not point at repo-only files.
+    let checked = 0;
+    for (const doc of ['README.md', ...readdirSync(join(pkgDir, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
+      const text = readFileSync(join(pkgDir, doc), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target)) continue;
+        const file = posix.normalize(posix.join(posix.dirname(doc), target.split('#')[0]));
+        expect(existsSync(join(pkgDir, file)), `${doc} links to ${target}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
   });
 
   it('every target of the exports map, main, module and types is in the tarball', () => {

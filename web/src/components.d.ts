@@ -100,6 +100,11 @@ export declare class AttentionTransformer extends AttentionElement {
 }
 
 /** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`, `cross`, `positions`, `cost`, `transformer`). Fires `attention-change` with the whole state. */
+/**
+ * Attributes besides the shared ones: `panel` (the shown tab) and `sync-url` (boolean: read the
+ * state from the page's URL when connected and write it back on every change, keeping the page's
+ * other query parameters and its fragment; one such explorer per page).
+ */
 export declare class AttentionExplorer extends AttentionElement {
   /** The whole state, as a page would keep it in its URL. */
   readonly state: AttentionState & AttentionPanelSettings & { step?: string; head?: string; kernel?: string; bandwidth?: string; panel: string; lang: 'en' | 'zh-CN' };

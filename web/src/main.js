@@ -1,15 +1,12 @@
 // The demo page: the explorer, a language switch, and the state in the URL.
 import { defineAll } from './components/index.js';
-import { CONFIG_FIELDS, TYPED_MATRICES, VIEW_FIELDS } from './config.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
-import { readState, writeState } from './state.js';
+import { applyUrlState, followInUrl } from './url-sync.js';
 
 defineAll();
 const explorer = document.querySelector('attention-explorer');
 const langSelect = document.getElementById('lang');
-// The state fields that are attributes of the explorer (the language is applied below).
-const ATTRIBUTES = [...CONFIG_FIELDS, ...VIEW_FIELDS].filter((f) => f.attribute);
 
 function applyLanguage(lang) {
   const t = translator(lang);
@@ -21,44 +18,18 @@ function applyLanguage(lang) {
   return t;
 }
 
-const state = readState(location.search);
-for (const { property, attribute } of ATTRIBUTES) if (state[property] !== undefined) explorer.setAttribute(attribute, state[property]);
-// Matrices typed by hand come back as text in their boxes (checked there like typed text).
-explorer.typed = Object.fromEntries(TYPED_MATRICES.map(({ key }) => [key, state[key]]));
-// The panels' own settings (hidden size, query, source sentence, …) go to the panels.
-explorer.panelSettings = state;
+// The link's state (the language is applied below, with the page's own texts).
+const state = applyUrlState(explorer, location.search);
 let t = applyLanguage(pickLang(state.lang ?? navigator.language));
 
-// The URL follows the state at most every 250 ms, the latest state always written: a dragged
-// slider changes it on every pointer move, and browsers refuse or ignore history.replaceState
-// beyond about 100 calls in 10 s (Safari throws).
-let urlState = null;
-let urlTimer = 0;
-let urlWritten = -Infinity;
-// <html data-url-pending> while a state waits to be written (scripts and tests can wait for it).
-function writeUrl() {
-  urlTimer = 0;
-  // The time is taken just before the write (not before building the query), so writes are 250 ms apart.
-  const query = writeState(urlState);
-  urlWritten = performance.now();
-  history.replaceState(null, '', query);
-  delete document.documentElement.dataset.urlPending;
-}
-function followState(state) {
-  urlState = state;
-  if (urlTimer) return;
-  const wait = urlWritten + 250 - performance.now();
-  if (wait <= 0) return writeUrl();
-  document.documentElement.dataset.urlPending = '';
-  urlTimer = setTimeout(writeUrl, wait);
-}
+// The URL follows the explorer's state (url-sync.js; a language change too).
+const url = followInUrl(explorer);
 
 langSelect.addEventListener('change', () => {
   t = applyLanguage(langSelect.value);
-  followState(explorer.state);
+  url.follow(explorer.state);
   showBuild();
 });
-explorer.addEventListener('attention-change', (e) => followState(e.detail));
 
 async function showBuild() {
   const lab = await getLab();

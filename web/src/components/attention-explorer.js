@@ -3,11 +3,13 @@
 // anything changes, so a page can keep it in the URL; that state includes the
 // panels' own settings (read from their attributes, watched by a MutationObserver),
 // and `panelSettings = state` gives them back to the panels when a link is opened.
+// With the `sync-url` attribute the explorer keeps that state in the page's URL itself.
 // The settings and their URL keys are the tables of config.js; the controls are built
 // in explorer-controls.js.
 import { AttentionElement } from '../base.js';
 import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, VIEW_FIELDS } from '../config.js';
 import { decodeMatrixText, encodeMatrixText } from '../state.js';
+import { applyUrlState, followInUrl } from '../url-sync.js';
 import { checkTyped, panelTabs, settingsForm, typedBoxes } from './explorer-controls.js';
 
 const PANELS = [
@@ -50,9 +52,34 @@ export class AttentionExplorer extends AttentionElement {
   /** The sizes and language the typed matrices were last checked for, and the labels' language. */
   #typedKey = '';
   #lang = '';
+  /** With `sync-url`: the URL writer (see url-sync.js) while connected. */
+  #url = null;
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'panel'];
+  }
+
+  /**
+   * `sync-url`: read the state from the page's URL when connected, and write it back on every
+   * change (other query parameters and the fragment are kept). One such explorer per page.
+   */
+  connectedCallback() {
+    if (this.hasAttribute('sync-url') && !this.#url) {
+      applyUrlState(this, location.search, { lang: true });
+      this.#url = followInUrl(this);
+    }
+    super.connectedCallback();
+  }
+
+  disconnectedCallback() {
+    this.#url?.stop();
+    this.#url = null;
+  }
+
+  attributeChangedCallback(name, before, after) {
+    super.attributeChangedCallback(name, before, after);
+    // A language set by the host page is part of the link too.
+    if (name === 'lang' && before !== after) this.#url?.follow(this.state);
   }
 
   get panel() {

@@ -1,0 +1,55 @@
+// A small static file server on 127.0.0.1, for `npm start` (scripts/serve.mjs), `npx attention-lab`
+// (bin/attention-lab.mjs) and the browser tests. Files outside `dir` are refused; a folder serves its
+// index.html; `pages` adds documents that are not files ({ '/': html }).
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+export const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** Serve `dir` on 127.0.0.1 (port 0 picks a free one). Resolves to the http.Server. */
+export function serveStatic(dir, port = 0, { pages = {} } = {}) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (Object.hasOwn(pages, path)) {
+      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' }).end(pages[path]);
+      return;
+    }
+    let file = normalize(join(dir, path));
+    if (file !== dir && !file.startsWith(dir + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** The port asked for: `--port N`, else $PORT, else `fallback`. Throws on a value that is not a port. */
+export function portFrom(argv, env, fallback) {
+  const at = argv.indexOf('--port');
+  const given = at >= 0 ? argv[at + 1] : env.PORT;
+  if (given === undefined || given === '') return fallback;
+  const port = Number(given);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port is ${JSON.stringify(given)}; give a port number from 0 to 65535 (0 picks a free one)`);
+  return port;
+}
