@@ -49,8 +49,12 @@ function oneEdit(a, b) {
 
 /** The author's matrix `name` as { rows, cols, data }, checked: a matrix, finite, at most maxTokens rows when rows are tokens. */
 export function ownMatrix(inputs, name, { tokenRows = false } = {}) {
-  const m = copyMatrixOrNull(inputs[name]);
+  const value = inputs[name];
   const params = { name: LABEL[name], key: name };
+  // An entry that is not a number (null, a string) would become 0 or NaN in a Float32Array: say where it is.
+  if (Array.isArray(value))
+    value.forEach((row, i) => Array.isArray(row) && row.forEach((v, j) => typeof v !== 'number' && refuse('nonFinite', { ...params, i, j, value: v === null ? 'null' : JSON.stringify(v) ?? typeof v })));
+  const m = copyMatrixOrNull(value);
   if (!m || m.rows === 0 || m.cols === 0) refuse('notMatrix', params);
   const bad = m.data.findIndex((v) => !Number.isFinite(v));
   if (bad >= 0) refuse('nonFinite', { ...params, i: Math.floor(bad / m.cols), j: bad % m.cols, value: String(m.data[bad]) });
