@@ -81,7 +81,7 @@ function build(c, inputs, given) {
 
 /** X (the author's or seeded embeddings of the tokens) and the weights (the author's or seeded). */
 function embeddedModel(settings, inputs, given, mode) {
-  const own = Object.fromEntries(WEIGHTS.filter((n) => inputs[n] != null).map((n) => [n, ownMatrix(inputs, n, { tokenRows: n === 'X' })]));
+  const own = Object.fromEntries(WEIGHTS.filter((n) => inputs[n] != null).map((n) => [n, ownMatrix(inputs, n)]));
   const c = { ...settings };
   if (own.X && !given.has('dModel')) c.dModel = own.X.cols;
   if (own.X && own.X.cols !== c.dModel) refuse('xWidth', { shape: `${own.X.rows}×${own.X.cols}`, cols: own.X.cols, dm: c.dModel });

@@ -9,7 +9,7 @@ const shapeOf = (m) => `${m.rows}×${m.cols}`;
 export function qkvModel(settings, inputs, given) {
   const missing = ['Q', 'K', 'V'].filter((n) => inputs[n] == null);
   if (missing.length) refuse('qkvMissing', { missing: missing.map((n) => `inputs.${n}`).join(', ') });
-  const [Q, K, V] = ['Q', 'K', 'V'].map((n) => ownMatrix(inputs, n, { tokenRows: true }));
+  const [Q, K, V] = ['Q', 'K', 'V'].map((n) => ownMatrix(inputs, n));
   if (Q.rows !== K.rows || K.rows !== V.rows) refuse('qkvRows', { q: shapeOf(Q), k: shapeOf(K), v: shapeOf(V) });
   if (Q.cols !== K.cols) refuse('qkWidth', { q: shapeOf(Q), k: shapeOf(K) });
   const c = { ...settings };

@@ -47,18 +47,21 @@ function oneEdit(a, b) {
   return a.slice(i + (a.length >= b.length ? 1 : 0)) === b.slice(i + (b.length >= a.length ? 1 : 0));
 }
 
-/** The author's matrix `name` as { rows, cols, data }, checked: a matrix, finite, at most maxTokens rows when rows are tokens. */
-export function ownMatrix(inputs, name, { tokenRows = false } = {}) {
+/** The author's matrix `name` as { rows, cols, data }, checked: a matrix of finite numbers, within the page's sizes. */
+export function ownMatrix(inputs, name) {
   const value = inputs[name];
   const params = { name: LABEL[name], key: name };
   // An entry that is not a number (null, a string) would become 0 or NaN in a Float32Array: say where it is.
   if (Array.isArray(value))
     value.forEach((row, i) => Array.isArray(row) && row.forEach((v, j) => typeof v !== 'number' && refuse('nonFinite', { ...params, i, j, value: v === null ? 'null' : JSON.stringify(v) ?? typeof v })));
+  // Sizes first (before anything is copied): no matrix of the page has more than maxTokens rows or maxWidth columns.
+  const [rows, cols] = Array.isArray(value) ? [value.length, value[0]?.length] : [value?.rows, value?.cols];
+  if (rows > LIMITS.maxTokens) refuse('tooMany', { ...params, rows, max: LIMITS.maxTokens });
+  if (cols > LIMITS.maxWidth) refuse('tooWide', { ...params, cols, max: LIMITS.maxWidth });
   const m = copyMatrixOrNull(value);
   if (!m || m.rows === 0 || m.cols === 0) refuse('notMatrix', params);
   const bad = m.data.findIndex((v) => !Number.isFinite(v));
   if (bad >= 0) refuse('nonFinite', { ...params, i: Math.floor(bad / m.cols), j: bad % m.cols, value: String(m.data[bad]) });
-  if (tokenRows && m.rows > LIMITS.maxTokens) refuse('tooMany', { ...params, rows: m.rows, max: LIMITS.maxTokens });
   return m;
 }
 
