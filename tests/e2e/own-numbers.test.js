@@ -127,6 +127,7 @@ describe('a trained model’s attention weights, shown as given', () => {
     const heads = await shown(page, 'attention-heads');
     expect(heads.figures.map((f) => f.values)).toEqual(attentions.map(asFloat32));
     expect(heads.figures).toHaveLength(2); // no concat or W_O output: nothing was computed
+    expect(heads.figures.map((f) => f.caption.split(' 3×3')[0])).toEqual(['Head 1 · Attention weights (yours)', 'Head 2 · Attention weights (yours)']);
     expect(heads.notes.join()).toContain('These are your attention weights (inputs.weights), 2 head(s)');
     await context.close();
   });

@@ -28,7 +28,7 @@ export class AttentionHeads extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(model), this.#headsGrid(result, model.tokens), ...this.#outputs(result, model.tokens)]);
+    place(root, [...this.#heading(model), this.#headsGrid(result, model), ...this.#outputs(result, model.tokens)]);
   }
 
   /** Heading, introduction, the formula for h heads, the d_k relation, a note on the author's numbers and (one head) a note. */
@@ -56,12 +56,14 @@ export class AttentionHeads extends AttentionElement {
   }
 
   /** Each head's attention weights, side by side. */
-  #headsGrid(result, tokens) {
+  #headsGrid(result, { tokens, mode }) {
     const t = this.t;
+    // Given weights are the author's, not this page's softmax.
+    const weightsName = t(mode === 'weights' ? 'step.weightsGiven' : 'step.weights');
     const grid = (this.#grid ??= el('div', { class: 'grid', part: 'heads' }));
     const figures = result.heads.map((head, k) => {
       const weights = traceStep(result, 'weights', k);
-      const name = `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`;
+      const name = `${t('heads.head', { h: k + 1 })} · ${weightsName}`;
       const h = createHeatmap({ t, name, file: `head-${k + 1}-weights`, matrix: weights.matrix, mask: traceMask(result, k), maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: weights.formula, pool: this.#pool, slot: `head-${k}` });
       h.el.dataset.head = String(k);
       return h.el;
