@@ -48,6 +48,11 @@ function shapeAndValues(fn, name, value) {
     const shape = nestedShape(value);
     return { shape, values: flatten(fn, name, value, shape) };
   }
+  if (value === undefined) fail(INVALID_MATRIX, `${fn}: ${name} is missing`);
+  if (value && Number.isInteger(value.rows) && Number.isInteger(value.cols) && !value.shape)
+    fail(INVALID_MATRIX, `${fn}: ${name} is a matrix { rows, cols, data }; ${fn} takes a tensor: pass { shape: [batch, heads, ${value.rows}, ${value.cols}], data } (e.g. shape [1, 1, ${value.rows}, ${value.cols}]) or nested arrays`);
+  if (ArrayBuffer.isView(value))
+    fail(INVALID_MATRIX, `${fn}: ${name} is a flat ${value.constructor.name} of ${value.length} numbers; a tensor needs its shape: pass { shape: [batch, heads, rows, width], data }`);
   if (value === null || typeof value !== 'object' || !Array.isArray(value.shape))
     fail(INVALID_MATRIX, `${fn}: ${name} must be a tensor { shape, data } or nested arrays, got ${value === null ? 'null' : typeof value}`);
   const { shape, data, dtype = 'float32' } = value;

@@ -10,6 +10,7 @@ const isDimension = (x) => Number.isInteger(x) && x >= 0;
 
 function describe(value) {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
   return typeof value === 'object' ? `an object (${Object.prototype.toString.call(value).slice(8, -1)})` : `${typeof value} ${String(value)}`;
@@ -69,6 +70,7 @@ function fromNested(fn, name, rowsArray) {
  * Float32Array of the right length (it is only read).
  */
 export function toMatrix(fn, name, value) {
+  if (value === undefined) fail(INVALID_MATRIX, `${fn}: ${name} is missing`);
   if (Array.isArray(value)) {
     const m = fromNested(fn, name, value);
     m.maxRowNorm = scanRows(fn, name, m.data, m.rows, m.cols);
@@ -77,6 +79,7 @@ export function toMatrix(fn, name, value) {
   if (value === null || typeof value !== 'object')
     fail(INVALID_MATRIX, `${fn}: ${name} must be a matrix { rows, cols, data } or nested arrays, got ${describe(value)}`);
   const { rows, cols } = value;
+  if (rows === undefined && cols === undefined) notAMatrix(fn, name, value);
   if (!isDimension(rows) || !isDimension(cols))
     fail(INVALID_MATRIX, `${fn}: ${name} has rows = ${rows} and cols = ${cols}; both must be non-negative integers`);
   let data = value.data;
@@ -91,6 +94,50 @@ export function toMatrix(fn, name, value) {
   if (data.length !== rows * cols)
     fail(INVALID_MATRIX, `${fn}: ${name} is ${rows}×${cols} but its data has ${data.length} entries (expected ${rows * cols})`);
   return { rows, cols, data, maxRowNorm: scanRows(fn, name, data, rows, cols) };
+}
+
+/** The likely mistakes behind an object without rows and cols: a flat typed array, an N-d tensor. */
+function notAMatrix(fn, name, value) {
+  if (ArrayBuffer.isView(value))
+    fail(INVALID_MATRIX, `${fn}: ${name} is a flat ${value.constructor.name} of ${value.length} numbers; a matrix needs its shape: pass { rows, cols, data } (or nested arrays, one per row)`);
+  if (Array.isArray(value.shape))
+    fail(INVALID_MATRIX, `${fn}: ${name} is a tensor { shape: ${JSON.stringify(value.shape)}, data }; ${fn} takes a matrix: pass { rows, cols, data }${value.shape.length === 2 ? ` (rows: ${value.shape[0]}, cols: ${value.shape[1]})` : ''} or nested arrays; batchedAttention takes { shape, data }`);
+  fail(INVALID_MATRIX, `${fn}: ${name} must be a matrix { rows, cols, data } or nested arrays, got ${describe(value)} without rows and cols`);
+}
+
+/** The name in `names` a typo `key` most likely meant (edit distance ≤ 2, or the same letters in another case), or undefined. */
+export function nearestName(key, names) {
+  let best;
+  let bestDistance = 3;
+  for (const name of names) {
+    const d = name.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** " (did you mean validLens?)" when `key` is close to one of `names`, else "". */
+const didYouMean = (key, names) => {
+  const near = nearestName(key, names);
+  return near ? ` (did you mean ${near}?)` : '';
+};
+
+/** The hint for an unknown option: the nearest option, or (validLen, validLens) the mask's own key. */
+function optionHint(key, value, allowed) {
+  const near = didYouMean(key, allowed);
+  if (near || !allowed.includes('mask') || !nearestName(key, ['validLens'])) return near;
+  const given = typeof value === 'number' ? value : '…';
+  return ` (did you mean validLens? it goes in the mask: { mask: { validLens: ${given} } })`;
 }
 
 /** A checked float32 vector from a Float32Array, a typed array or number[]. */
@@ -144,7 +191,7 @@ export function checkOptions(fn, options, allowed) {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail(INVALID_ARGUMENT, `${fn}: options must be an object, got ${describe(options)}`);
   for (const key of Object.keys(options))
-    if (!allowed.includes(key)) fail(INVALID_ARGUMENT, `${fn}: unknown option "${key}"; expected one of ${allowed.join(', ')}`);
+    if (!allowed.includes(key)) fail(INVALID_ARGUMENT, `${fn}: unknown option ${key}${optionHint(key, options[key], allowed)}; the options are ${allowed.join(', ')}`);
   return options;
 }
 
@@ -160,6 +207,10 @@ export function toMask(fn, mask, n, m) {
   if (mask === 'causal') return { kind: MaskKind.causal };
   if (typeof mask === 'string') fail(INVALID_MASK, `${fn}: unknown mask "${mask}"; expected 'none', 'causal', { validLens } or a 0/1 matrix`);
   if (typeof mask === 'object' && !Array.isArray(mask) && 'validLens' in mask) return toValidLens(fn, mask.validLens, n, m);
+  if (typeof mask === 'object' && !Array.isArray(mask) && !ArrayBuffer.isView(mask) && !('rows' in mask) && !('cols' in mask)) {
+    const key = Object.keys(mask)[0];
+    fail(INVALID_MASK, `${fn}: mask ${key === undefined ? 'is an empty object' : `has the unknown key ${key}${didYouMean(key, ['validLens', 'rows', 'cols', 'data'])}`}; a mask is 'none', 'causal', { validLens } or a 0/1 matrix`);
+  }
   if (typeof mask !== 'object')
     fail(INVALID_MASK, `${fn}: mask must be 'none', 'causal', { validLens } or a 0/1 matrix, got ${describe(mask)}`);
   const bitsMatrix = toMatrix(fn, 'mask', mask);

@@ -47,7 +47,7 @@ describe('normalisation derived from the table', () => {
   test('no settings: every default (the sentence in the language asked for)', () => {
     const defaults = Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, f.type === 'text' ? DEFAULT_SENTENCE.en : f.default]));
     expect(normalise({})).toEqual(defaults);
-    expect(normalise({}, 'en')).toEqual({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 8, heads: 1, mask: 'none', validLen: 3 });
+    expect(normalise({}, 'en')).toEqual({ sentence: 'the cat sat on the mat', seed: 42, dModel: 8, dK: 8, heads: 1, mask: 'none', validLen: 3, tokens: '' });
     expect(normalise({}, 'zh-CN')).toEqual({ ...defaults, sentence: '小猫坐在垫子上' });
     expect(normalise({ sentence: 'a b' }, 'zh-CN').sentence).toBe('a b');
     expect(normalise({ sentence: '' }, 'zh-CN').sentence).toBe('小猫坐在垫子上');
@@ -100,7 +100,7 @@ describe('normalisation derived from the table', () => {
 
 describe('URL state derived from the tables', () => {
   // The keys of links already shared, in the order a link writes them: never renamed (new keys may join).
-  const PUBLISHED = 's seed dm dk h mask vl step head lang kernel bw panel hs q src scoring vlens swap shift pair win lk maxn pos tstep x wq wk wv wo';
+  const PUBLISHED = 's seed dm dk h mask vl tok step head lang kernel bw panel hs q src scoring vlens swap shift pair win lk maxn pos tstep x wq wk wv wo';
 
   test('every field of every table has its key, the published ones in their order', () => {
     expect(URL_KEYS.map(([, key]) => key).join(' ')).toBe(PUBLISHED);
@@ -124,7 +124,7 @@ describe('URL state derived from the tables', () => {
   test("a link's settings, normalised, give the same settings as the link after one round", () => {
     const given = readState('?s=%E6%88%91%E7%88%B1&dm=100&dk=9&h=8&mask=padding&vl=-3&seed=1.6');
     const once = normalise(given);
-    expect(once).toEqual({ sentence: '我爱', seed: 2, dModel: 64, dK: 8, heads: 8, mask: 'padding', validLen: 0 });
+    expect(once).toEqual({ sentence: '我爱', seed: 2, dModel: 64, dK: 8, heads: 8, mask: 'padding', validLen: 0, tokens: '' });
     const again = readState(writeState(Object.fromEntries(Object.entries(once).map(([k, v]) => [k, String(v)]))));
     expect(normalise(again)).toEqual(once);
     expect(outOfRange(again)).toEqual([]);

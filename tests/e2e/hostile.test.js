@@ -226,10 +226,12 @@ describe('typed matrices through the inputs property', () => {
       await page.waitForFunction(() => 'ready' in document.querySelector('attention-steps').dataset);
       shown.push(await page.evaluate(() => document.querySelector('attention-steps').shadowRoot.querySelector('[role="alert"]')?.textContent ?? 'no error shown'));
     }
-    // Strings become NaN and Infinity stays non-finite: the library refuses both by name.
-    expect(shown[0]).toMatch(/^The library refused this input: .*(finite|NaN)/i);
-    expect(shown[1]).toMatch(/^The library refused this input: .*(finite|Infinity)/i);
-    expect(shown[2]).toMatch(/^The library refused this input: /);
+    // A string is not a number, Infinity not finite, a 2×2 W_Q not d_model × d_k, 10⁶ columns beyond
+    // the page: each named as the author's matrix (own-numbers.js), before the library is called.
+    expect(shown[0]).toMatch(/^Your numbers could not be shown: your X \(inputs\.X\) holds .+ at \[0\]\[0\]; every entry must be a finite number/);
+    expect(shown[1]).toMatch(/^Your numbers could not be shown: your X \(inputs\.X\) holds Infinity at \[0\]\[7\]/);
+    expect(shown[2]).toMatch(/^Your numbers could not be shown: your W_Q \(inputs\.Wq\) is 2×2 but must be 8×2/);
+    expect(shown[3]).toMatch(/^Your numbers could not be shown: your W_Q \(inputs\.Wq\) is 1000000 wide/);
     expectInert(await scan(page));
     expect(problems.dialogs).toEqual([]);
     await context.close();

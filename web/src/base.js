@@ -6,6 +6,7 @@ import { fillsPending, whenFilled } from './heatmap.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
 import { CONFIG_ATTRIBUTES, givenConfig, normalise, outOfRange } from './config.js';
+import { parseTokens } from './own-numbers.js';
 import { adoptStyles } from './styles.js';
 
 export class AttentionElement extends HTMLElement {
@@ -43,13 +44,23 @@ export class AttentionElement extends HTMLElement {
     if (before !== after) this.requestRender();
   }
 
-  /** Typed data: { X, Wq, Wk, Wv, Wo } (Matrix or nested arrays) replacing the seeded ones. */
+  /** The author's numbers: { X, Wq, Wk, Wv, Wo }, { Q, K, V } or { weights }, with `tokens` (own-numbers.js). */
   get inputs() {
     return this.#inputs;
   }
   set inputs(value) {
     this.#inputs = value ?? {};
     this.requestRender();
+  }
+
+  /** The author's tokens, one per row (the `tokens` attribute, kept as JSON); null when not set. */
+  get tokens() {
+    const text = this.getAttribute('tokens');
+    return text ? parseTokens(text) : null;
+  }
+  set tokens(list) {
+    if (list === null || list === undefined) this.removeAttribute('tokens');
+    else this.setAttribute('tokens', JSON.stringify(Array.from(list, String)));
   }
 
   /** 'en' or 'zh-CN', from the lang attribute, the nearest ancestor's, or the browser. */

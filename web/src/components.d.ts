@@ -2,7 +2,15 @@
 // Importing the module registers every element under its default tag.
 import type { AttentionLab, MatrixInput } from './index.js';
 
-/** Typed data replacing the seeded matrices (widths must match d-model, d-k and heads). */
+/**
+ * The author's own numbers, in one of three ways: X and/or the weights (computed from; the rest
+ * seeded), Q, K and V (the steps start at the scores), or a trained model's attention `weights`
+ * (shown as given). A setting given as an attribute must agree with the matrices, one not given is
+ * read from them (d-model from X, d-k from the weights or Q, heads from `weights`); every mismatch,
+ * an unknown key or a token count that differs from the rows is shown as an error on the panel.
+ * Panels: steps and heads take all three; compare, cross, positions, cost and transformer take X
+ * and the weights only.
+ */
 export interface AttentionInputs {
   /** n×d_model input rows (one per token); replaces the seeded embeddings. */
   X?: MatrixInput;
@@ -12,8 +20,18 @@ export interface AttentionInputs {
   Wk?: MatrixInput;
   /** d_model×(h·d_v) value projection. */
   Wv?: MatrixInput;
-  /** (h·d_v)×d_model output projection (multi-head only). */
+  /** (h·d_v)×d_model output projection (multi-head only; with Q, K, V: (h·d_v)×any, for the output after W_O). */
   Wo?: MatrixInput;
+  /** n×(h·d_k) queries, as exported (e.g. from PyTorch); with K and V, instead of X and the weights. */
+  Q?: MatrixInput;
+  /** n×(h·d_k) keys; one row per token, as many as Q. */
+  K?: MatrixInput;
+  /** n×(h·d_v) values; one row per token, as many as Q. */
+  V?: MatrixInput;
+  /** Attention weights n×n (one head) or heads×n×n nested arrays, e.g. a Hugging Face `output_attentions` slice `attentions[layer][0]`; each row sums to 1 (±0.02) or is all 0. */
+  weights?: number[][] | number[][][] | MatrixInput;
+  /** One label per row, shown as given (`didn't`, `▁the`, `##ing`); wins over the `tokens` attribute and the sentence. */
+  tokens?: string[];
 }
 
 /** The configuration every element reads from its attributes. */
@@ -32,11 +50,13 @@ export interface AttentionState {
   mask: 'none' | 'causal' | 'padding';
   /** `valid-len`: valid length for the padding mask. Default 3. */
   validLen: number;
+  /** `tokens`: the author's tokens, one per row, shown as given instead of the split sentence: a JSON array (`["didn't", "▁the"]`) or tokens separated by spaces. Default empty (the sentence's tokens). */
+  tokens: string;
 }
 
 /**
  * What every element shares. Attributes: `sentence`, `seed`, `d-model`, `d-k`, `heads`,
- * `mask`, `valid-len`, `lang` (`en` or `zh-CN`; default: nearest `lang`, then the browser).
+ * `mask`, `valid-len`, `tokens`, `lang` (`en` or `zh-CN`; default: nearest `lang`, then the browser).
  * Styling: `--attn-bg`, `--attn-surface`, `--attn-fg`, `--attn-muted`, `--attn-border`,
  * `--attn-accent`, `--attn-accent-fg`, `--attn-focus`, `--attn-highlight`, `--attn-cell-size`,
  * `--attn-radius`, `--attn-font`, `--attn-mono`; parts `base`, `heatmap`, `heatmap-table`,
@@ -48,8 +68,10 @@ export declare class AttentionElement extends HTMLElement {
   static tag: string;
   /** Register under `tag` (default: the element's own); a no-op when already defined. */
   static define(tag?: string): typeof AttentionElement;
-  /** Typed matrices replacing the seeded ones. Setting it re-renders. */
+  /** The author's own numbers (X and weights, Q/K/V, or attention weights). Setting it re-renders. */
   inputs: AttentionInputs;
+  /** The `tokens` attribute as a list (set: written as JSON); null when not set. */
+  tokens: string[] | null;
   /** The resolved language: `'en'` or `'zh-CN'`. */
   readonly language: 'en' | 'zh-CN';
   /** The configuration from the attributes, defaults filled in and clamped. */

@@ -29,6 +29,8 @@ export const CONFIG_FIELDS = [
   { attribute: 'heads', key: 'h', property: 'heads', type: 'integer', min: 1, max: (limits) => limits.maxHeads, default: 1 },
   { attribute: 'mask', key: 'mask', property: 'mask', type: 'choice', choices: ['none', 'causal', 'padding'], default: 'none', help: true },
   { attribute: 'valid-len', key: 'vl', property: 'validLen', type: 'integer', min: 0, max: (limits) => limits.maxTokens, default: 3 },
+  // The author's tokens, one per row, shown as given ("didn't", ▁the, ##ing): a JSON array or separated by spaces (own-numbers.js).
+  { attribute: 'tokens', key: 'tok', property: 'tokens', type: 'tokens', max: 16000, default: '', help: true },
 ];
 
 /** The attributes of the input model, observed by every element. */
@@ -98,6 +100,7 @@ export const defaultOf = (field, lang = 'en') => (typeof field.default === 'obje
 /** A field's value as used: `given` read as its type, kept in bounds; `used(p)` gives another field's. */
 function useField(field, given, used, lang) {
   const fallback = defaultOf(field, lang);
+  if (field.type === 'tokens') return String(given ?? '').slice(0, field.max);
   if (field.type === 'text') return String(isGiven(given) ? given : fallback).slice(0, bound(field.max));
   if (field.type === 'choice') return field.choices.includes(given) ? given : fallback;
   const hi = field.cap ? Math.min(bound(field.max), field.cap(LIMITS, used)) : bound(field.max);
@@ -116,8 +119,14 @@ export function normalise(config = {}, lang = 'en') {
     return out[property];
   };
   for (const f of CONFIG_FIELDS) used(f.property);
-  return Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, out[f.property]]));
+  const result = Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, out[f.property]]));
+  GIVEN.set(result, new Set(CONFIG_FIELDS.filter((f) => isGiven(config[f.property])).map((f) => f.property)));
+  return result;
 }
+// The settings given (not defaults) of each normalised config: an author's matrices fix a setting not given.
+const GIVEN = new WeakMap();
+/** The properties given (not filled in) when `config` was normalised, or undefined for any other object. */
+export const givenFields = (config) => GIVEN.get(config);
 const FIELD_OF = Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, f]));
 
 /**
@@ -130,7 +139,7 @@ export function outOfRange(config = {}) {
   const changed = [];
   for (const f of CONFIG_FIELDS) {
     const given = config[f.property];
-    if (f.type === 'text' || !isGiven(given)) continue;
+    if (f.type === 'text' || f.type === 'tokens' || !isGiven(given)) continue;
     const same = f.type === 'choice' ? given === c[f.property] : Number(given) === c[f.property];
     if (!same) changed.push({ name: f.attribute, given: String(given), used: String(c[f.property]) });
   }

@@ -1,6 +1,9 @@
-// The one input model behind every panel: a sentence split into tokens,
-// seeded embeddings X and seeded projections W_Q, W_K, W_V, W_O, and a mask.
-import { normalise } from './config.js';
+// The one input model behind every panel: a sentence (or the author's tokens) split into tokens,
+// seeded embeddings X and seeded projections W_Q, W_K, W_V, W_O (or the author's own numbers,
+// checked in own-numbers.js), and a mask.
+import { givenFields, normalise } from './config.js';
+import { INPUT_KEYS, expectShape, givenTokens, inputMode, ownMatrix, refuse, refuseMode, tokensForRows, widthToDk } from './own-numbers.js';
+import { qkvModel, weightsModel } from './own-models.js';
 import { hashString, mulberry32, normals, randomMatrix } from './random.js';
 
 // The settings (their defaults, bounds and out-of-range notes) are defined in config.js.
@@ -43,48 +46,78 @@ function embed(token, dModel, seed) {
 }
 
 /**
- * Build the matrices for one configuration. `custom.X` (a Matrix or nested
- * rows) replaces the embeddings when its width is d_model. The result is shared
- * (the last few are kept: a panel's own setting, or another panel on the same
- * input, gets them again at no cost) and must not be changed.
+ * Build the matrices for one configuration. `custom` is the element's `inputs`: X and the weights
+ * (computed from), or Q, K, V, or attention weights, with `tokens` (see own-numbers.js; a panel lists
+ * the ways it `accepts`, the others are refused with a visible error). A setting given (an
+ * attribute) must agree with the author's matrices; one not given is read from them (d-model from
+ * X, d-k from the weights or Q, heads from the weights). The result is shared (the last few are
+ * kept: a panel's own setting, or another panel on the same input, gets them again at no cost) and
+ * must not be changed.
  */
-export function buildModel(config, custom = {}) {
+export function buildModel(config, custom = {}, { accepts = ['seeded', 'x'] } = {}) {
+  const given = givenFields(config) ?? new Set(Object.keys(config ?? {}).filter((k) => config[k] !== undefined && config[k] !== ''));
   const c = normalise(config);
-  const key = JSON.stringify(c);
-  const given = CUSTOM.map((name) => custom?.[name]);
-  const hit = built.find((b) => b.key === key && b.given.every((m, k) => m === given[k]));
-  if (hit) return hit.model;
-  const model = Object.freeze(build(c, custom));
-  built.unshift({ key, given, model });
-  built.length = Math.min(built.length, 4);
+  const key = `${JSON.stringify(c)}|${[...given].sort()}`;
+  const values = INPUT_KEYS.map((name) => custom?.[name]);
+  let model = built.find((b) => b.key === key && b.values.every((m, k) => m === values[k]) && b.extra === extraKeys(custom))?.model;
+  if (!model) {
+    model = Object.freeze(build(c, custom ?? {}, given));
+    built.unshift({ key, values, extra: extraKeys(custom), model });
+    built.length = Math.min(built.length, 4);
+  }
+  if (!accepts.includes(model.mode)) refuseMode(model.mode);
   return model;
 }
 const built = [];
-const CUSTOM = ['X', 'Wq', 'Wk', 'Wv', 'Wo'];
+// Keys beyond the known ones (refused by inputMode): part of the cache key so they are refused every time.
+const extraKeys = (custom) => Object.keys(custom ?? {}).filter((k) => !INPUT_KEYS.includes(k)).join();
 
-function build(c, custom = {}) {
-  let tokens = tokenize(c.sentence);
-  if (tokens.length === 0) tokens = ['∅'];
-  let X;
-  const given = copyMatrixOrNull(custom.X);
-  if (given && given.rows > 0 && given.rows <= LIMITS.maxTokens && given.cols === c.dModel) {
-    X = given;
-    if (tokens.length !== X.rows) tokens = Array.from({ length: X.rows }, (_, i) => `x${i + 1}`);
-  } else {
+function build(c, inputs, given) {
+  const mode = inputMode(inputs);
+  if (mode === 'qkv') return qkvModel(c, inputs, given);
+  if (mode === 'weights') return weightsModel(c, inputs, given);
+  return embeddedModel(c, inputs, given, mode);
+}
+
+/** X (the author's or seeded embeddings of the tokens) and the weights (the author's or seeded). */
+function embeddedModel(settings, inputs, given, mode) {
+  const own = Object.fromEntries(WEIGHTS.filter((n) => inputs[n] != null).map((n) => [n, ownMatrix(inputs, n)]));
+  const c = { ...settings };
+  if (own.X && !given.has('dModel')) c.dModel = own.X.cols;
+  if (own.X && own.X.cols !== c.dModel) refuse('xWidth', { shape: `${own.X.rows}×${own.X.cols}`, cols: own.X.cols, dm: c.dModel });
+  if (c.dModel > LIMITS.maxDModel) refuse('tooWide', { name: 'X', key: 'X', cols: c.dModel, max: LIMITS.maxDModel });
+  const first = ['Wq', 'Wk', 'Wv'].find((n) => own[n]);
+  if (first) c.dK = widthToDk(c, given, first, own[first].cols);
+  else if (own.Wo) c.dK = widthToDk(c, given, 'Wo', own.Wo.rows);
+  const width = c.heads * c.dK;
+  for (const n of ['Wq', 'Wk', 'Wv']) if (own[n]) expectShape(own[n], n, c.dModel, width, `d-model × heads·d-k = ${c.dModel} × ${c.heads}·${c.dK}`);
+  if (own.Wo && c.heads === 1) refuse('woOneHead', {});
+  if (own.Wo) expectShape(own.Wo, 'Wo', width, c.dModel, `heads·d-k × d-model = ${c.heads}·${c.dK} × ${c.dModel}`);
+  let tokens;
+  let X = own.X;
+  if (X) tokens = tokensForRows(c, given, inputs, X.rows, 'X');
+  else {
+    tokens = givenTokens(c, inputs) ?? tokenize(c.sentence);
+    if (tokens.length > LIMITS.maxTokens) refuse('tokensTooMany', { count: tokens.length, max: LIMITS.maxTokens });
+    if (tokens.length === 0) tokens = ['∅'];
     const data = new Float32Array(tokens.length * c.dModel);
     tokens.forEach((tok, i) => data.set(embed(tok, c.dModel, c.seed), i * c.dModel));
     X = { rows: tokens.length, cols: c.dModel, data };
   }
-  const width = c.heads * c.dK;
   const std = 1 / Math.sqrt(c.dModel);
-  const Wq = copyMatrixOrNull(custom.Wq) ?? randomMatrix(c.dModel, width, c.seed * 4 + 1, std);
-  const Wk = copyMatrixOrNull(custom.Wk) ?? randomMatrix(c.dModel, width, c.seed * 4 + 2, std);
-  const Wv = copyMatrixOrNull(custom.Wv) ?? randomMatrix(c.dModel, width, c.seed * 4 + 3, std);
-  const Wo = copyMatrixOrNull(custom.Wo) ?? randomMatrix(width, c.dModel, c.seed * 4 + 4, 1 / Math.sqrt(width));
-  const n = X.rows;
+  const Wq = own.Wq ?? randomMatrix(c.dModel, width, c.seed * 4 + 1, std);
+  const Wk = own.Wk ?? randomMatrix(c.dModel, width, c.seed * 4 + 2, std);
+  const Wv = own.Wv ?? randomMatrix(c.dModel, width, c.seed * 4 + 3, std);
+  const Wo = own.Wo ?? randomMatrix(width, c.dModel, c.seed * 4 + 4, 1 / Math.sqrt(width));
+  return { mode, given: new Set(Object.keys(own)), ...withMask(c, X.rows), tokens, X, Wq, Wk, Wv, Wo };
+}
+const WEIGHTS = ['X', 'Wq', 'Wk', 'Wv', 'Wo'];
+
+/** The settings as used for n tokens, the mask and n. */
+export function withMask(c, n) {
   const validLen = Math.min(c.validLen, n);
   const mask = c.mask === 'causal' ? 'causal' : c.mask === 'padding' ? { validLens: validLen } : undefined;
-  return { config: { ...c, validLen }, tokens, X, Wq, Wk, Wv, Wo, mask, n };
+  return { config: { ...c, validLen }, mask, n };
 }
 
 /** A copy of a Matrix or of nested rows as { rows, cols, data: Float32Array }; anything else (ragged rows, a wrong data length) gives null. */

@@ -4,6 +4,7 @@ import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
+import { ownResult } from '../own-trace.js';
 import { renderTexCached } from '../tex.js';
 import { traceMask, traceStep } from '../trace-view.js';
 import { dkRelation } from './steps/dk-relation.js';
@@ -20,36 +21,49 @@ export class AttentionHeads extends AttentionElement {
   #row = null;
 
   render(lab) {
-    const model = buildModel(this.config(), this.inputs);
+    const model = buildModel(this.config(), this.inputs, { accepts: ['seeded', 'x', 'qkv', 'weights'] });
     const { X, Wq, Wk, Wv, Wo, mask, config } = model;
-    const result = lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true });
+    // The author's Q, K, V or weights (own-trace.js) are read as the library's traced result is.
+    const result = X ? lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true }) : ownResult(lab, model);
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(config), this.#headsGrid(result, model.tokens), this.#outputs(result, model.tokens)]);
+    place(root, [...this.#heading(model), this.#headsGrid(result, model), ...this.#outputs(result, model.tokens)]);
   }
 
-  /** Heading, introduction, the formula for h heads, the d_k relation and (one head) a note. */
-  #heading(config) {
+  /** Heading, introduction, the formula for h heads, the d_k relation, a note on the author's numbers and (one head) a note. */
+  #heading({ config, mode }) {
     const heads = config.heads;
     const { t, language: lang } = this;
     const out = [this.keep('h2', lang, () => el('h2', { text: t('heads.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('heads.intro') }))];
+    if (mode === 'weights') return [...out, this.#note('own', t('heads.ownWeights', { h: heads }))];
     const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
     // Head i's operands are its n×d_k slices, written as the steps panel writes them: Q^{(i)}, K^{(i)}, V^{(i)}.
-    renderTexCached(formula, this.#texCache, `O^{(i)} = \\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)} K^{(i)\\top}}{\\sqrt{d_k}}\\Big) V^{(i)},\\quad Q^{(i)} = XW_Q^{(i)},\\quad O = \\operatorname{Concat}(O^{(1)},\\dots,O^{(${heads})})\\,W_O`);
-    const r = dkRelation(config, true);
-    out.push(formula, this.keep('dk', `${lang}|${r.key}|${JSON.stringify(r.params)}`, () => el('p', { class: r.holds ? 'note' : 'warn', 'data-role': 'dk-relation', text: t(r.key, r.params) })));
+    const projection = mode === 'qkv' ? '' : ',\\quad Q^{(i)} = XW_Q^{(i)}';
+    renderTexCached(formula, this.#texCache, `O^{(i)} = \\operatorname{softmax}\\!\\Big(\\frac{Q^{(i)} K^{(i)\\top}}{\\sqrt{d_k}}\\Big) V^{(i)}${projection},\\quad O = \\operatorname{Concat}(O^{(1)},\\dots,O^{(${heads})})\\,W_O`);
+    out.push(formula);
+    if (mode === 'qkv') out.push(this.#note('own', t('heads.ownQKV', { h: heads, dk: config.dK })));
+    else {
+      const r = dkRelation(config, true);
+      out.push(this.keep('dk', `${lang}|${r.key}|${JSON.stringify(r.params)}`, () => el('p', { class: r.holds ? 'note' : 'warn', 'data-role': 'dk-relation', text: t(r.key, r.params) })));
+    }
     if (heads === 1) out.push(this.keep('single', lang, () => el('p', { class: 'note', text: t('heads.single') })));
     return out;
   }
 
+  #note(role, text) {
+    return this.keep(role, text, () => el('p', { class: 'note', 'data-role': 'own-numbers', text }));
+  }
+
   /** Each head's attention weights, side by side. */
-  #headsGrid(result, tokens) {
+  #headsGrid(result, { tokens, mode }) {
     const t = this.t;
+    // Given weights are the author's, not this page's softmax.
+    const weightsName = t(mode === 'weights' ? 'step.weightsGiven' : 'step.weights');
     const grid = (this.#grid ??= el('div', { class: 'grid', part: 'heads' }));
     const figures = result.heads.map((head, k) => {
       const weights = traceStep(result, 'weights', k);
-      const name = `${t('heads.head', { h: k + 1 })} · ${t('step.weights')}`;
+      const name = `${t('heads.head', { h: k + 1 })} · ${weightsName}`;
       const h = createHeatmap({ t, name, file: `head-${k + 1}-weights`, matrix: weights.matrix, mask: traceMask(result, k), maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: weights.formula, pool: this.#pool, slot: `head-${k}` });
       h.el.dataset.head = String(k);
       return h.el;
@@ -58,15 +72,17 @@ export class AttentionHeads extends AttentionElement {
     return grid;
   }
 
-  /** The heads' outputs side by side, and the output after W_O. */
+  /** The heads' outputs side by side, and the output after W_O (those the result has: none for given weights). */
   #outputs(result, tokens) {
     const t = this.t;
     const figure = (id, name) => {
       const step = traceStep(result, id);
-      return createHeatmap({ t, name, file: id, matrix: step.matrix, rowLabels: tokens, colLabels: dims(step.matrix.cols), tex: step.formula, pool: this.#pool, slot: id }).el;
+      return step && createHeatmap({ t, name, file: id, matrix: step.matrix, rowLabels: tokens, colLabels: dims(step.matrix.cols), tex: step.formula, pool: this.#pool, slot: id }).el;
     };
+    const figures = [figure('concat', t('heads.concat')), figure('output', t('heads.output'))].filter(Boolean);
+    if (!figures.length) return [];
     const row = (this.#row ??= el('div', { class: 'grid' }));
-    place(row, [figure('concat', t('heads.concat')), figure('output', t('heads.output'))]);
-    return row;
+    place(row, figures);
+    return [row];
   }
 }

@@ -8,7 +8,7 @@ import { encodeMatrixText } from '../state.js';
 
 /** The control of one setting: a text box, a list of choices, or a whole number within bounds. */
 function controlOf(field, t) {
-  if (field.type === 'text') return el('input', { type: 'text', maxlength: String(bound(field.max)), style: 'width: min(26rem, 80vw)', spellcheck: 'false' });
+  if (field.type === 'text' || field.type === 'tokens') return el('input', { type: 'text', maxlength: String(bound(field.max)), style: 'width: min(26rem, 80vw)', spellcheck: 'false' });
   if (field.type === 'choice')
     return el('select', {}, ...field.choices.map((m) => el('option', { value: m, 'data-i18n': `${field.property}.${m}`, text: t(`${field.property}.${m}`) })));
   return el('input', { type: 'number', min: String(field.min), max: String(bound(field.max)), step: '1', inputmode: 'numeric', style: 'width: 6.5rem' });

@@ -86,8 +86,10 @@ export class AttentionCross extends AttentionElement {
     const target = buildModel(this.config(), this.inputs);
     const { config } = target;
     // The source's model depends only on its sentence and the settings (not on typed inputs).
-    const srcKey = JSON.stringify({ ...config, sentence: this.source });
-    if (this.#src?.key !== srcKey) this.#src = { key: srcKey, model: buildModel({ ...config, sentence: this.source }) };
+    // The tokens attribute labels the target: the source is its own sentence's tokens.
+    const srcConfig = { ...config, sentence: this.source, tokens: '' };
+    const srcKey = JSON.stringify(srcConfig);
+    if (this.#src?.key !== srcKey) this.#src = { key: srcKey, model: buildModel(srcConfig) };
     const src = this.#src.model;
     const masking = crossMask(config, this.getAttribute('valid-lens'), target.n, src.n);
     this.#lens = masking.lens;

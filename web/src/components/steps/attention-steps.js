@@ -13,6 +13,9 @@ import { headMark, liveShape, shownIndex, traceSteps } from './trace-steps.js';
 
 export { OPEN_CELLS, traceSteps };
 
+/** The ways of giving numbers this panel shows (own-numbers.js): all of them. */
+const OWN_NUMBERS = ['seeded', 'x', 'qkv', 'weights'];
+
 /** Whether a large operand's section was drawn open by the last render (a toggle since redraws). */
 const drawnOpen = new WeakMap();
 
@@ -94,7 +97,7 @@ export class AttentionSteps extends AttentionElement {
     const key = `${JSON.stringify(config)}|${this.headIndex}`;
     const kept = this.#traced;
     if (kept?.key === key && kept.inputs === this.inputs && kept.lab === lab) return kept;
-    const model = buildModel(config, this.inputs);
+    const model = buildModel(config, this.inputs, { accepts: OWN_NUMBERS });
     const headIndex = Math.min(this.headIndex, model.config.heads - 1);
     const { result, steps } = traceSteps(lab, model, headIndex);
     const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
@@ -143,6 +146,7 @@ export class AttentionSteps extends AttentionElement {
   /** A step's name; a head's scores and output name that head's slices (Q⁽²⁾K⁽²⁾ᵀ, V⁽²⁾). */
   #stepName(step, { model, headIndex }) {
     const t = this.t;
+    if (step.given) return t('step.weightsGiven');
     if (!step.head || model.config.heads === 1 || !['scores', 'head-output'].includes(step.key)) return t(`step.${step.key}`);
     return t(`step.${step.key}Head`, { s: headMark(headIndex + 1) });
   }
@@ -163,7 +167,9 @@ export class AttentionSteps extends AttentionElement {
     const t = this.t;
     const name = this.#stepName(step, traced);
     const title = step.head && model.config.heads > 1 ? `${name} · ${t('heads.head', { h: headIndex + 1 })}` : name;
-    return [this.keep('title', title, () => el('h3', { class: 'step-title', text: title })), this.keep('explain', `${this.language}|${step.key}`, () => el('p', { class: 'muted', text: t(`explain.${step.key}`) }))];
+    // The author's X or weights are explained as theirs, not as drawn from the seed or computed.
+    const explain = (step.key === 'X' && model.given.has('X')) || step.given ? `explain.${step.key}Given` : `explain.${step.key}`;
+    return [this.keep('title', title, () => el('h3', { class: 'step-title', text: title })), this.keep('explain', `${this.language}|${explain}`, () => el('p', { class: 'muted', text: t(explain) }))];
   }
 
   #formulaOf(step, model) {

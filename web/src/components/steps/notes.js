@@ -12,6 +12,9 @@ export function stepNotes(step, { byKey, model, headIndex }, t) {
   const { config, n, tokens } = model;
   const notes = [];
   const note = (role, text, cls = 'note') => notes.push(el('p', { class: cls, 'data-role': role, text }));
+  // Where the author's own numbers enter: Q, K, V before the scores, weights as given.
+  if (model.mode === 'qkv' && (step.key === 'scores' || (step.key === 'scaled' && !byKey.scores))) note('own-numbers', t('steps.ownQKV', { n, dk: config.dK }));
+  if (model.mode === 'weights') note('own-numbers', t('steps.ownWeights', { n, h: config.heads }));
   if (step.key === 'masked') note('mask-note', t('steps.maskNote'));
   const v = config.validLen;
   // Padding hides key columns v…n−1; every query row, the padded ones too, keeps its weights and output.
@@ -22,7 +25,8 @@ export function stepNotes(step, { byKey, model, headIndex }, t) {
     const from = headIndex * config.dK;
     note('head-slice', t('steps.headSlice', { h: headIndex + 1, s: headMark(headIndex + 1), from: `d${from}`, to: `d${from + config.dK - 1}`, n, dk: config.dK }));
   }
-  if (WIDTHS_ON.includes(step.key)) {
+  // d_model / h is a relation of the weights' shapes: the author's Q, K, V or weights have none.
+  if (WIDTHS_ON.includes(step.key) && model.X) {
     const r = dkRelation(config);
     note('dk-relation', t(r.key, r.params), r.holds ? 'note' : 'warn');
   }

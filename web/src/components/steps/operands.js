@@ -22,7 +22,10 @@ const sameCell = (i, j) => ({ cells: [[i, j]] });
 export function operandList(step, traced, t, operand) {
   const { byKey, model, result, headIndex } = traced;
   const tokens = model.tokens;
-  const W = { Q: ['W_Q', model.Wq], K: ['W_K', model.Wk], V: ['W_V', model.Wv] };
+  // The author's own matrices are named as theirs ("W_Q (yours)"), the seeded ones plainly.
+  const own = (name, input) => (model.given?.has(input) ? t('steps.yours', { name }) : name);
+  const W = { Q: [own('W_Q', 'Wq'), model.Wq], K: [own('W_K', 'Wk'), model.Wk], V: [own('W_V', 'Wv'), model.Wv] };
+  if (model.mode === 'weights') return [];
   // The chosen head's Q, K, V (a single-head result is its own only head).
   const ofHead = (id) => traceMatrix(result, id, headIndex);
   // Several heads: the head's own slices, named as in its formulas (Q⁽²⁾ for Q^{(2)}).
@@ -32,12 +35,12 @@ export function operandList(step, traced, t, operand) {
     case 'K':
     case 'V': {
       const [name, w] = W[step.key];
-      return [operand('X', model.X, tokens, dims(model.X.cols), rowOf), operand(name, w, dims(w.rows), dims(w.cols), colOf)];
+      return [operand(own('X', 'X'), model.X, tokens, dims(model.X.cols), rowOf), operand(name, w, dims(w.rows), dims(w.cols), colOf)];
     }
     case 'scores': {
       const q = ofHead('Q');
       const k = ofHead('K');
-      return [operand(`Q${mark}`, q, tokens, dims(q.cols), rowOf), operand(`K${mark}`, k, tokens, dims(k.cols), rowOfKey)];
+      return [operand(own(`Q${mark}`, 'Q'), q, tokens, dims(q.cols), rowOf), operand(own(`K${mark}`, 'K'), k, tokens, dims(k.cols), rowOfKey)];
     }
     case 'scaled':
       return [operand(t('step.scores'), byKey.scores.matrix, tokens, tokens, sameCell)];
@@ -50,7 +53,7 @@ export function operandList(step, traced, t, operand) {
     case 'output':
     case 'head-output': {
       const v = ofHead('V');
-      return [operand(t('step.weights'), byKey.weights.matrix, tokens, tokens, rowOf), operand(`V${mark}`, v, tokens, dims(v.cols), colOf)];
+      return [operand(t('step.weights'), byKey.weights.matrix, tokens, tokens, rowOf), operand(own(`V${mark}`, 'V'), v, tokens, dims(v.cols), colOf)];
     }
     case 'concat': {
       const dv = result.heads[0].output.cols;
@@ -58,7 +61,7 @@ export function operandList(step, traced, t, operand) {
     }
     case 'final': {
       const concat = byKey.concat.matrix;
-      return [operand(t('step.concat'), concat, tokens, dims(concat.cols), rowOf), operand('W_O', model.Wo, dims(model.Wo.rows), dims(model.Wo.cols), colOf)];
+      return [operand(t('step.concat'), concat, tokens, dims(concat.cols), rowOf), operand(own('W_O', 'Wo'), model.Wo, dims(model.Wo.rows), dims(model.Wo.cols), colOf)];
     }
     default:
       return [];

@@ -1,6 +1,7 @@
 // The steps of <attention-steps>, read from the library's trace: X, then the
 // single-head call's steps, or (several heads) the whole call's Q, K, V, the
 // chosen head's own steps, concat and the final output. No DOM here.
+import { ownResult } from '../../own-trace.js';
 import { concatFormula, headFormula, stepsById, traceStepsOf } from '../../trace-view.js';
 
 /** Each single-head step's shape, as TeX. */
@@ -8,6 +9,7 @@ const SHAPES = { Q: 'n \\times d_k', K: 'n \\times d_k', V: 'n \\times d_v', sco
 
 /** The ordered steps for a model: { result, steps: [{ key, matrix, formula, mask?, shape, head? }], headSteps? }. */
 export function traceSteps(lab, model, headIndex = 0) {
+  if (model.mode === 'qkv' || model.mode === 'weights') return ownSteps(lab, model, headIndex);
   const { X, Wq, Wk, Wv, Wo, mask, config } = model;
   const input = { key: 'X', matrix: X, formula: 'X', shape: 'n \\times d_{\\text{model}}' };
   if (config.heads === 1) {
@@ -26,6 +28,28 @@ export function traceSteps(lab, model, headIndex = 0) {
   steps.push({ key: 'concat', matrix: top.concat.matrix, formula: concatFormula(config.heads), shape: 'n \\times h d_v' });
   steps.push({ key: 'final', matrix: top.output.matrix, formula: top.output.formula, shape: 'n \\times d_{\\text{model}}' });
   return { result: r, steps, headSteps: own };
+}
+
+/**
+ * The steps of the author's own numbers: from Q, K, V given, the scores onwards (several heads: the
+ * chosen head's, the concatenation and, with the author's W_O, the output); from weights given, the
+ * chosen head's weights alone. Every step is marked `given` where the author's numbers start.
+ */
+function ownSteps(lab, model, headIndex) {
+  const r = ownResult(lab, model);
+  const heads = model.config.heads;
+  const head = Math.min(headIndex, r.heads.length - 1);
+  const several = heads > 1;
+  const steps = [];
+  for (const s of r.heads[head].steps) {
+    if (['Q', 'K', 'V'].includes(s.id)) continue;
+    const key = s.id === 'output' && several ? 'head-output' : s.id;
+    steps.push({ key, matrix: s.matrix, formula: several ? headFormula(s.formula, head + 1) : s.formula, mask: s.mask, shape: SHAPES[s.id], head: several, given: model.mode === 'weights' });
+  }
+  const top = stepsById(r.steps);
+  if (several && top.concat) steps.push({ key: 'concat', matrix: top.concat.matrix, formula: concatFormula(heads), shape: 'n \\times h d_v' });
+  if (several && top.output) steps.push({ key: 'final', matrix: top.output.matrix, formula: top.output.formula, shape: 'n \\times d_{\\text{model}}' });
+  return { result: r, steps };
 }
 
 /**
