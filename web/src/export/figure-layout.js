@@ -3,7 +3,7 @@
 // row labels, the cells, the colour legend and the notes that keep abbreviated labels in full.
 // `measure(text, font)` gives a text's width; the browser passes a canvas's measureText, the
 // tests a stand-in. The SVG and the PNG are both drawn from this one layout.
-import { mathRuns } from './math-text.js';
+import { mathRuns } from '../math-text.js';
 
 export const FIGURE_FONT = 'Helvetica, Arial, "Noto Sans CJK SC", "WenQuanYi Micro Hei", "PingFang SC", "Microsoft YaHei", sans-serif';
 export const FONTS = {

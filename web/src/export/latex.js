@@ -3,7 +3,7 @@
 // includes the exported PNG with a caption. Plain LaTeX: the table needs no package, the
 // figure only graphicx. No DOM here.
 import { isMaskedValue } from '../format.js';
-import { mathRuns } from './math-text.js';
+import { mathRuns } from '../math-text.js';
 
 const SPECIALS = { '\\': '\\textbackslash{}', '{': '\\{', '}': '\\}', $: '\\$', '&': '\\&', '#': '\\#', '^': '\\textasciicircum{}', _: '\\_', '%': '\\%', '~': '\\textasciitilde{}' };
 
