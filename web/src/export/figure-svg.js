@@ -16,7 +16,7 @@ function titleSvg({ x, y, runs }) {
   const spans = [];
   let shifted = false;
   for (const r of runs) {
-    const dy = r.sub === shifted ? '' : ` dy="${r.sub ? 4 : -4}"`;
+    const dy = Boolean(r.sub) === shifted ? '' : ` dy="${r.sub ? 4 : -4}"`;
     shifted = Boolean(r.sub);
     spans.push(`<tspan${dy}${r.sub ? ` font-size="${SIZES.sub}"` : ''}>${escapeXml(r.text)}</tspan>`);
   }
