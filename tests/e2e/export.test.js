@@ -5,8 +5,9 @@
 // on the clipboard with a visible confirmation, or shows the text selected when there is no
 // clipboard; the compare panel's time row reads a time, not 0 µs, in Chinese; the step tabs are
 // typeset (<sub>) with readable names; the Chinese masked-step formula has no "where".
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ready, watchedPage } from './browser.js';
+import { ready, root, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 import heatmapStrings from '../../web/src/strings/heatmap.js';
 
@@ -233,5 +234,36 @@ describe('small wrong things', () => {
       } else expect(formula).toContain('\\text{ where }');
       await context.close();
     }
+  });
+});
+
+describe('docs/embedding.md, "Exporting figures"', () => {
+  test('its CSS hides the copy buttons (downloads kept) and then the whole bar of a panel element', async () => {
+    const doc = readFileSync(`${root}/docs/embedding.md`, 'utf8');
+    const section = doc.slice(doc.indexOf('## Exporting figures'), doc.indexOf('## Plain HTML'));
+    const css = section.match(/```css\n([\s\S]*?)```/)[1].split('\n').filter(Boolean);
+    const { page, context } = await open(CAUSAL);
+    const shown = (rule) =>
+      page.evaluate(async (rule) => {
+        document.querySelector('style[data-test]')?.remove();
+        const style = Object.assign(document.createElement('style'), { textContent: rule });
+        style.dataset.test = '';
+        document.head.append(style);
+        let steps = document.querySelector('body > attention-steps');
+        if (!steps) {
+          steps = Object.assign(document.createElement('attention-steps'), {});
+          steps.setAttribute('sentence', 'a b c');
+          steps.setAttribute('step', 'weights');
+          document.body.append(steps);
+          await new Promise((ok) => steps.addEventListener('attention-render', ok, { once: true }));
+        }
+        const bar = steps.shadowRoot.querySelector('figure[data-role="main"] .export');
+        const visible = (node) => node.checkVisibility();
+        return { bar: visible(bar), png: visible(bar.querySelector('[data-export="png"]')), table: visible(bar.querySelector('[data-export="latexTable"]')), label: visible(bar.querySelector('[part="copy-label"]')) };
+      }, rule);
+    expect(await shown('')).toEqual({ bar: true, png: true, table: true, label: true });
+    expect(await shown(css.find((l) => l.includes('copy-button')))).toEqual({ bar: true, png: true, table: false, label: false });
+    expect((await shown(css.find((l) => l.includes('::part(export) {')))).bar).toBe(false);
+    await context.close();
   });
 });

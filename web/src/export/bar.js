@@ -33,12 +33,12 @@ export function exportBar(t, name, exp) {
   button('json', download_('json'), () => save('json', 'application/json', matrixJson(exp.matrix, exp.rowLabels, exp.colLabels)));
   if (exp.tex) button('tex', download_('tex'), () => save('tex', 'application/x-tex', `${exp.tex} = ${texMatrix(exp.matrix)}\n`));
   // Copy as LaTeX: a status line says what was copied, or shows the text when the clipboard is not there.
-  const status = el('span', { class: 'export-status', role: 'status', 'data-role': 'export-status' });
+  const status = el('span', { class: 'export-status', part: 'export-status', role: 'status', 'data-role': 'export-status' });
   const copy = (kind, make) => {
     const words = { copied: t('export.copied', { name, kind: t(`export.${kind}`) }), manual: t('export.manual'), close: t('export.close') };
     button(kind, t('export.copyLabel', { name, kind: t(`export.${kind}`) }), () => copyWithFeedback(make(), status, words), 'copy-button');
   };
-  bar.append(el('span', { class: 'export-label', 'aria-hidden': 'true', text: `${t('export.copy')}:` }));
+  bar.append(el('span', { class: 'export-label', part: 'copy-label', 'aria-hidden': 'true', text: `${t('export.copy')}:` }));
   copy('latexTable', () => latexTable(figure()));
   copy('latexFigure', () => latexFigure({ ...figure(), anyMasked: anyMasked(exp) }));
   bar.append(status);
