@@ -159,7 +159,7 @@ describe('copy as LaTeX', () => {
     expect(text).toContain('\\begin{tabular}{l|rrrr}');
     expect(text).toContain('\\footnotesize -- : masked');
     const first = await page.locator(`${MAIN} td[data-i="0"][data-j="0"]`).getAttribute('data-value');
-    expect(text).toContain(`the & $${Number(Number(first).toPrecision(4))}$ & -- & -- & -- \\\\`);
+    expect(text).toContain(`the & $${Number(first).toFixed(4)}$ & -- & -- & -- \\\\`);
     await page.locator(`${MAIN} button[data-export="latexFigure"]`).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toContain('\\includegraphics[width=\\linewidth]{attention-weights.png}');
     await context.close();

@@ -44,9 +44,11 @@ describe('escapeLatex', () => {
 });
 
 describe('latexNumber and latexTitle', () => {
-  it('four significant digits in math mode, exponents as ×10^, the masked stand-in as −∞', () => {
+  it('four decimals in math mode, exponents as ×10^ below 0.0001 and from 10,000 up, the masked stand-in as −∞', () => {
     expect(latexNumber(-0.123456)).toBe('$-0.1235$');
-    expect(latexNumber(0.5)).toBe('$0.5$');
+    expect(latexNumber(0.5)).toBe('$0.5000$');
+    expect(latexNumber(1)).toBe('$1.0000$');
+    expect(latexNumber(0)).toBe('$0.0000$');
     expect(latexNumber(12345.6)).toBe('$1.235 \\times 10^{4}$');
     expect(latexNumber(0.00001234)).toBe('$1.234 \\times 10^{-5}$');
     expect(latexNumber(MASKED)).toBe('$-\\infty$');
@@ -93,7 +95,7 @@ describe('latexTable', () => {
     const text = latexTable({ title: '查询 Q = XW_Q', matrix: m, rowLabels: ['注意力'], colLabels: ['0', '1'], isMasked: () => false, file: 'attention-Q', words: { masked: '已掩蔽' } });
     expect(text).not.toContain('--');
     expect(text).toContain('XeLaTeX');
-    expect(text).toContain('注意力 & $0.25$ & $-1.5$ \\\\');
+    expect(text).toContain('注意力 & $0.2500$ & $-1.5000$ \\\\');
   });
 });
 

@@ -21,14 +21,14 @@ export function latexTitle(title) {
     .replaceAll('·', '$\\cdot$');
 }
 
-/** A value as a table cell: four significant digits in math mode (a true minus sign), exponents as ×10^. */
+/** A value as a table cell, in math mode (a true minus sign): four decimals, so a column lines up; ×10^ below 0.0001 and from 10,000 up. */
 export function latexNumber(v) {
   if (isMaskedValue(v)) return '$-\\infty$';
   if (!Number.isFinite(v)) return escapeLatex(String(v));
-  const [mantissa, exponent] = Number(v.toPrecision(4)).toExponential().split('e');
-  const e = Number(exponent);
-  if (e >= -3 && e < 4) return `$${Number(v.toPrecision(4))}$`;
-  return `$${Number(mantissa)} \\times 10^{${e}}$`;
+  const size = Math.abs(v);
+  if (size === 0 || (size >= 1e-4 && size < 1e4)) return `$${v.toFixed(4)}$`;
+  const [mantissa, exponent] = v.toExponential(3).split('e');
+  return `$${mantissa} \\times 10^{${Number(exponent)}}$`;
 }
 
 const needsUnicodeEngine = (texts) => texts.some((s) => /[^\x00-\x7f]/.test(s));
