@@ -100,10 +100,10 @@ export function figureLayout(spec, measure) {
   const titleY = PAD + SIZES.title;
   const headerTop = titleY + 10;
   const top = headerTop + (rotated ? Math.ceil(widest(colFull)) + 6 : Math.ceil(line) + 2);
-  const colItems = colFull.map((it) => ({ ...it, x: left + it.index * cell + (cell - GAP) / 2, y: rotated ? top - 6 : top - 6 }));
+  const colItems = colFull.map((it) => ({ ...it, x: left + it.index * cell + (cell - GAP) / 2, y: top - 6 }));
   const grid = { left, top, cell, width: cols * cell, height: rows * cell, numbers: cell >= 40 };
   const legend = legendLayout(spec, PAD, top + grid.height + 18, measure);
-  const contentWidth = Math.max(left + grid.width, PAD + runsWidth(titleRuns, measure), legend.right, rotated ? 0 : left + grid.width);
+  const contentWidth = Math.max(left + grid.width, PAD + runsWidth(titleRuns, measure), legend.right);
   const width = Math.ceil(Math.max(contentWidth + PAD, 240));
   const notes = notesLayout(spec, [...rowItems, ...colFull], legend.bottom + 8, width - 2 * PAD, measure);
   const height = Math.ceil((notes.length ? notes.at(-1).y + 6 : legend.bottom) + PAD);
