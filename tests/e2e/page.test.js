@@ -67,7 +67,8 @@ describe('demo page', () => {
     expect(await shownStep(page)).toBe('X');
     await page.locator('attention-explorer attention-steps button[data-key="next"]').click();
     await waitStep(page, 'Q');
-    expect(await inSteps(page, "return root.querySelector('.step-title').textContent")).toBe('Queries Q = XW_Q');
+    // Typeset: W with a subscript Q (issue 17), not the raw "XW_Q".
+    expect(await inSteps(page, "const h = root.querySelector('.step-title'); return [h.textContent, h.querySelector('sub')?.textContent]")).toEqual(['Queries Q = XWQ', 'Q']);
     await page.locator('attention-explorer attention-steps [role="tab"][aria-selected="true"]').focus();
     await page.keyboard.press('ArrowRight');
     await waitStep(page, 'K');

@@ -27,3 +27,20 @@ export function texNumber(v) {
   if (isMaskedValue(v)) return '-\\infty';
   return Number(v.toPrecision(4)).toString().replace(/e([+-]\d+)/, '\\times 10^{$1}');
 }
+
+/** A duration given in ms, with two significant digits: "12 µs", "1.2 µs", "340 µs", "2.5 ms". */
+export function duration(ms) {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  const us = ms * 1000;
+  if (us >= 1000) return `${Number(ms.toPrecision(2))} ms`;
+  if (us >= 1) return `${Number(us.toPrecision(2))} µs`;
+  return `${Number((us * 1000).toPrecision(2))} ns`;
+}
+
+/**
+ * A library formula with the words of its \text{…} in the reader's language: `words` maps the
+ * English text (spaces included, e.g. ' where ') to its translation; other text is kept.
+ */
+export function localTex(tex, words) {
+  return tex.replace(/\\text\{([^{}]*)\}/g, (whole, text) => (words[text] === undefined ? whole : `\\text{${words[text]}}`));
+}

@@ -3,6 +3,7 @@
 // tabindex, arrow keys, Home and End, the selected tab scrolled into view and focus
 // kept on it across the re-render a key press causes.
 import { el } from './dom.js';
+import { mathNodes, mathRuns, spokenMath } from './math-text.js';
 
 /**
  * Where key `key` moves from step `at` of `count`: ArrowLeft/ArrowRight (and ArrowUp/ArrowDown
@@ -71,7 +72,9 @@ export class Stepper {
   /**
    * The steps as tabs (`tab-<key>`, controlling `#step-panel`), kept while `key` stays the same
    * (with their scroll position); `build()` gives { label, tabs: [{ key, content, className? }],
-   * className?, between?() } when they are (re)built. The shown step is selected.
+   * className?, between?(), subscript?(base, sub) } when they are (re)built. The shown step is
+   * selected. A text content is typeset: "XW_Q" shows W with a subscript Q (<sub>), and the tab's
+   * accessible name says it with `subscript` ("X W sub Q"), not as the raw "XW_Q".
    */
   tablist(key, build) {
     if (this.#tabs?.key !== key) this.#tabs = { key, selected: -1, ...this.#buildTabs(build()) };
@@ -79,12 +82,14 @@ export class Stepper {
     return this.#tabs.list;
   }
 
-  #buildTabs({ label, tabs, className, between }) {
+  #buildTabs({ label, tabs, className, between, subscript = (base, sub) => `${base} ${sub}` }) {
     const list = el('div', { role: 'tablist', ...(className ? { class: className } : {}), ...(this.#vertical ? { 'aria-orientation': 'vertical' } : {}), 'aria-label': label, part: 'tabs' });
     list.addEventListener('keydown', this.#keydown);
     const buttons = tabs.map((tab, k) => {
-      const content = Array.isArray(tab.content) ? tab.content : [tab.content];
-      const props = { type: 'button', role: 'tab', part: 'tab', ...(tab.className ? { class: tab.className } : {}), id: `tab-${tab.key}`, 'data-key': `tab-${tab.key}`, 'aria-controls': 'step-panel', onclick: () => this.go(k) };
+      const text = typeof tab.content === 'string' ? tab.content : null;
+      const content = text !== null ? mathNodes(text) : Array.isArray(tab.content) ? tab.content : [tab.content];
+      const spoken = text !== null && mathRuns(text).some((r) => r.sub) ? { 'aria-label': spokenMath(text, subscript) } : {};
+      const props = { type: 'button', role: 'tab', part: 'tab', ...(tab.className ? { class: tab.className } : {}), id: `tab-${tab.key}`, 'data-key': `tab-${tab.key}`, 'aria-controls': 'step-panel', ...spoken, onclick: () => this.go(k) };
       return el('button', props, ...content);
     });
     buttons.forEach((b, k) => {

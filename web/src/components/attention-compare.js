@@ -5,6 +5,7 @@
 import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
 import { errorText } from '../error-text.js';
+import { duration } from '../format.js';
 import { firstColumns } from '../first-columns.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
@@ -14,15 +15,10 @@ import { renderTexCached } from '../tex.js';
 import { traceMatrix } from '../trace-view.js';
 import { SCORING_TEX, additiveWeights, costs, rowEntropy } from './compare/compare-model.js';
 import { D2lExample } from './compare/d2l-example.js';
+import { timePerCall as timed } from './compare/timing.js';
 import { COMPARE_CSS } from './compare/styles.js';
 
 export { costs, rowEntropy } from './compare/compare-model.js';
-
-const timed = (fn) => {
-  const start = performance.now();
-  const value = fn();
-  return [value, performance.now() - start];
-};
 
 export class AttentionCompare extends AttentionElement {
   static tag = 'attention-compare';
@@ -69,7 +65,8 @@ export class AttentionCompare extends AttentionElement {
 
   /**
    * The three scoring functions on the first head's queries, keys and values (from the library's
-   * self-attention trace), each call timed; the additive one with seeded W_q, W_k, w_v.
+   * self-attention trace), each call timed (ms per call, compare/timing.js); the additive one with
+   * seeded W_q, W_k, w_v.
    */
   #compare(lab, model) {
     const { config, mask } = model;
@@ -145,7 +142,7 @@ export class AttentionCompare extends AttentionElement {
     const row = (label, values) => body.append(el('tr', {}, el('th', { scope: 'row', text: label }), ...values.map((v) => el('td', { text: v }))));
     row(t('compare.params'), methods.map(([key]) => cost[key].params.toLocaleString('en')));
     row(t('compare.flops'), methods.map(([key]) => cost[key].flops.toLocaleString('en')));
-    row(t('compare.time'), methods.map(([, , ms]) => `${(ms * 1000).toFixed(0)} µs`));
+    row(t('compare.time'), methods.map(([, , ms]) => duration(ms)));
     tokens.forEach((tok, i) => row(`${t('compare.entropy')} · ${tok}`, entropies.map((e) => e[i].toFixed(3))));
     table.append(body);
     return el('div', { class: 'scroll' }, table);

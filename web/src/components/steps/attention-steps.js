@@ -6,6 +6,8 @@ import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
 import { Stepper } from '../../stepper.js';
+import { localTex } from '../../format.js';
+import { mathNodes } from '../../math-text.js';
 import { renderTexCached } from '../../tex.js';
 import { OPEN_CELLS, dims, operandList } from './operands.js';
 import { stepNotes } from './notes.js';
@@ -140,6 +142,7 @@ export class AttentionSteps extends AttentionElement {
     return this.#stepper.tablist(`${this.language}|${keys.join()}|${headIndex}`, () => ({
       label: this.t('steps.list'),
       tabs: steps.map((s, k) => ({ key: s.key, content: `${k + 1}. ${this.#stepName(s, traced)}` })),
+      subscript: (base, sub) => this.t('steps.subscript', { base, sub }),
     }));
   }
 
@@ -169,7 +172,7 @@ export class AttentionSteps extends AttentionElement {
     const title = step.head && model.config.heads > 1 ? `${name} · ${t('heads.head', { h: headIndex + 1 })}` : name;
     // The author's X or weights are explained as theirs, not as drawn from the seed or computed.
     const explain = (step.key === 'X' && model.given.has('X')) || step.given ? `explain.${step.key}Given` : `explain.${step.key}`;
-    return [this.keep('title', title, () => el('h3', { class: 'step-title', text: title })), this.keep('explain', `${this.language}|${explain}`, () => el('p', { class: 'muted', text: t(explain) }))];
+    return [this.keep('title', title, () => el('h3', { class: 'step-title' }, ...mathNodes(title))), this.keep('explain', `${this.language}|${explain}`, () => el('p', { class: 'muted', text: t(explain) }))];
   }
 
   #formulaOf(step, model) {
@@ -177,7 +180,7 @@ export class AttentionSteps extends AttentionElement {
     const live = liveShape(step.shape, { n: model.n, dK, dModel, heads });
     const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
     formula.dataset.tex = step.formula;
-    renderTexCached(formula, this.#texCache, `${step.formula} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
+    renderTexCached(formula, this.#texCache, `${localTex(step.formula, { ' where ': this.t('steps.texWhere') })} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
     return formula;
   }
 

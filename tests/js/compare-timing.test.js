@@ -1,0 +1,62 @@
+// The compare panel's time per call (web/src/components/compare/timing.js) and its format
+// (duration in web/src/format.js): a call of 20 µs on a clock that moves in steps of 100 µs (a
+// page without cross-origin isolation) reads 20 µs, not 0; a batch slowed by a pause is dropped.
+import { describe, expect, it } from 'vitest';
+
+import { timePerCall } from '../../web/src/components/compare/timing.js';
+import { duration } from '../../web/src/format.js';
+
+/** A virtual clock: `cost` ms per call, read in steps of `step` ms. */
+function fakeClock(cost, step = 0.1) {
+  let t = 0.05;
+  const clock = { calls: 0, pauses: new Set() };
+  clock.fn = () => {
+    clock.calls++;
+    t += cost + (clock.pauses.has(clock.calls) ? 5 : 0);
+    return 'value';
+  };
+  clock.now = () => Math.floor(t / step) * step;
+  return clock;
+}
+
+describe('timePerCall', () => {
+  it('measures a 20 µs call within 10% on a 100 µs clock (one timed call read 0 or 100 µs)', () => {
+    const clock = fakeClock(0.02);
+    const [value, ms, batch] = timePerCall(clock.fn, { now: clock.now });
+    expect(value).toBe('value');
+    expect(ms).toBeGreaterThan(0.018);
+    expect(ms).toBeLessThan(0.022);
+    expect(batch * 0.02).toBeGreaterThanOrEqual(1);
+    // Timing one call the old way: 0 µs.
+    const one = fakeClock(0.02);
+    one.fn();
+    const start = one.now();
+    one.fn();
+    expect(one.now() - start).toBe(0);
+  });
+
+  it('drops the batch slowed by a pause', () => {
+    const clock = fakeClock(0.02);
+    clock.pauses.add(400); // a 5 ms pause inside one of the timed batches
+    const [, ms] = timePerCall(clock.fn, { now: clock.now });
+    expect(ms).toBeLessThan(0.022);
+  });
+
+  it('keeps the first call’s value (the warm-up) and times slow calls with few repeats', () => {
+    const clock = fakeClock(3);
+    const [, ms, batch] = timePerCall(clock.fn, { now: clock.now });
+    expect(batch).toBe(1);
+    expect(ms).toBeCloseTo(3, 1);
+  });
+});
+
+describe('duration', () => {
+  it('two significant digits in ns, µs or ms', () => {
+    expect(duration(0.0123)).toBe('12 µs');
+    expect(duration(0.00123)).toBe('1.2 µs');
+    expect(duration(0.34)).toBe('340 µs');
+    expect(duration(2.54)).toBe('2.5 ms');
+    expect(duration(0.0000456)).toBe('46 ns');
+    expect(duration(NaN)).toBe('—');
+  });
+});

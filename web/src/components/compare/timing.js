@@ -1,0 +1,33 @@
+// How long one library call takes, measured so that a fast call does not read "0 µs": without
+// cross-origin isolation the browser's clock moves in steps of 100 µs, and a call on warm code
+// takes 10–50 µs, so timing it once gave 0 or 100 µs (what a reader saw after switching the
+// language: the second render runs warm), while the first render timed the code's warm-up.
+// Here the call runs once untimed (warm-up; its value is kept); then a batch size is found
+// whose batch lasts at least `batch` ms (ten clock steps), `samples` batches run, the slowest is
+// dropped (one slowed by a garbage collection or another tab) and the time per call is the
+// others' total over their calls (a total, not a median: each batch's reading is quantised).
+
+/**
+ * @param {() => T} fn   the call (its result is the same each time: the library is deterministic)
+ * @param {{ batch?: number, samples?: number, maxCalls?: number, now?: () => number }} [o]
+ * @returns {[T, number, number]} the first call's value, ms per call, and the timed calls per batch
+ */
+export function timePerCall(fn, { batch = 1, samples = 4, maxCalls = 4096, now = () => performance.now() } = {}) {
+  const value = fn();
+  const run = (k) => {
+    const start = now();
+    for (let c = 0; c < k; c++) fn();
+    return now() - start;
+  };
+  let k = 1;
+  let first = run(k);
+  while (first < batch && k < maxCalls) {
+    k *= 2;
+    first = run(k);
+  }
+  const times = [first];
+  for (let s = 1; s < samples; s++) times.push(run(k));
+  times.sort((a, b) => a - b);
+  const kept = times.length > 1 ? times.slice(0, -1) : times;
+  return [value, kept.reduce((a, b) => a + b, 0) / (kept.length * k), k];
+}
