@@ -1,12 +1,16 @@
 // What every attention-lab element shares: a shadow root with the styles,
 // configuration from attributes (or the `inputs` property), the language,
 // batched re-rendering once the WASM library is loaded, and composed events.
+import { usedScheme } from './colors.js';
 import { errorText } from './error-text.js';
 import { fillsPending, whenFilled } from './heatmap.js';
+import { drawAll, recheckThemes } from './heatmap/frame.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
-import { CONFIG_ATTRIBUTES, givenConfig, normalise, outOfRange } from './config.js';
+import { CONFIG_ATTRIBUTES, LOOK_FIELDS, givenConfig, normalise, outOfRange } from './config.js';
 import { adoptStyles } from './styles.js';
+
+const THEME = LOOK_FIELDS.find((f) => f.attribute === 'theme');
 
 export class AttentionElement extends HTMLElement {
   static tag = '';
@@ -22,7 +26,7 @@ export class AttentionElement extends HTMLElement {
   }
 
   static get observedAttributes() {
-    return [...CONFIG_ATTRIBUTES, 'lang', 'step', 'head', 'kernel', 'bandwidth', 'hidden'];
+    return [...CONFIG_ATTRIBUTES, ...LOOK_FIELDS.map((f) => f.attribute), 'lang', 'step', 'head', 'kernel', 'bandwidth', 'hidden'];
   }
 
   constructor() {
@@ -40,7 +44,29 @@ export class AttentionElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, before, after) {
-    if (before !== after) this.requestRender();
+    if (before === after) return;
+    // CSS gives the new colours; the canvases (here and in nested panels) are drawn again.
+    if (name === 'theme') recheckThemes();
+    this.requestRender();
+  }
+
+  /** `theme`: 'auto' (the page's colour scheme, the default), 'light' or 'dark'. */
+  get theme() {
+    const given = (this.getAttribute('theme') ?? '').toLowerCase();
+    return THEME.choices.includes(given) ? given : THEME.default;
+  }
+  set theme(value) {
+    this.setAttribute('theme', String(value));
+  }
+
+  /** The colours the element is drawn in now: 'light' or 'dark' (its theme, or the page's scheme). */
+  get colorScheme() {
+    return usedScheme(getComputedStyle(this).colorScheme, matchMedia('(prefers-color-scheme: dark)').matches);
+  }
+
+  /** Draw now every heatmap of the page that waits (off screen, or for the next frame): before a capture. */
+  drawAll() {
+    drawAll();
   }
 
   /** Typed data: { X, Wq, Wk, Wv, Wo } (Matrix or nested arrays) replacing the seeded ones. */
@@ -74,7 +100,9 @@ export class AttentionElement extends HTMLElement {
    * element leaves the input model's to its host, which shows them once.
    */
   outOfRange() {
-    return this.getRootNode()?.host instanceof AttentionElement ? [] : outOfRange(givenConfig(this));
+    const model = this.getRootNode()?.host instanceof AttentionElement ? [] : outOfRange(givenConfig(this));
+    const theme = this.getAttribute('theme');
+    return theme && theme.toLowerCase() !== this.theme ? [...model, { name: 'theme', given: theme, used: this.theme }] : model;
   }
 
   /** Add { name, given, used } to `changed` when attribute `name` is set and `used` differs from it. */
