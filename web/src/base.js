@@ -5,7 +5,9 @@ import { usedScheme } from './colors.js';
 import { errorText } from './error-text.js';
 import { fillsPending, whenFilled } from './heatmap.js';
 import { drawAll, recheckThemes } from './heatmap/frame.js';
+import { onIdle } from './idle.js';
 import { getLab } from './lab.js';
+import { markScrollRegions } from './scroll-regions.js';
 import { pickLang, translator } from './i18n.js';
 import { CONFIG_ATTRIBUTES, LOOK_FIELDS, givenConfig, normalise, outOfRange } from './config.js';
 import { adoptStyles } from './styles.js';
@@ -18,6 +20,10 @@ export class AttentionElement extends HTMLElement {
   #queued = false;
   #renders = 0;
   #kept = new Map();
+  #regionsQueued = false;
+  #width = 0;
+  // A new width may make a formula or table overflow (or stop overflowing).
+  #resized = typeof ResizeObserver === 'function' ? new ResizeObserver(([entry]) => this.#widthChanged(entry)) : null;
 
   /** Register the element (once) under `tag`. */
   static define(tag = this.tag) {
@@ -40,7 +46,27 @@ export class AttentionElement extends HTMLElement {
   }
 
   connectedCallback() {
+    this.#resized?.observe(this);
     this.requestRender();
+  }
+
+  #widthChanged(entry) {
+    // Taken out of the page (a 0×0 entry): no longer watched (subclasses own disconnectedCallback).
+    if (!this.isConnected) return this.#resized.unobserve(this);
+    const width = Math.round(entry.contentRect.width);
+    if (width === this.#width) return;
+    this.#width = width;
+    this.#markRegions();
+  }
+
+  /** When the page is next idle: the boxes that scroll sideways become named, focusable regions. */
+  #markRegions() {
+    if (this.#regionsQueued) return;
+    this.#regionsQueued = true;
+    onIdle(() => {
+      this.#regionsQueued = false;
+      if (this.isConnected && !this.hidden) markScrollRegions(this.root, this.t);
+    });
   }
 
   attributeChangedCallback(name, before, after) {
@@ -149,6 +175,7 @@ export class AttentionElement extends HTMLElement {
     this.showOutOfRange();
     if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
     this.#markReady();
+    this.#markRegions();
     this.emit('attention-render', {});
   }
 
