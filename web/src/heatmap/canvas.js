@@ -59,7 +59,7 @@ function fitted(g, text, max) {
 // A label in a CJK script (ideographs, kana, hangul, full-width forms) is stacked upright down its
 // column, as vertical Chinese is written, rather than turned on its side.
 const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]+$/u;
-const STACK = 1.15; // line pitch of stacked characters, in font sizes
+const STACK = 1.1; // line pitch of stacked characters, in font sizes
 
 /**
  * How a compact heatmap's column label is drawn in a column `room` px wide with `band` px above
@@ -97,8 +97,8 @@ export function layout(g, { rows, cols, rowLabels, colLabels, compact }, theme) 
   let colTexts;
   let top;
   if (compact) {
-    // A band as tall as the longest label drawn, at most as tall as the row labels are wide.
-    const band = 7 * theme.rem;
+    // A band as tall as the longest label drawn, up to 9 rem (12 stacked Chinese characters).
+    const band = 9 * theme.rem;
     colTexts = colLabels.map((l, j) => (j % colEvery ? null : columnLabel(g, l, colEvery * cw - 3, band, colSize)));
     top = Math.ceil(Math.max(8, ...colTexts.map((c) => c?.extent ?? 0)) + 6);
   } else {
