@@ -223,3 +223,18 @@ describe('print and full-page capture', () => {
     await context.close();
   });
 });
+
+describe('the theme row of config.js, its type and its documentation', () => {
+  test('LOOK_FIELDS theme: no URL key; components.d.ts and docs/embedding.md list its choices', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { LOOK_FIELDS, URL_KEYS } = await import('../../web/src/config.js');
+    const theme = LOOK_FIELDS.find((f) => f.attribute === 'theme');
+    expect(theme).toMatchObject({ type: 'choice', default: 'auto' });
+    expect(URL_KEYS.map(([field]) => field)).not.toContain('theme');
+    const dts = readFileSync(new URL('../../web/src/components.d.ts', import.meta.url), 'utf8');
+    expect(dts).toContain(`theme: ${theme.choices.map((c) => `'${c}'`).join(' | ')};`);
+    const docs = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
+    expect(docs).toContain(`| \`theme\` | all | ${theme.choices.map((c) => `\`${c}\``).join(', ')} (`);
+    expect(docs).toContain('html.dark { color-scheme: dark }');
+  });
+});

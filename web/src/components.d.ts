@@ -36,7 +36,8 @@ export interface AttentionState {
 
 /**
  * What every element shares. Attributes: `sentence`, `seed`, `d-model`, `d-k`, `heads`,
- * `mask`, `valid-len`, `lang` (`en` or `zh-CN`; default: nearest `lang`, then the browser).
+ * `mask`, `valid-len`, `lang` (`en` or `zh-CN`; default: nearest `lang`, then the browser),
+ * `theme` (`auto`, `light`, `dark`).
  * Styling: `--attn-bg`, `--attn-surface`, `--attn-fg`, `--attn-muted`, `--attn-border`,
  * `--attn-accent`, `--attn-accent-fg`, `--attn-focus`, `--attn-highlight`, `--attn-cell-size`,
  * `--attn-radius`, `--attn-font`, `--attn-mono`; parts `base`, `heatmap`, `heatmap-table`,
@@ -52,6 +53,16 @@ export declare class AttentionElement extends HTMLElement {
   inputs: AttentionInputs;
   /** The resolved language: `'en'` or `'zh-CN'`. */
   readonly language: 'en' | 'zh-CN';
+  /**
+   * `theme`: `auto` (default) takes the page's colour scheme: dark under `html.dark { color-scheme: dark }`,
+   * the OS's choice under `color-scheme: light dark`, light on a page that declares none; `light` and
+   * `dark` override it. Not part of the URL state. Printed panels are light.
+   */
+  theme: 'auto' | 'light' | 'dark';
+  /** The colours the element is drawn in now: `'light'` or `'dark'`. */
+  readonly colorScheme: 'light' | 'dark';
+  /** Draw at once every heatmap of the page that still waits (off screen, or for the next frame), e.g. before a full-page screenshot; printing does it by itself. */
+  drawAll(): void;
   /** The configuration from the attributes, defaults filled in and clamped. */
   config(): AttentionState;
   /** Schedule a re-render (batched in a microtask). */

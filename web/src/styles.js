@@ -85,8 +85,8 @@ figure.heatmap { margin: 0.4rem 0; max-width: 100%; padding: 0 6px 6px; }
   --_cover: var(--_bg);
   --_shade: color-mix(in srgb, var(--_fg) 45%, transparent);
   background:
-    linear-gradient(to right, var(--_cover) 0.9rem, transparent) left / 1.8rem 100% no-repeat local,
-    linear-gradient(to left, var(--_cover) 0.9rem, transparent) right / 1.8rem 100% no-repeat local,
+    linear-gradient(to right, var(--_cover) 0.9rem, transparent) left -1px top 0 / 1.8rem 100% no-repeat local,
+    linear-gradient(to left, var(--_cover) 0.9rem, transparent) right -1px top 0 / 1.8rem 100% no-repeat local,
     radial-gradient(farthest-side at 0 50%, var(--_shade), transparent) left / 0.8rem 100% no-repeat scroll,
     radial-gradient(farthest-side at 100% 50%, var(--_shade), transparent) right / 0.8rem 100% no-repeat scroll,
     var(--_cover);
