@@ -36,13 +36,13 @@ export interface AttentionState {
 
 /**
  * What every element shares. Attributes: `sentence`, `seed`, `d-model`, `d-k`, `heads`,
- * `mask`, `valid-len`, `lang` (`en` or `zh-CN`; default: nearest `lang`, then the browser),
- * `theme` (`auto`, `light`, `dark`).
+ * `mask`, `valid-len`, `lang` (`en` or `zh-CN`; default: nearest `lang`, then the browser).
  * Styling: `--attn-bg`, `--attn-surface`, `--attn-fg`, `--attn-muted`, `--attn-border`,
  * `--attn-accent`, `--attn-accent-fg`, `--attn-focus`, `--attn-highlight`, `--attn-cell-size`,
  * `--attn-radius`, `--attn-font`, `--attn-mono`; parts `base`, `heatmap`, `heatmap-table`,
  * `legend`, `export`, `button`, `formula`, `tab`, `tabs`, `stepper`, `step`, `operands`, `chart`.
  * Fires `attention-render` (composed) after each render; `data-ready` is set once every heatmap of the latest render is filled.
+ * Colours: the `theme` attribute (`auto`, `light`, `dark`), see `theme`.
  */
 export declare class AttentionElement extends HTMLElement {
   /** The default tag name. */
