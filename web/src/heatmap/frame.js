@@ -138,10 +138,12 @@ if (typeof matchMedia === 'function') {
   addEventListener('beforeprint', () => printing(true));
   addEventListener('afterprint', () => printing(false));
 }
-// A class-themed page switches by an attribute of <html> or <body> (class="dark", data-theme…).
+// A class-themed page switches by an attribute of <html> or <body> (class="dark", data-theme…);
+// other attributes (the demo's data-url-pending, lang) change often and never the colours.
+const THEME_ATTRIBUTES = ['class', 'style', 'theme', 'data-theme', 'data-bs-theme', 'data-color-scheme', 'data-mode'];
 if (typeof MutationObserver === 'function' && typeof document !== 'undefined') {
   const watcher = new MutationObserver(recheckThemes);
-  const watch = () => [document.documentElement, document.body].forEach((node) => node && watcher.observe(node, { attributes: true }));
+  const watch = () => [document.documentElement, document.body].forEach((node) => node && watcher.observe(node, { attributes: true, attributeFilter: THEME_ATTRIBUTES }));
   if (document.body) watch();
   else document.addEventListener('DOMContentLoaded', watch, { once: true });
 }
