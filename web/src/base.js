@@ -1,13 +1,19 @@
 // What every attention-lab element shares: a shadow root with the styles,
 // configuration from attributes (or the `inputs` property), the language,
 // batched re-rendering once the WASM library is loaded, and composed events.
+import { usedScheme } from './colors.js';
 import { errorText } from './error-text.js';
 import { fillsPending, whenFilled } from './heatmap.js';
+import { drawAll, recheckThemes } from './heatmap/frame.js';
+import { onIdle } from './idle.js';
 import { getLab } from './lab.js';
+import { markScrollRegions } from './scroll-regions.js';
 import { pickLang, translator } from './i18n.js';
-import { CONFIG_ATTRIBUTES, givenConfig, normalise, outOfRange } from './config.js';
+import { CONFIG_ATTRIBUTES, LOOK_FIELDS, givenConfig, normalise, outOfRange } from './config.js';
 import { parseTokens } from './own-numbers.js';
 import { adoptStyles } from './styles.js';
+
+const THEME = LOOK_FIELDS.find((f) => f.attribute === 'theme');
 
 export class AttentionElement extends HTMLElement {
   static tag = '';
@@ -15,6 +21,10 @@ export class AttentionElement extends HTMLElement {
   #queued = false;
   #renders = 0;
   #kept = new Map();
+  #regionsQueued = false;
+  #width = 0;
+  // A new width may make a formula or table overflow (or stop overflowing).
+  #resized = typeof ResizeObserver === 'function' ? new ResizeObserver(([entry]) => this.#widthChanged(entry)) : null;
 
   /** Register the element (once) under `tag`. */
   static define(tag = this.tag) {
@@ -23,7 +33,7 @@ export class AttentionElement extends HTMLElement {
   }
 
   static get observedAttributes() {
-    return [...CONFIG_ATTRIBUTES, 'lang', 'step', 'head', 'kernel', 'bandwidth', 'hidden'];
+    return [...CONFIG_ATTRIBUTES, ...LOOK_FIELDS.map((f) => f.attribute), 'lang', 'step', 'head', 'kernel', 'bandwidth', 'hidden'];
   }
 
   constructor() {
@@ -37,11 +47,53 @@ export class AttentionElement extends HTMLElement {
   }
 
   connectedCallback() {
+    this.#resized?.observe(this);
     this.requestRender();
   }
 
+  #widthChanged(entry) {
+    // Taken out of the page (a 0×0 entry): no longer watched (subclasses own disconnectedCallback).
+    if (!this.isConnected) return this.#resized.unobserve(this);
+    const width = Math.round(entry.contentRect.width);
+    if (width === this.#width) return;
+    this.#width = width;
+    this.#markRegions();
+  }
+
+  /** When the page is next idle: the boxes that scroll sideways become named, focusable regions. */
+  #markRegions() {
+    if (this.#regionsQueued) return;
+    this.#regionsQueued = true;
+    onIdle(() => {
+      this.#regionsQueued = false;
+      if (this.isConnected && !this.hidden) markScrollRegions(this.root, this.t);
+    });
+  }
+
   attributeChangedCallback(name, before, after) {
-    if (before !== after) this.requestRender();
+    if (before === after) return;
+    // CSS gives the new colours; the canvases (here and in nested panels) are drawn again.
+    if (name === 'theme') recheckThemes();
+    this.requestRender();
+  }
+
+  /** `theme`: 'auto' (the page's colour scheme, the default), 'light' or 'dark'. */
+  get theme() {
+    const given = (this.getAttribute('theme') ?? '').toLowerCase();
+    return THEME.choices.includes(given) ? given : THEME.default;
+  }
+  set theme(value) {
+    this.setAttribute('theme', String(value));
+  }
+
+  /** The colours the element is drawn in now: 'light' or 'dark' (its theme, or the page's scheme). */
+  get colorScheme() {
+    return usedScheme(getComputedStyle(this).colorScheme, matchMedia('(prefers-color-scheme: dark)').matches);
+  }
+
+  /** Draw now every heatmap of the page that waits (off screen, or for the next frame): before a capture. */
+  drawAll() {
+    drawAll();
   }
 
   /** The author's numbers: { X, Wq, Wk, Wv, Wo }, { Q, K, V } or { weights }, with `tokens` (own-numbers.js). */
@@ -85,7 +137,9 @@ export class AttentionElement extends HTMLElement {
    * element leaves the input model's to its host, which shows them once.
    */
   outOfRange() {
-    return this.getRootNode()?.host instanceof AttentionElement ? [] : outOfRange(givenConfig(this));
+    const model = this.getRootNode()?.host instanceof AttentionElement ? [] : outOfRange(givenConfig(this));
+    const theme = this.getAttribute('theme');
+    return theme && theme.toLowerCase() !== this.theme ? [...model, { name: 'theme', given: theme, used: this.theme }] : model;
   }
 
   /** Add { name, given, used } to `changed` when attribute `name` is set and `used` differs from it. */
@@ -132,6 +186,7 @@ export class AttentionElement extends HTMLElement {
     this.showOutOfRange();
     if (focused && !this.shadowRoot.activeElement) this.shadowRoot.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
     this.#markReady();
+    this.#markRegions();
     this.emit('attention-render', {});
   }
 

@@ -64,3 +64,14 @@ export const LEVELS = {
   sequential: Array.from({ length: 256 }, (_, q) => paint(interpolate(VIRIDIS, q / 255))),
   diverging: Array.from({ length: 256 }, (_, q) => paint(interpolate(PUOR, q / 255))),
 };
+
+/**
+ * The colour scheme an element is drawn in ('light' or 'dark'), from its computed `color-scheme`
+ * (what light-dark() follows): the OS preference when the value lists it (`light dark`), else the
+ * first scheme listed, and light for `normal` (a page that declares no scheme).
+ */
+export function usedScheme(colorScheme, prefersDark) {
+  const listed = String(colorScheme ?? '').split(/\s+/).filter((w) => w === 'light' || w === 'dark');
+  const preferred = prefersDark ? 'dark' : 'light';
+  return listed.includes(preferred) ? preferred : (listed[0] ?? 'light');
+}

@@ -62,6 +62,7 @@ export interface AttentionState {
  * `--attn-radius`, `--attn-font`, `--attn-mono`; parts `base`, `heatmap`, `heatmap-table`,
  * `legend`, `export`, `button`, `formula`, `tab`, `tabs`, `stepper`, `step`, `operands`, `chart`.
  * Fires `attention-render` (composed) after each render; `data-ready` is set once every heatmap of the latest render is filled.
+ * Colours: the `theme` attribute (`auto`, `light`, `dark`), see `theme`.
  */
 export declare class AttentionElement extends HTMLElement {
   /** The default tag name. */
@@ -74,6 +75,16 @@ export declare class AttentionElement extends HTMLElement {
   tokens: string[] | null;
   /** The resolved language: `'en'` or `'zh-CN'`. */
   readonly language: 'en' | 'zh-CN';
+  /**
+   * `theme`: `auto` (default) takes the page's colour scheme: dark under `html.dark { color-scheme: dark }`,
+   * the OS's choice under `color-scheme: light dark`, light on a page that declares none; `light` and
+   * `dark` override it. Not part of the URL state. Printed panels are light.
+   */
+  theme: 'auto' | 'light' | 'dark';
+  /** The colours the element is drawn in now: `'light'` or `'dark'`. */
+  readonly colorScheme: 'light' | 'dark';
+  /** Draw at once every heatmap of the page that still waits (off screen, or for the next frame), e.g. before a full-page screenshot; printing does it by itself. */
+  drawAll(): void;
   /** The configuration from the attributes, defaults filled in and clamped. */
   config(): AttentionState;
   /** Schedule a re-render (batched in a microtask). */

@@ -37,6 +37,13 @@ export const CONFIG_FIELDS = [
 export const CONFIG_ATTRIBUTES = CONFIG_FIELDS.map((f) => f.attribute);
 
 /**
+ * How every element looks, not what it shows: no URL key (a link carries a view of the numbers,
+ * while the colours are the reading page's and the reader's), no explorer control, not passed to
+ * the explorer's panels (they inherit its colour scheme through CSS). `auto`: the page's colour scheme.
+ */
+export const LOOK_FIELDS = [{ attribute: 'theme', property: 'theme', type: 'choice', choices: ['auto', 'light', 'dark'], default: 'auto' }];
+
+/**
  * The explorer's view in the URL: attributes of the explorer, each passed on to `panel` when it
  * has one (`lang` is the page's language, set by the page rather than from the state).
  */

@@ -2,38 +2,45 @@
 // properties (with fallbacks); deeper styling goes through ::part().
 import { katexRules } from './tex.js';
 
+/** The theme's colours: private name → [public knob, light, dark]. */
+export const PALETTE = {
+  bg: ['--attn-bg', '#ffffff', '#16181c'],
+  surface: ['--attn-surface', '#f4f5f7', '#22252b'],
+  fg: ['--attn-fg', '#1a1a1a', '#eceef1'],
+  muted: ['--attn-muted', '#4a4f57', '#b4bac4'],
+  border: ['--attn-border', '#c5c9d0', '#4a505a'],
+  accent: ['--attn-accent', '#0b5cad', '#7cb8ff'],
+  'accent-fg': ['--attn-accent-fg', '#ffffff', '#0b1320'],
+  focus: ['--attn-focus', '#c2410c', '#ffb454'],
+  hl: ['--attn-highlight', '#d1008f', '#ff6ad5'],
+};
+const colours = (pick) => Object.entries(PALETTE).map(([name, [knob, light, dark]]) => `--_${name}: var(${knob}, ${pick(light, dark)});`).join(' ');
+
 const css = `
+/* Colours: light-dark() follows the element's colour scheme, which it inherits from the page
+   (html.dark { color-scheme: dark } on a class-themed blog; color-scheme: light dark follows the
+   OS; a page that declares none is light) unless its theme attribute says light or dark. */
 :host {
   display: block !important;
   visibility: visible !important;
   contain: content;
-  --_bg: var(--attn-bg, #ffffff);
-  --_surface: var(--attn-surface, #f4f5f7);
-  --_fg: var(--attn-fg, #1a1a1a);
-  --_muted: var(--attn-muted, #4a4f57);
-  --_border: var(--attn-border, #c5c9d0);
-  --_accent: var(--attn-accent, #0b5cad);
-  --_accent-fg: var(--attn-accent-fg, #ffffff);
-  --_focus: var(--attn-focus, #c2410c);
-  --_hl: var(--attn-highlight, #d1008f);
+  ${colours((light, dark) => `light-dark(${light}, ${dark})`)}
   --_cell: var(--attn-cell-size, 2.6rem);
   --_radius: var(--attn-radius, 6px);
   --_font: var(--attn-font, system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif);
   --_mono: var(--attn-mono, ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace);
 }
-@media (prefers-color-scheme: dark) {
-  :host {
-    --_bg: var(--attn-bg, #16181c);
-    --_surface: var(--attn-surface, #22252b);
-    --_fg: var(--attn-fg, #eceef1);
-    --_muted: var(--attn-muted, #b4bac4);
-    --_border: var(--attn-border, #4a505a);
-    --_accent: var(--attn-accent, #7cb8ff);
-    --_accent-fg: var(--attn-accent-fg, #0b1320);
-    --_focus: var(--attn-focus, #ffb454);
-    --_hl: var(--attn-highlight, #ff6ad5);
-  }
+:host([theme="light" i]) { color-scheme: light; }
+:host([theme="dark" i]) { color-scheme: dark; }
+/* Browsers without light-dark() (before Chromium 123, Firefox 120, Safari 17.5): light, or dark
+   when the theme attribute says so or, with theme auto, when the OS prefers it. */
+@supports not (color: light-dark(#000, #fff)) {
+  :host { ${colours((light) => light)} }
+  :host([theme="dark" i]) { ${colours((light, dark) => dark)} }
+  @media (prefers-color-scheme: dark) { :host(:not([theme="light" i])) { ${colours((light, dark) => dark)} } }
 }
+/* Paper is light: printed panels take the light colours whatever the theme. */
+@media print { :host { color-scheme: light !important; } }
 :host([hidden]) { display: none !important; }
 [hidden] { display: none !important; }
 .root { display: block; box-sizing: border-box; background: var(--_bg); color: var(--_fg); font: 15px/1.5 var(--_font); padding: 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); text-align: start; min-width: 0; }
@@ -63,11 +70,28 @@ label { font-weight: 600; font-size: 0.9rem; }
 .grid > * { min-width: 0; max-width: 100%; }
 [role="tablist"] { display: flex; flex-wrap: wrap; gap: 0.3rem; margin: 0.5rem 0; padding: 0; }
 [role="tab"] { font-size: 0.85rem; padding: 0.2rem 0.55rem; min-height: 2rem; }
-.formula { overflow-x: auto; overflow-y: hidden; margin: 0.4rem 0; padding: 0.2rem 0.4rem; background: var(--_surface); border-radius: var(--_radius); }
+.formula { overflow-x: auto; overflow-y: hidden; margin: 0.4rem 0; padding: 0.2rem 0.4rem; border-radius: var(--_radius); }
 .formula .katex-display { margin: 0.4rem 0; }
 figure.heatmap { margin: 0.4rem 0; max-width: 100%; padding: 0 6px 6px; }
 .scroll { position: relative; overflow: auto; max-width: 100%; max-height: 34rem; }
 .scroll canvas { display: block; cursor: crosshair; }
+/* The canvas's colour properties hold the theme's colours, resolved (light-dark() included), for
+   canvas.js to read; they draw nothing. While printing (data-print) they are the light ones. */
+.scroll canvas { color: var(--_muted); caret-color: var(--_hl); column-rule-color: var(--_focus); text-decoration-color: var(--_fg); }
+.scroll canvas[data-print] { color-scheme: light; }
+/* A box that scrolls sideways shades each edge that has more to see: the covers scroll with the
+   content and hide the shades once an end is reached (Lea Verou's scrolling shadows). */
+.formula, .scroll, .table-scroll {
+  --_cover: var(--_bg);
+  --_shade: color-mix(in srgb, var(--_fg) 45%, transparent);
+  background:
+    linear-gradient(to right, var(--_cover) 0.9rem, transparent) left -1px top 0 / 1.8rem 100% no-repeat local,
+    linear-gradient(to left, var(--_cover) 0.9rem, transparent) right -1px top 0 / 1.8rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, var(--_shade), transparent) left / 0.8rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, var(--_shade), transparent) right / 0.8rem 100% no-repeat scroll,
+    var(--_cover);
+}
+.formula { --_cover: var(--_surface); }
 /* The heatmap's data table, for screen readers and scripts: far off screen, so its thousands of
    cells cost no style or layout until one is focused (the canvas shows them). */
 .cells-table { position: absolute; top: 0; left: -100000px; width: 1px; height: 1px; overflow: hidden; content-visibility: auto; }
@@ -115,6 +139,14 @@ textarea { font-family: var(--_mono); width: 100%; min-height: 5rem; }
   [role="tab"] { flex: 0 0 auto; }
   .field small { display: none; }
   :host { --_cell: var(--attn-cell-size, 2.3rem); }
+}
+/* Print: no controls, export buttons or hover hints; the shown step's tab only; a heatmap, chart,
+   table or formula kept on one page (scaled down to fit when larger), nothing cut by a scroll box. */
+@media print {
+  .controls, .export, .readout, button:not([role="tab"]), [role="tab"]:not([aria-selected="true"]) { display: none !important; }
+  figure.heatmap, .chart-wrap, .stats, .formula, .table-scroll { break-inside: avoid; }
+  .scroll, .formula, .table-scroll { overflow: visible; max-height: none; background: none; }
+  .scroll canvas { max-width: 100%; max-height: 90vh; height: auto !important; object-fit: contain; object-position: left top; }
 }
 `;
 

@@ -6,9 +6,13 @@ import { LEVELS } from '../colors.js';
 const GAP = 1; // px between cells, as the table's border-spacing was
 const HATCH = ['#9aa0a8', '#d9dce0'];
 
-/** The theme's lengths and colours, read from the figure's computed style (once per frame and root). */
-export function readTheme(figure) {
-  const cs = getComputedStyle(figure);
+/**
+ * The theme's lengths and colours, read from the canvas's computed style (once per frame and root):
+ * its colour properties hold the theme's colours resolved for the element's colour scheme
+ * (styles.js), so a light, dark or printed page gives the labels and outlines their colours.
+ */
+export function readTheme(canvas) {
+  const cs = getComputedStyle(canvas);
   const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
   const prop = (name, fallback) => cs.getPropertyValue(name).trim() || fallback;
   const length = (text, fallback) => {
@@ -16,17 +20,19 @@ export function readTheme(figure) {
     if (!Number.isFinite(x) || x <= 0) return fallback;
     return text.endsWith('rem') ? x * rem : text.endsWith('em') ? x * parseFloat(cs.fontSize) : x;
   };
-  return {
+  const theme = {
     rem,
     cell: length(prop('--_cell', ''), 2.6 * rem),
-    fg: prop('--_fg', '#1a1a1a'),
-    muted: prop('--_muted', '#4a4f57'),
-    hl: prop('--_hl', '#d1008f'),
-    focus: prop('--_focus', '#c2410c'),
+    fg: cs.textDecorationColor || '#1a1a1a',
+    muted: cs.color || '#4a4f57',
+    hl: cs.caretColor || '#d1008f',
+    focus: cs.columnRuleColor || '#c2410c',
     font: prop('--_font', 'sans-serif'),
     mono: prop('--_mono', 'monospace'),
     dpr: globalThis.devicePixelRatio || 1,
   };
+  theme.colours = [theme.fg, theme.muted, theme.hl, theme.focus].join(' ');
+  return theme;
 }
 
 /** Cell sizes (CSS px) of a heatmap: number cells as wide as --attn-cell-size, compact ones small; large matrices smaller. */
@@ -50,11 +56,36 @@ function fitted(g, text, max) {
   return `${text.slice(0, lo)}…`;
 }
 
-/** Where everything goes (CSS px): label areas, cell pitch, which labels are drawn. */
+// A label in a CJK script (ideographs, kana, hangul, full-width forms) is stacked upright down its
+// column, as vertical Chinese is written, rather than turned on its side.
+const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]+$/u;
+const STACK = 1.1; // line pitch of stacked characters, in font sizes
+
+/**
+ * How a compact heatmap's column label is drawn in a column `room` px wide with `band` px above
+ * the cells: flat when it fits the column (a character, a short number), stacked upright when it
+ * is CJK (cut with ⋮ when longer than the band), else turned to read bottom to top (cut with …).
+ * `extent`: the height it takes above the cells.
+ */
+export function columnLabel(g, text, room, band, size) {
+  if (!text) return null;
+  if (g.measureText(text).width <= room) return { mode: 'flat', text, extent: Math.ceil(size * 1.2) };
+  const fit = Math.max(1, Math.floor(band / (size * STACK)));
+  const chars = [...text.slice(0, 2 * fit + 2)];
+  if (CJK.test(text) && chars.slice(0, fit).every((c) => g.measureText(c).width <= room)) {
+    const shown = [...text].length <= fit ? chars : [...chars.slice(0, fit - 1), '⋮'];
+    return { mode: 'stack', text: shown.join(''), chars: shown, extent: Math.ceil(shown.length * size * STACK) };
+  }
+  const cut = fitted(g, text, band);
+  return { mode: 'turn', text: cut, extent: Math.ceil(g.measureText(cut).width) };
+}
+
+/** Where everything goes (CSS px): label areas, cell pitch, which labels are drawn and how. */
 export function layout(g, { rows, cols, rowLabels, colLabels, compact }, theme) {
   const { cw, ch } = cellSize(rows, cols, compact, theme);
+  const colSize = (compact ? 0.65 : 0.72) * theme.rem;
   const rowFont = `600 ${(compact ? 0.65 : 0.72) * theme.rem}px ${theme.font}`;
-  const colFont = `600 ${(compact ? 0.6 : 0.72) * theme.rem}px ${theme.font}`;
+  const colFont = `600 ${colSize}px ${theme.font}`;
   const lineOf = (font) => parseFloat(font.split(' ')[1]) * 1.3;
   // Labels closer than a line apart are thinned out: every rowEvery-th row, colEvery-th column.
   const rowEvery = Math.ceil(lineOf(rowFont) / ch);
@@ -63,12 +94,20 @@ export function layout(g, { rows, cols, rowLabels, colLabels, compact }, theme) 
   const rowTexts = rowLabels.map((l, i) => (i % rowEvery ? '' : fitted(g, l, 7 * theme.rem)));
   const left = Math.ceil(Math.max(8, ...rowTexts.map((l) => g.measureText(l).width)) + 8);
   g.font = colFont;
-  const colMax = compact ? 4.5 * theme.rem : cw;
-  const colTexts = colLabels.map((l, j) => (j % colEvery ? '' : fitted(g, l, colMax)));
-  const top = compact ? Math.ceil(Math.min(colMax, Math.max(8, ...colTexts.map((l) => g.measureText(l).width))) + 6) : Math.ceil(lineOf(colFont) + 4);
+  let colTexts;
+  let top;
+  if (compact) {
+    // A band as tall as the longest label drawn, up to 9 rem (12 stacked Chinese characters).
+    const band = 9 * theme.rem;
+    colTexts = colLabels.map((l, j) => (j % colEvery ? null : columnLabel(g, l, colEvery * cw - 3, band, colSize)));
+    top = Math.ceil(Math.max(8, ...colTexts.map((c) => c?.extent ?? 0)) + 6);
+  } else {
+    colTexts = colLabels.map((l, j) => (j % colEvery ? null : { mode: 'flat', text: fitted(g, l, cw), extent: lineOf(colFont) }));
+    top = Math.ceil(lineOf(colFont) + 4);
+  }
   const width = left + cols * cw;
   const height = top + rows * ch;
-  return { cw, ch, left, top, width, height, rowFont, colFont, rowTexts, colTexts, compact };
+  return { cw, ch, left, top, width, height, rowFont, colFont, colSize, rowTexts, colTexts, compact };
 }
 
 /** The cells' colours as a cols×rows image, one pixel per cell (masked cells transparent). */
@@ -151,21 +190,28 @@ function drawLabels(g, geo, theme) {
   g.textBaseline = 'middle';
   geo.rowTexts.forEach((text, i) => text && g.fillText(text, left - 6, top + i * ch + ch / 2));
   g.font = geo.colFont;
-  if (geo.compact) {
-    // Vertical, read bottom to top, as the table's vertical headers were.
-    g.textAlign = 'left';
-    geo.colTexts.forEach((text, j) => {
-      if (!text) return;
+  g.textAlign = 'center';
+  geo.colTexts.forEach((label, j) => {
+    if (!label) return;
+    const x = left + j * cw + (cw - GAP) / 2;
+    if (label.mode === 'flat') {
+      g.textBaseline = geo.compact ? 'alphabetic' : 'middle';
+      g.fillText(label.text, x, geo.compact ? top - 5 : top / 2);
+    } else if (label.mode === 'stack') {
+      g.textBaseline = 'middle';
+      const pitch = label.extent / label.chars.length;
+      label.chars.forEach((c, k) => g.fillText(c, x, top - 4 - label.extent + (k + 0.5) * pitch));
+    } else {
+      // Turned, read bottom to top, as the table's vertical headers were.
       g.save();
-      g.translate(left + j * cw + cw / 2, top - 4);
+      g.translate(x, top - 4);
       g.rotate(-Math.PI / 2);
-      g.fillText(text, 0, 0);
+      g.textAlign = 'left';
+      g.textBaseline = 'middle';
+      g.fillText(label.text, 0, 0);
       g.restore();
-    });
-  } else {
-    g.textAlign = 'center';
-    geo.colTexts.forEach((text, j) => text && g.fillText(text, left + j * cw + cw / 2, top / 2));
-  }
+    }
+  });
 }
 
 let pattern = null;

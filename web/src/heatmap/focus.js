@@ -13,6 +13,15 @@ export function cellAt(view, x, y) {
   return i >= 0 && i < view.cells.rows && j >= 0 && j < view.cells.cols ? i * view.cells.cols + j : -1;
 }
 
+/** The full text of the row or column label under a point (a drawn label may be cut), or ''. */
+export function labelAt(view, x, y) {
+  const geo = view.geo;
+  if (!geo || !view.labels) return '';
+  if (y < geo.top && x >= geo.left) return view.labels.colLabels[Math.floor((x - geo.left) / geo.cw)] ?? '';
+  if (x < geo.left && y >= geo.top) return view.labels.rowLabels[Math.floor((y - geo.top) / geo.ch)] ?? '';
+  return '';
+}
+
 /** The listeners, installed once per kept figure; they read the latest render's `view`. */
 export function listen(view) {
   const { canvas, scroll } = view;
@@ -23,6 +32,10 @@ export function listen(view) {
   };
   canvas.addEventListener('pointermove', (e) => {
     const k = point(e);
+    // Over a label: its full text as the tooltip.
+    const box = canvas.getBoundingClientRect();
+    const label = k < 0 ? labelAt(view, e.clientX - box.left, e.clientY - box.top) : '';
+    if (canvas.title !== label) canvas.title = label;
     if (k === hovered) return;
     hovered = k;
     if (k < 0) view.leave();

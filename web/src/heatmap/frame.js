@@ -1,7 +1,9 @@
 // When heatmaps are drawn: every heatmap changed in a task is drawn in the next animation frame,
 // before it is painted (all of them together: the theme is read once per shadow root, then the
-// canvases are sized and drawn). A heatmap known to be off screen waits until it comes near the
-// viewport (or the page is idle, see heatmap.js); one out of the document waits until it is in.
+// canvases are sized and drawn). A heatmap known to be off screen is drawn when the page is next
+// idle, or at once when it comes near the viewport (heatmap.js); one out of the document waits
+// until it is in. Before printing, and when a script asks (drawAll), everything waiting is drawn.
+import { later } from '../idle.js';
 import { cellImage, draw, layout, readTheme, size } from './canvas.js';
 
 const dirty = new Set();
@@ -11,18 +13,17 @@ let requested = false;
 const drawn = new Set();
 const known = new WeakSet();
 
-function redrawAll() {
+/** The live, connected heatmaps drawn so far. */
+function* live() {
   for (const ref of drawn) {
     const view = ref.deref();
     if (!view) drawn.delete(ref);
-    else if (view.figure.isConnected) requestDraw(view);
+    else if (view.figure.isConnected) yield view;
   }
 }
-if (typeof matchMedia === 'function') {
-  matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', redrawAll);
-  // A new pixel ratio (a zoom, a move to another screen) changes the media query's answer.
-  const watchRatio = () => matchMedia(`(resolution: ${devicePixelRatio}dppx)`).addEventListener?.('change', () => (redrawAll(), watchRatio()), { once: true });
-  watchRatio();
+
+function redrawAll() {
+  for (const view of live()) requestDraw(view);
 }
 
 /** Draw `view` (see heatmap.js) in the next frame. */
@@ -45,23 +46,60 @@ function frame() {
   const themes = new Map();
   const now = [];
   for (const view of dirty) {
-    if (!view.figure.isConnected || view.near === false) continue;
-    const root = view.figure.getRootNode();
+    if (!view.figure.isConnected) continue;
+    // Off screen: when the page is idle (so a full-page capture or a later scroll finds it drawn).
+    if (view.near === false) {
+      later(view.canvas, () => drawIfDirty(view));
+      continue;
+    }
     // Read every theme first: a canvas resized after would make the next read recompute style.
-    if (!themes.has(root)) themes.set(root, readTheme(view.figure));
+    themeOf(view, themes);
     now.push(view);
   }
-  for (const view of now) paint(view, themes.get(view.figure.getRootNode()));
+  for (const view of now) paint(view, themeOf(view, themes));
 }
+
+const themeOf = (view, themes) => {
+  const root = view.figure.getRootNode();
+  if (!themes.has(root)) themes.set(root, readTheme(view.canvas));
+  return themes.get(root);
+};
 
 /** Draw `view` now if it waits and is in the document (the idle follow-up, or it came near). */
 export function drawIfDirty(view) {
-  if (view.dirty && view.figure.isConnected) paint(view, readTheme(view.figure));
+  if (view.dirty && view.figure.isConnected) paint(view, readTheme(view.canvas));
+}
+
+/**
+ * Draw now, wherever they are, every heatmap that waits and every one whose colours are no longer
+ * the theme's (a page switched to dark, a print): for print and full-page captures.
+ */
+export function drawAll() {
+  const themes = new Map();
+  const views = [...live()];
+  for (const view of views) themeOf(view, themes);
+  for (const view of views) {
+    const theme = themeOf(view, themes);
+    if (view.dirty || view.colours !== theme.colours) paint(view, theme);
+  }
+}
+
+let checking = false;
+/** In the next frame, redraw the heatmaps whose colours are no longer their theme's (a theme may have changed). */
+export function recheckThemes() {
+  if (checking) return;
+  checking = true;
+  requestAnimationFrame(() => {
+    checking = false;
+    const themes = new Map();
+    for (const view of live()) if (themeOf(view, themes).colours !== view.colours) requestDraw(view);
+  });
 }
 
 function paint(view, theme) {
   dirty.delete(view);
   view.dirty = false;
+  view.colours = theme.colours;
   const { cells, labels } = view;
   const key = [cells.rows, cells.cols, view.compact, labels.rowKey, labels.colKey, theme.rem, theme.cell, theme.font, theme.dpr].join('\u0001');
   if (view.geoKey !== key) {
@@ -77,4 +115,35 @@ function paint(view, theme) {
     view.imageOf = cells;
   }
   draw(view.g, view, theme);
+}
+
+/** Printing: every canvas in the light colours (paper is light), drawn before the page is laid out for print. */
+function printing(on) {
+  for (const view of live()) {
+    if (on) view.canvas.dataset.print = '';
+    else delete view.canvas.dataset.print;
+  }
+  drawAll();
+}
+
+if (typeof matchMedia === 'function') {
+  // The OS switched between light and dark: the elements that follow it (theme auto, a page with
+  // color-scheme: light dark) have new colours.
+  matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', recheckThemes);
+  // A new pixel ratio (a zoom, a move to another screen) changes the media query's answer.
+  const watchRatio = () => matchMedia(`(resolution: ${devicePixelRatio}dppx)`).addEventListener?.('change', () => (redrawAll(), watchRatio()), { once: true });
+  watchRatio();
+  // window.print() fires beforeprint; a print preview or PDF that only switches the media to print does not.
+  matchMedia('print').addEventListener?.('change', (e) => printing(e.matches));
+  addEventListener('beforeprint', () => printing(true));
+  addEventListener('afterprint', () => printing(false));
+}
+// A class-themed page switches by an attribute of <html> or <body> (class="dark", data-theme…);
+// other attributes (the demo's data-url-pending, lang) change often and never the colours.
+const THEME_ATTRIBUTES = ['class', 'style', 'theme', 'data-theme', 'data-bs-theme', 'data-color-scheme', 'data-mode'];
+if (typeof MutationObserver === 'function' && typeof document !== 'undefined') {
+  const watcher = new MutationObserver(recheckThemes);
+  const watch = () => [document.documentElement, document.body].forEach((node) => node && watcher.observe(node, { attributes: true, attributeFilter: THEME_ATTRIBUTES }));
+  if (document.body) watch();
+  else document.addEventListener('DOMContentLoaded', watch, { once: true });
 }

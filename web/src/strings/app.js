@@ -11,6 +11,9 @@ export default {
     'app.footer': 'Numbers are float32 results of the WASM library; hover or focus a cell for its exact value.',
     'app.skip': 'Skip to the panels',
     'app.panels': 'Panels',
+    'app.scrollFormula': 'Formula, scrolls sideways',
+    'app.scrollTable': 'Table, scrolls sideways',
+    'app.scrollNamed': '{name}, scrolls sideways',
   },
   'zh-CN': {
     'app.title': 'attention-lab',
@@ -22,5 +25,8 @@ export default {
     'app.footer': '数字为 WASM 库给出的 float32 结果；将鼠标悬停或用键盘聚焦在单元格上可看到精确值。',
     'app.skip': '跳到各个面板',
     'app.panels': '面板',
+    'app.scrollFormula': '公式，可横向滚动',
+    'app.scrollTable': '表格，可横向滚动',
+    'app.scrollNamed': '{name}，可横向滚动',
   },
 };
