@@ -1,0 +1,185 @@
+// <attention-decoding> in Chromium: the KV cache's heatmaps are the library's K, V and weights,
+// and grow by one row per "Next token" (button, slider by keyboard); prefill + decode equals causal
+// attention; the soft-capped scores and the curve are c·tanh(s/c) of the library's scores; the
+// sliding window hides all but w keys; Chinese labels; inside the explorer with its URL state; no
+// console error, nothing from the network; screenshots.
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { decodeTrace, headProjections } from '../../web/src/components/decoding/kv-model.js';
+import { softcapRun } from '../../web/src/components/decoding/softcap-model.js';
+import { buildModel } from '../../web/src/model.js';
+import { componentPage, root, settled } from './browser.js';
+import { loadLab, useBrowser } from './use-browser.js';
+
+const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
+const lab = await loadLab();
+
+const open = (body, { selector = 'attention-decoding', ...options } = {}) => componentPage(b.browser, s.url, body, { selector, ...options });
+
+/** Every heatmap (by data-matrix) with its caption, shape, headers and values, and every data-role's text. */
+const shownNow = (page) =>
+  page.evaluate(() => {
+    const r = document.querySelector('attention-decoding').shadowRoot;
+    const figures = {};
+    for (const f of r.querySelectorAll('figure[data-matrix]')) {
+      figures[f.dataset.matrix] = {
+        caption: f.querySelector('figcaption').textContent,
+        shape: f.querySelector('figcaption .shape').textContent.trim(),
+        rows: [...f.querySelectorAll('tbody th')].map((th) => th.textContent),
+        cols: [...f.querySelectorAll('thead th')].map((th) => th.textContent),
+        values: [...f.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value)),
+      };
+    }
+    const roles = {};
+    for (const p of r.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
+    const curve = r.querySelector('svg[data-role="curve"]');
+    return { figures, roles, heading: r.querySelector('h2')?.textContent, lang: r.querySelector('.root')?.getAttribute('lang'), next: r.querySelector('[data-key="next-token"]')?.textContent, curve: curve && { s: curve.dataset.s.split(' ').map(Number), capped: curve.dataset.capped.split(' ').map(Number) } };
+  });
+const shown = async (page) => (await settled(page), shownNow(page));
+const attr = (page, name) => page.evaluate((n) => document.querySelector('attention-decoding').getAttribute(n), name);
+const panel = (page) => page.locator('attention-decoding');
+
+describe('attention-decoding', () => {
+  test('the KV cache: the library’s K, V and new weights; one row more per Next token; the slider by keyboard', async () => {
+    const { page, problems, context } = await open('<attention-decoding sentence="the cat sat on the mat" seed="3"></attention-decoding>');
+    const model = buildModel({ sentence: 'the cat sat on the mat', seed: 3 });
+    const proj = headProjections(lab, model);
+    const expectStep = (v, step) => {
+      const trace = decodeTrace(lab, proj, 3, step);
+      const n = 3 + step;
+      expect(v.figures['K-cache'].shape).toBe(`${n}×8`);
+      expect(v.figures['K-cache'].rows).toEqual(model.tokens.slice(0, n));
+      expect(v.figures['K-cache'].values).toEqual(Array.from(proj.K.data.slice(0, n * 8)));
+      expect(v.figures['V-cache'].values).toEqual(Array.from(proj.V.data.slice(0, n * 8)));
+      expect(v.figures['new-weights'].rows).toEqual([model.tokens[n - 1]]);
+      expect(v.figures['new-weights'].values).toEqual(Array.from(trace.weights.data));
+      expect(v.figures['new-weights'].values.reduce((a, x) => a + x, 0)).toBeCloseTo(1, 6);
+      expect(v.roles['kv-check']).toContain(`the ${n} output rows`);
+    };
+    let v = await shown(page);
+    expect(v.heading).toBe('Attention in today’s language models');
+    expectStep(v, 1);
+    expect(v.roles['kv-status']).toContain('the newest token is “on”');
+    expect(v.roles['kv-check']).toMatch(/differ by at most (0|\d(\.\d+)?e−[6-9])\./);
+    expect(v.next).toBe('Next token: “the”');
+    await panel(page).locator('[data-key="next-token"]').click();
+    await page.waitForFunction(() => document.querySelector('attention-decoding').getAttribute('decode-step') === '2');
+    expectStep(await shown(page), 2);
+    // The slider by keyboard: one token per arrow key.
+    await panel(page).locator('#decode-step').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('attention-decoding').getAttribute('decode-step') === '3');
+    v = await shown(page);
+    expectStep(v, 3);
+    expect(v.next).toBe('Start again from the prefill');
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('attention-decoding').getAttribute('decode-step') === '0');
+    expect((await shown(page)).roles['kv-status']).toContain('Prefilled 3 tokens: “the cat sat”');
+    // Out of range: clamped to the tokens left, and said.
+    await page.evaluate(() => document.querySelector('attention-decoding').setAttribute('decode-step', '40'));
+    await page.waitForFunction(() => document.querySelector('attention-decoding').shadowRoot.querySelector('[data-role="out-of-range"]')?.textContent.includes('decode-step: 40 → 3'));
+    expect(problems.console).toEqual([]);
+    expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('soft-capping: the trace steps scores and capped, the curve c·tanh(s/c); the cap typed', async () => {
+    const { page, problems, context } = await open('<attention-decoding sentence="the cat sat on the mat" seed="3"></attention-decoding>');
+    const model = buildModel({ sentence: 'the cat sat on the mat', seed: 3 });
+    const proj = headProjections(lab, model);
+    const check = (v, c) => {
+      const run = softcapRun(lab, proj, c);
+      expect(v.figures.scores.values).toEqual(Array.from(run.scores.data));
+      expect(v.figures.capped.values).toEqual(Array.from(run.capped.data));
+      v.figures.capped.values.forEach((x, k) => expect(x).toBeCloseTo(c * Math.tanh(v.figures.scores.values[k] / c), 6));
+      expect(v.figures['capped-weights'].values).toEqual(Array.from(run.weights.data));
+      expect(v.figures['plain-weights'].values).toEqual(Array.from(run.plainWeights.data));
+      expect(Math.max(...v.figures.capped.values.map(Math.abs))).toBeLessThan(c);
+      expect(v.curve.s[0]).toBe(-4 * c);
+      v.curve.capped.forEach((x, k) => expect(x).toBeCloseTo(c * Math.tanh(v.curve.s[k] / c), 6));
+      expect(v.roles['cap-bound']).toContain(`below c = ${c}`);
+    };
+    check(await shown(page), 0.5);
+    await panel(page).locator('#softcap').fill('1.5');
+    await panel(page).locator('#softcap').press('Enter');
+    await page.waitForFunction(() => document.querySelector('attention-decoding').getAttribute('softcap') === '1.5');
+    check(await shown(page), 1.5);
+    await page.evaluate(() => document.querySelector('attention-decoding').setAttribute('softcap', '999'));
+    await page.waitForFunction(() => document.querySelector('attention-decoding').shadowRoot.querySelector('[data-role="out-of-range"]')?.textContent.includes('softcap: 999 → 50'));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('the sliding window: each query sees the last w keys; w by keyboard', async () => {
+    const { page, problems, context } = await open('<attention-decoding sentence="a b c d e f g" seed="2"></attention-decoding>');
+    const check = (v, w) => {
+      const f = v.figures['window-weights'];
+      expect(f.shape).toBe('7×7');
+      for (let i = 0; i < 7; i++) {
+        const row = f.values.slice(i * 7, i * 7 + 7);
+        row.forEach((x, j) => (j <= i && j > i - w ? expect(x).toBeGreaterThan(0) : expect(x).toBe(0)));
+        expect(row.reduce((a, x) => a + x, 0)).toBeCloseTo(1, 6);
+      }
+      expect(v.roles['window-seen']).toContain(Array.from({ length: 7 }, (_, i) => Math.min(i + 1, w)).join(', '));
+    };
+    check(await shown(page), 3);
+    await panel(page).locator('#sliding-window').focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('attention-decoding').getAttribute('sliding-window') === '2');
+    check(await shown(page), 2);
+    expect(await attr(page, 'sliding-window')).toBe('2');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('Chinese labels; inside the explorer, its settings in the explorer’s state', async () => {
+    const { page, problems, context } = await open('<attention-decoding lang="zh-CN" prefill="2"></attention-decoding>');
+    const zh = await shown(page);
+    expect(zh.heading).toBe('当今语言模型中的注意力');
+    expect(zh.lang).toBe('zh-CN');
+    expect(zh.figures['K-cache'].caption).toContain('K 缓存');
+    expect(zh.figures['K-cache'].rows).toEqual(['小', '猫', '坐']);
+    expect(zh.roles['cap-bound']).toContain('截断后');
+    expect(zh.next).toBe('下一个词元：“在”');
+    expect(problems.console).toEqual([]);
+    await context.close();
+
+    const w = await open('<attention-explorer panel="decoding" sentence="the cat sat"></attention-explorer>', { selector: 'attention-explorer' });
+    await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer').shadowRoot.querySelector('attention-decoding')?.dataset ?? {}));
+    const inner = () =>
+      w.page.evaluate(() => {
+        const ex = document.querySelector('attention-explorer');
+        const el = ex.shadowRoot.querySelector('attention-decoding');
+        return { tab: ex.shadowRoot.querySelector('[role="tab"][aria-selected="true"]').textContent, shape: el.shadowRoot.querySelector('figure[data-matrix="K-cache"] .shape').textContent.trim(), state: ex.state };
+      });
+    expect((await inner()).tab).toBe('Today’s models');
+    expect((await inner()).shape).toBe('3×8');
+    await w.page.locator('attention-explorer attention-decoding [data-key="next-token"]').click();
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').state.decodeStep === '0');
+    await w.page.evaluate(() => (document.querySelector('attention-explorer').panelSettings = { prefill: '1', decodeStep: '2', softcap: '2' }));
+    await w.page.waitForFunction(() => {
+      const el = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-decoding');
+      return el.getAttribute('prefill') === '1' && el.shadowRoot.querySelector('[data-role="kv-status"]')?.textContent.includes('1 prefilled + 2 generated');
+    });
+    expect((await inner()).state).toMatchObject({ panel: 'decoding', prefill: '1', decodeStep: '2', softcap: '2' });
+    expect(w.problems.console).toEqual([]);
+    expect(w.problems.external).toEqual([]);
+    await w.context.close();
+  });
+
+  test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
+    for (const [lang, body] of [['en', '<attention-decoding id="s" lang="en" sentence="the cat sat on the mat"></attention-decoding>'], ['zh', '<attention-decoding id="s" lang="zh-CN" sentence="我爱学习注意力"></attention-decoding>']]) {
+      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 5200 } });
+      await page.evaluate(() => document.fonts.ready);
+      const file = lang === 'en' ? join(root, 'docs/screenshots/decoding-en-1280.png') : join(tmpdir(), 'decoding-zh-1280.png');
+      await page.locator('#s').screenshot({ path: file });
+      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+      expect(problems.console).toEqual([]);
+      await page.setViewportSize({ width: 375, height: 900 });
+      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+      await context.close();
+    }
+  });
+});
