@@ -9,9 +9,11 @@ import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
+import { AlibiSection } from './alibi-section.js';
 import { settingsDetail } from './controls.js';
 import { headProjections } from './kv-model.js';
 import { KvSection } from './kv-section.js';
+import { RopeSection } from './rope-section.js';
 import { DECODING_NUMBERS, decodeChoice, numberSetting } from './settings.js';
 import { SoftcapSection } from './softcap-section.js';
 import { DECODING_CSS } from './styles.js';
@@ -23,6 +25,8 @@ export class AttentionDecoding extends AttentionElement {
   static tag = 'attention-decoding';
 
   #kv = new KvSection(this);
+  #rope = new RopeSection(this);
+  #alibi = new AlibiSection(this);
   #softcap = new SoftcapSection(this);
   /** The sentence's token count in the last render (bounds prefill, decode-step and the window). */
   #n = null;
@@ -83,6 +87,8 @@ export class AttentionDecoding extends AttentionElement {
     place(this.root, [
       ...head,
       ...this.#kv.build(lab, t, proj, model.tokens, this.decodeChoice(model.n)),
+      ...this.#rope.build(lab, t, proj, this.setting('rope-base'), this.setting('rope-shift')),
+      ...this.#alibi.build(lab, t, proj, model.tokens, this.setting('alibi-heads')),
       ...this.#softcap.build(lab, t, proj, model.tokens, this.setting('softcap'), this.setting('sliding-window')),
     ]);
   }

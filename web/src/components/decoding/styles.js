@@ -13,5 +13,11 @@ fieldset.controls input[type="number"] { width: 6rem; }
 .stats caption { caption-side: top; text-align: start; font-weight: 600; padding-bottom: 0.2rem; color: var(--_fg); }
 .stats td.num { font-family: var(--_mono); white-space: nowrap; text-align: end; }
 .table-scroll { overflow-x: auto; max-width: 100%; }
+.pair-charts { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+.pair-charts svg { width: 150px; }
+.decoding-grid > figure.chart:has(.pair-charts) { flex: 1 1 20rem; }
+.alibi-head { flex: 0 1 auto; width: min-content; min-width: min(14rem, 100%); max-width: 100%; }
+.alibi-head h4 { margin: 0.4rem 0 0; font-size: 0.95rem; }
+.alibi-head figure.heatmap { margin: 0.3rem 0; }
 .pending { color: var(--_muted); font-style: italic; }
 `;
