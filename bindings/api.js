@@ -6,6 +6,7 @@
 import { Frame } from './frame.js';
 import { attentionOps } from './ops/attention.js';
 import { batchedOps } from './ops/batched.js';
+import { kvCacheOps } from './ops/kv-cache.js';
 import { multiHeadOps } from './ops/multi-head.js';
 import { onlineSoftmaxOps } from './ops/online-softmax.js';
 import { poolingOps } from './ops/pooling.js';
@@ -35,6 +36,7 @@ export function createApi(module, { simd }) {
     ...poolingOps(context),
     ...positionalOps(context),
     ...batchedOps(context),
+    ...kvCacheOps(context),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };

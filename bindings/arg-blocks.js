@@ -104,6 +104,20 @@ export const ARG_BLOCKS = {
     output: 'ptr', weights: 'ptr', scratch: 'ptr', scores: 'ptr', capped: 'ptr', biased: 'ptr',
   },
   batchedScratchFloats: { dv: 'u32' },
+
+  // ---- kv-cache.js (keys, values: the cache's own planes [batch, kvHeads, capacity, dK / dV])
+  kvCacheForward: {
+    keys: 'ptr', values: 'ptr', batch: 'u32', heads: 'u32', kvHeads: 'u32', dK: 'u32', dV: 'u32', capacity: 'u32',
+    length: 'u32', n: 'u32', Q: 'ptr', K: 'ptr', V: 'ptr', scale: 'f32', softcap: 'f32', window: 'u32',
+    output: 'ptr', weights: 'ptr', scratch: 'ptr',
+  },
+  // Multiply-adds of n tokens after `past` (withCache 1) or of recomputing the whole prefix (0).
+  kvCacheWork: {
+    batch: 'u32', heads: 'u32', dK: 'u32', dV: 'u32', window: 'u32', past: 'u32', n: 'u32', withCache: 'u32',
+  },
+  kvCacheBytes: {
+    layers: 'f64', batch: 'f64', kvHeads: 'f64', dK: 'f64', dV: 'f64', tokens: 'f64', bytesPerValue: 'f64',
+  },
 };
 
 /** Bytes of each field type (wasm32: an address is 4 bytes). */

@@ -4,6 +4,7 @@
 // this file re-exports the public ones and assembles AttentionLab from them.
 import type { AttentionOps } from './types/attention.js';
 import type { BatchedOps } from './types/batched.js';
+import type { KVCacheOps } from './types/kv-cache.js';
 import type { MultiHeadOps } from './types/multi-head.js';
 import type { OnlineSoftmaxOps } from './types/online-softmax.js';
 import type { PoolingOps } from './types/pooling.js';
@@ -22,9 +23,10 @@ export type { OnlineSoftmaxOptions, OnlineSoftmaxBlock, OnlineSoftmaxResult } fr
 export type { KernelName, NadarayaWatsonOptions, NadarayaWatsonResult, ParametricPoolingOptions, ParametricPoolingResult } from './types/pooling.js';
 export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './types/positional.js';
 export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
+export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCacheWork, KVCacheBytesOptions } from './types/kv-cache.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
-export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, BatchedOps {
+export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, BatchedOps, KVCacheOps {
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */

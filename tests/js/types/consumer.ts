@@ -7,6 +7,8 @@ import type {
   AdditiveOptions,
   BatchedAttentionOptions,
   BatchedAttentionResult,
+  KVCache,
+  KVCacheWork,
   Tensor,
   AttentionErrorCode,
   AttentionLab,
@@ -193,8 +195,20 @@ export async function main(): Promise<number> {
   lab.batchedAttention(q4, kv4, kv4, { weights: false }).weights;
   // @ts-expect-error a float16 tensor's data is its bits, a Uint16Array
   lab.batchedAttention({ shape: [1, 1, 1, 1], data: new Float32Array(1), dtype: 'float16' }, kv4, kv4);
+  const cache: KVCache = lab.createKVCache({ heads: 2, kvHeads: 1, dK: 4, dV: 4, capacity: 8, softcap: 30, window: 4 });
+  const cacheWork: KVCacheWork = cache.prefill(q4, kv4, kv4).work;
+  const cacheWeights: Tensor = cache.step(q4, kv4, kv4).weights;
+  const cacheRows: number = cache.keys().data.length + cache.values().data.length + cache.length + cache.bytes;
+  // @ts-expect-error the fused path has no weights
+  cache.step(q4, kv4, kv4, { weights: false }).weights;
+  cache.reset();
+  cache.release();
+  const modelBytes: number = lab.kvCacheBytes({ layers: 32, kvHeads: 8, headDim: 128, tokens: 4096, bytesPerValue: 2 });
+  // @ts-expect-error the capacity is required
+  lab.createKVCache({ heads: 2, kvHeads: 1, dK: 4, dV: 4 });
   // @ts-expect-error the local window is required
   lab.localAttention(nested, nested, nested, { causal: true });
 
-  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps].length;
+  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
+    cacheWork, cacheWeights, cacheRows, modelBytes].length;
 }
