@@ -13,8 +13,9 @@ import { AlibiSection } from './alibi-section.js';
 import { settingsDetail } from './controls.js';
 import { headProjections } from './kv-model.js';
 import { KvSection } from './kv-section.js';
+import { MemorySection } from './memory-section.js';
 import { RopeSection } from './rope-section.js';
-import { DECODING_NUMBERS, decodeChoice, numberSetting } from './settings.js';
+import { DECODING_NUMBERS, decodeChoice, numberSetting, shapeSetting, shapeText } from './settings.js';
 import { SoftcapSection } from './softcap-section.js';
 import { DECODING_CSS } from './styles.js';
 
@@ -25,6 +26,7 @@ export class AttentionDecoding extends AttentionElement {
   static tag = 'attention-decoding';
 
   #kv = new KvSection(this);
+  #memory = new MemorySection(this);
   #rope = new RopeSection(this);
   #alibi = new AlibiSection(this);
   #softcap = new SoftcapSection(this);
@@ -61,6 +63,11 @@ export class AttentionDecoding extends AttentionElement {
       if (n !== null && name === 'sliding-window') used = Math.min(used, n);
       this.noteAttribute(changed, name, used);
     }
+    const shape = this.getAttribute('kv-shape');
+    if (shape !== null && shape.trim() !== '') {
+      const used = shapeText(shapeSetting(shape));
+      if (shape.trim().split(/[\s,;]+/).join(' ') !== used) changed.push({ name: 'kv-shape', given: shape, used });
+    }
     return changed;
   }
 
@@ -87,6 +94,7 @@ export class AttentionDecoding extends AttentionElement {
     place(this.root, [
       ...head,
       ...this.#kv.build(lab, t, proj, model.tokens, this.decodeChoice(model.n)),
+      ...this.#memory.build(lab, t, shapeSetting(this.getAttribute('kv-shape')), this.setting('context')),
       ...this.#rope.build(lab, t, proj, this.setting('rope-base'), this.setting('rope-shift')),
       ...this.#alibi.build(lab, t, proj, model.tokens, this.setting('alibi-heads')),
       ...this.#softcap.build(lab, t, proj, model.tokens, this.setting('softcap'), this.setting('sliding-window')),

@@ -1,9 +1,9 @@
 // <attention-decoding>'s KV cache, DOM-free: one head's Q, K, V from the sentence (the first d_k
-// columns of the seeded W_Q, W_K, W_V, through lab.matmul), the first `prefill` tokens put in
-// the cache at once, then one token at a time: its key and value appended (lab.batchedAttention
-// with pastKey/pastValue returns the grown cache) and its query attending to every cached key.
-// The outputs are checked against one causal call over the whole prefix: prefill + decode is
-// causal attention, computed twice by the library.
+// columns of the seeded W_Q, W_K, W_V, through lab.matmul), the first `prefill` tokens put in a
+// lab.createKVCache cache at once, then one token at a time: its key and value appended and its
+// query attending to every cached key, with the work of each call as the library counts it. The
+// outputs are checked against one causal lab.batchedAttention call over the whole prefix:
+// prefill + decode is causal attention, computed two ways by the library.
 
 /** W's first `cols` columns (head 0 of a d_model × h·d_k projection). */
 export function firstColumns(W, cols) {
@@ -26,24 +26,33 @@ export const rowsTensor = (M, a, b) => ({ shape: [1, 1, b - a, M.cols], data: M.
 export const tensorMatrix = (T) => ({ rows: T.shape[2], cols: T.shape[3], data: T.data });
 
 /**
- * Prefill `prefill` tokens, then decode `step` more, one at a time: the cache after the last step
- * ({ K, V } as Matrices), the last query's weights over the cache (1 × cached), every decoded
- * output row, and the largest difference from full causal attention over the same tokens.
+ * Prefill `prefill` tokens into a lab.createKVCache cache, then decode `step` more, one at a time:
+ * the cache after the last step ({ K, V } as Matrices, its bytes), the last query's weights over
+ * the cache (1 × cached), every output row, the work of each call with and without a cache
+ * (`work`: [{ position, keys, withCache, withoutCache }], the prefill first), and the largest
+ * difference from one causal lab.batchedAttention call over the same tokens.
  */
 export function decodeTrace(lab, { Q, K, V }, prefill, step) {
   const total = prefill + step;
-  const prefilled = lab.batchedAttention(rowsTensor(Q, 0, prefill), rowsTensor(K, 0, prefill), rowsTensor(V, 0, prefill), { causal: true });
-  let cache = { key: rowsTensor(K, 0, prefill), value: rowsTensor(V, 0, prefill) };
-  let weights = { shape: [1, 1, 1, prefill], data: prefilled.weights.data.slice((prefill - 1) * prefill) };
-  const outputs = [tensorMatrix(prefilled.output)];
-  for (let t = prefill; t < total; t++) {
-    const r = lab.batchedAttention(rowsTensor(Q, t, t + 1), rowsTensor(K, t, t + 1), rowsTensor(V, t, t + 1), { causal: true, pastKey: cache.key, pastValue: cache.value });
-    cache = { key: r.presentKey, value: r.presentValue };
-    weights = r.weights;
-    outputs.push(tensorMatrix(r.output));
+  const d = Q.cols;
+  const cache = lab.createKVCache({ heads: 1, kvHeads: 1, dK: d, dV: V.cols, capacity: total });
+  try {
+    const first = cache.prefill(rowsTensor(Q, 0, prefill), rowsTensor(K, 0, prefill), rowsTensor(V, 0, prefill));
+    let weights = { rows: 1, cols: prefill, data: first.weights.data.slice((prefill - 1) * prefill) };
+    const outputs = [tensorMatrix(first.output)];
+    const work = [{ position: `0–${prefill - 1}`, keys: prefill, ...first.work }];
+    for (let t = prefill; t < total; t++) {
+      const r = cache.step(rowsTensor(Q, t, t + 1), rowsTensor(K, t, t + 1), rowsTensor(V, t, t + 1));
+      weights = tensorMatrix(r.weights);
+      outputs.push(tensorMatrix(r.output));
+      work.push({ position: String(t), keys: t + 1, ...r.work });
+    }
+    const full = tensorMatrix(lab.batchedAttention(rowsTensor(Q, 0, total), rowsTensor(K, 0, total), rowsTensor(V, 0, total), { causal: true }).output);
+    const out = stack(outputs);
+    return { K: tensorMatrix(cache.keys()), V: tensorMatrix(cache.values()), bytes: cache.bytes, weights, outputs: out, full, work, difference: largestDifference(out, full) };
+  } finally {
+    cache.release();
   }
-  const full = lab.batchedAttention(rowsTensor(Q, 0, total), rowsTensor(K, 0, total), rowsTensor(V, 0, total), { causal: true });
-  return { K: tensorMatrix(cache.key), V: tensorMatrix(cache.value), weights: tensorMatrix(weights), outputs: stack(outputs), full: tensorMatrix(full.output), difference: largestDifference(stack(outputs), tensorMatrix(full.output)) };
 }
 
 /** Matrices of equal width, one below the other. */

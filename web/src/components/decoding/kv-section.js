@@ -11,6 +11,26 @@ import { DECODING_NUMBERS } from './settings.js';
 
 const PREFILL_MAX = DECODING_NUMBERS.find(([name]) => name === 'prefill')[2];
 
+const count = (v) => v.toLocaleString('en-US');
+
+/** The work of the prefill and of each decode step, with and without the cache (the library's KVCacheWork), and their sums. */
+function workTable(t, work, d) {
+  const table = el('table', { class: 'stats', 'data-role': 'work' });
+  table.append(el('caption', { text: t('decoding.workCaption', { d2: 2 * d }) }));
+  const head = el('tr', {}, ...['workCall', 'workKeys', 'workWith', 'workWithout', 'workRatio'].map((k) => el('th', { scope: 'col', text: t(`decoding.${k}`) })));
+  const body = el('tbody');
+  const row = (name, keys, w, key) =>
+    el('tr', { 'data-work': key }, el('th', { scope: 'row', text: name }), el('td', { class: 'num', text: keys }), el('td', { class: 'num', 'data-value': String(w.withCache), text: count(w.withCache) }), el('td', { class: 'num', 'data-value': String(w.withoutCache), text: count(w.withoutCache) }), el('td', { class: 'num', text: `${Number((w.withoutCache / w.withCache).toPrecision(3))}×` }));
+  work.forEach((w, k) => body.append(row(k === 0 ? t('decoding.workPrefill', { positions: w.position }) : t('decoding.workStep', { position: w.position }), k === 0 ? `1–${w.keys}` : String(w.keys), w, String(k))));
+  if (work.length > 2) {
+    const steps = work.slice(1);
+    const sum = (key) => steps.reduce((a, w) => a + w[key], 0);
+    body.append(row(t('decoding.workSum', { s: steps.length }), '', { withCache: sum('withCache'), withoutCache: sum('withoutCache') }, 'sum'));
+  }
+  table.append(el('thead', {}, head), body);
+  return table;
+}
+
 export class KvSection {
   #host;
   #ui = null;
@@ -50,6 +70,10 @@ export class KvSection {
       ui.grid,
       el('p', { class: 'note', 'data-role': 'kv-check', text: t('decoding.kvCheck', { rows: cached, e: exact(trace.difference) }) }),
       ...(steps === 0 ? [el('p', { class: 'note', 'data-role': 'kv-end', text: t('decoding.noneLeft') })] : []),
+      el('h4', { text: t('decoding.workHeading') }),
+      el('p', { class: 'intro', text: t('decoding.workIntro') }),
+      el('div', { class: 'table-scroll' }, workTable(t, trace.work, d)),
+      el('p', { class: 'note', 'data-role': 'kv-bytes', text: t('decoding.cacheBytes', { n: cached, bytes: trace.bytes, d }) }),
     ];
   }
 

@@ -4,9 +4,6 @@
 // pair (MQA), each from lab.kvCacheBytes (float16 values, as models are usually served).
 import { sharingVariants } from './settings.js';
 
-/** True when this build of the library has the KV-cache family. */
-export const hasKvCache = (lab) => typeof lab.kvCacheBytes === 'function' && typeof lab.createKVCache === 'function';
-
 /** Bytes per cached value: float16. */
 export const BYTES_PER_VALUE = 2;
 

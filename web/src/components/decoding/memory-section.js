@@ -4,7 +4,7 @@
 // writes the host's `kv-shape` or `context` attribute.
 import { el } from '../../dom.js';
 import { fieldset, settingField } from './controls.js';
-import { bytesText, hasKvCache, memoryRows } from './memory-model.js';
+import { bytesText, memoryRows } from './memory-model.js';
 import { PRESETS, SHAPE_FIELDS, presetOf, shapeText } from './settings.js';
 
 export class MemorySection {
@@ -19,7 +19,6 @@ export class MemorySection {
   build(lab, t, shape, tokens) {
     const heading = el('h3', { text: t('decoding.memoryHeading') });
     const intro = el('p', { class: 'intro', text: t('decoding.memoryIntro') });
-    if (!hasKvCache(lab)) return [heading, intro, el('p', { class: 'note pending', 'data-role': 'memory-pending', text: t('decoding.kvPending') })];
     const ui = this.#sync(t, shape, tokens);
     const rows = memoryRows(lab, shape, tokens);
     return [heading, intro, ui.form, el('div', { class: 'table-scroll' }, this.#table(t, rows, shape, tokens)), el('p', { class: 'note', text: t('decoding.memoryNote') })];
