@@ -94,6 +94,15 @@ export const ARG_BLOCKS = {
   positionalEncoding: { n: 'u32', d: 'u32', base: 'f64', P: 'ptr' },
   addPositionalEncoding: { X: 'ptr', n: 'u32', d: 'u32', base: 'f64', scale: 'f64', output: 'ptr' },
 
+  // ---- relative-position.js (layout 0: [batch, heads, n, d]; 1: [batch, n, heads·d])
+  rotaryEmbedding: {
+    X: 'ptr', layout: 'u32', batch: 'u32', heads: 'u32', n: 'u32', d: 'u32', base: 'f64', offset: 'i32', interleaved: 'u32',
+    output: 'ptr',
+  },
+  rotaryAngles: { n: 'u32', d: 'u32', base: 'f64', offset: 'i32', angles: 'ptr' },
+  alibiSlopes: { heads: 'u32', slopes: 'ptr' },
+  alibiBias: { heads: 'u32', queries: 'u32', keys: 'u32', offset: 'i32', symmetric: 'u32', bias: 'ptr' },
+
   // ---- batched.js (layout 0: [batch, heads, rows, width]; 1: [batch, rows, heads·width])
   batchedAttention: {
     Q: 'ptr', K: 'ptr', V: 'ptr', layout: 'u32', batch: 'u32', heads: 'u32', kvHeads: 'u32', n: 'u32', m: 'u32',

@@ -5,6 +5,8 @@
 import { AttentionError, AttentionRangeError, init } from 'attention-lab';
 import type {
   AdditiveOptions,
+  AlibiBiasOptions,
+  RotaryEmbeddingOptions,
   BatchedAttentionOptions,
   BatchedAttentionResult,
   KVCache,
@@ -209,6 +211,20 @@ export async function main(): Promise<number> {
   // @ts-expect-error the local window is required
   lab.localAttention(nested, nested, nested, { causal: true });
 
+  const ropeOptions: RotaryEmbeddingOptions = { base: 500000, offset: 3, interleaved: true };
+  const rotatedRows: Matrix = lab.rotaryEmbedding(nested, ropeOptions);
+  const rotatedHeads: Tensor = lab.rotaryEmbedding({ shape: [1, 3, 8], data: new Float32Array(24) }, { heads: 2 });
+  const angles: Matrix = lab.rotaryAngles(4, 8, { base: 100, offset: 2 });
+  const slopes: Float32Array = lab.alibiSlopes(8);
+  const alibiOptions: AlibiBiasOptions = { heads: 2, queries: 3, keys: 3, offset: 0, symmetric: false };
+  lab.batchedAttention(q4, kv4, kv4, { bias: lab.alibiBias(alibiOptions) });
+  // @ts-expect-error alibiBias needs heads and queries
+  lab.alibiBias({ keys: 3 });
+  // @ts-expect-error the angles need no pairing option
+  lab.rotaryAngles(4, 8, { interleaved: true });
+  // @ts-expect-error a rotated tensor is not a matrix
+  const notAMatrix: Matrix = lab.rotaryEmbedding(q4);
+
   return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
-    cacheWork, cacheWeights, cacheRows, modelBytes].length;
+    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix].length;
 }
