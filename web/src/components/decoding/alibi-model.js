@@ -29,7 +29,7 @@ export function meanDistance(W) {
  */
 export function alibiRun(lab, { Q, K, V }, heads) {
   const n = Q.rows;
-  const slopes = Array.from(lab.alibiSlopes(heads).data ?? lab.alibiSlopes(heads));
+  const slopes = Array.from(lab.alibiSlopes(heads));
   const bias = lab.alibiBias({ heads, queries: n, keys: n });
   const query = { shape: [1, heads, n, Q.cols], data: new Float32Array(heads * n * Q.cols) };
   for (let h = 0; h < heads; h++) query.data.set(Q.data.subarray(0, n * Q.cols), h * n * Q.cols);

@@ -7,10 +7,10 @@ import { createHeatmap, place } from '../../heatmap.js';
 import { alibiRun, hasAlibi } from './alibi-model.js';
 import { fieldset, settingField } from './controls.js';
 
-/** A slope as a power of two when it is one (1/2, 1/256), else its float32 value. */
+/** A slope as a fraction when it is a power of two (1/2, 1/256), else its float32 value. */
 export function slopeText(m) {
   const k = Math.log2(m);
-  return Number.isInteger(k) && k < 0 ? `2^${k}` : exact(m);
+  return Number.isInteger(k) && k < 0 ? `1/${2 ** -k}` : exact(m);
 }
 
 export class AlibiSection {

@@ -18,10 +18,14 @@ export function pairChart(points, { i, theta, title }) {
     const [x, y] = at(points[p]);
     root.append(svg('line', { x1: c, y1: c, x2: x, y2: y, stroke: p ? PALETTE.vermillion : PALETTE.blue, 'stroke-width': 1.5 }));
   }
+  // A position is numbered only where its label would not sit on an earlier one (slow pairs barely move).
+  const labelled = [];
   points.forEach((point, p) => {
     const [x, y] = at(point);
     root.append(svg('circle', { cx: x, cy: y, r: 3, fill: p === 0 ? PALETTE.blue : PALETTE.vermillion, 'data-x': point[0], 'data-y': point[1] }));
     const [lx, ly] = at(point, 1.22);
+    if (labelled.some(([ax, ay]) => Math.hypot(ax - lx, ay - ly) < 11)) return;
+    labelled.push([lx, ly]);
     root.append(svg('text', { x: lx, y: ly + 3, 'text-anchor': 'middle' }, String(p)));
   });
   root.append(svg('text', { x: c, y: SIZE + 14, 'text-anchor': 'middle' }, `i = ${i}, θ = ${Number(theta.toPrecision(3))}`));

@@ -45,9 +45,6 @@ export function diagonalSpread(S) {
 /** The largest |a − b| over two matrices of one shape. */
 const largestDifference = (a, b) => a.data.reduce((worst, v, k) => Math.max(worst, Math.abs(v - b.data[k])), 0);
 
-/** A Matrix from the library's result (a Matrix already, or a [.., rows, cols] tensor). */
-const asMatrix = (x) => (x.rows !== undefined ? x : { rows: x.shape.at(-2), cols: x.shape.at(-1), data: x.data });
-
 /**
  * RoPE at positions 0 … P − 1 with `base`, and again moved by `shift`: { angles (P × d/2), q, k
  * (rotated, P × d), scores, shifted, spread (largest along a diagonal), moved (largest |scores −
@@ -57,12 +54,12 @@ export function ropeRun(lab, { Q, K }, { base, shift, positions = ROPE_POSITIONS
   const d = Q.cols;
   const q = repeatRow(Q, 0, positions);
   const k = repeatRow(K, Math.min(1, K.rows - 1), positions);
-  const rotate = (M, offset) => asMatrix(lab.rotaryEmbedding(M, { base, offset }));
+  const rotate = (M, offset) => lab.rotaryEmbedding(M, { base, offset });
   const [qr, kr, qs, ks] = [rotate(q, 0), rotate(k, 0), rotate(q, shift), rotate(k, shift)];
   const scores = scoresOf(lab, qr, kr);
   const shifted = scoresOf(lab, qs, ks);
   const plain = scoresOf(lab, { rows: 1, cols: d, data: q.data.subarray(0, d) }, { rows: 1, cols: d, data: k.data.subarray(0, d) }).data[0];
-  const angles = asMatrix(lab.rotaryAngles(positions, d, { base }));
+  const angles = lab.rotaryAngles(positions, d, { base });
   return { angles, q: qr, k: kr, scores, shifted, spread: diagonalSpread(scores), moved: largestDifference(scores, shifted), plain };
 }
 

@@ -38,7 +38,7 @@ export class RopeSection {
       return h.el;
     };
     const shifted = positions.map((p) => String(Number(p) + shift));
-    place(ui.angles, [heat('rope-angles', t('decoding.ropeAngles'), r.angles, positions, pairs), this.#pairs(t, r)]);
+    place(ui.angles, [heat('rope-angles', t('decoding.ropeAngles'), r.angles, positions, pairs, { compact: d > 16 }), this.#pairs(t, r)]);
     place(ui.scores, [heat('rope-scores', t('decoding.ropeScores'), r.scores, positions, positions), heat('rope-shifted', t('decoding.ropeShifted', { shift }), r.shifted, shifted, shifted)]);
     return [
       heading,
