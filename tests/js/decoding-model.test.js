@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { decodeTrace, firstColumns, headProjections } from '../../web/src/components/decoding/kv-model.js';
 import { decodeChoice, largestDivisor, numberSetting, presetOf, shapeSetting, shapeText, sharingVariants } from '../../web/src/components/decoding/settings.js';
+import { bytesText, memoryRows } from '../../web/src/components/decoding/memory-model.js';
 import { CURVE_POINTS, softcapCurve, softcapRun, windowRun } from '../../web/src/components/decoding/softcap-model.js';
 import { buildModel } from '../../web/src/model.js';
 import { BUILDS, expectClose, loadLab } from './helpers.js';
@@ -80,7 +81,28 @@ describe.each(BUILDS)('$name build', ({ simd }) => {
       expectClose(trace.outputs, full.output);
       expectClose(trace.weights, [full.weights[total - 1]]);
       expect(trace.difference).toBeLessThan(1e-5);
+      // The work the cache reports: (d_k + d_v) per key seen; without a cache, every row again.
+      const tri = (k) => (k * (k + 1)) / 2;
+      expect(trace.work[0]).toEqual({ position: `0–${prefill - 1}`, keys: prefill, withCache: tri(prefill) * 8, withoutCache: tri(prefill) * 8 });
+      for (let t = prefill; t < total; t++) expect(trace.work[t - prefill + 1]).toEqual({ position: String(t), keys: t + 1, withCache: (t + 1) * 8, withoutCache: tri(t + 1) * 8 });
+      expect(trace.bytes).toBe(total * 8 * 4);
     }
+  });
+
+  it('the memory table: MHA, GQA and MQA bytes for a shape like Llama 3 8B, float16', async () => {
+    const lab = await loadLab(simd);
+    const rows = memoryRows(lab, shapeSetting('32 32 8 128'), 4096);
+    const bytes = (kv, tokens) => 2 * 32 * kv * 128 * tokens * 2;
+    expect(rows.map((r) => [r.id, r.kvHeads, r.perToken, r.total, r.ratio, r.own])).toEqual([
+      ['mha', 32, bytes(32, 1), bytes(32, 4096), 1, false],
+      ['gqa', 8, bytes(8, 1), bytes(8, 4096), 0.25, true],
+      ['mqa', 1, bytes(1, 1), bytes(1, 4096), 1 / 32, false],
+    ]);
+    expect(rows.map((r) => bytesText(r.total))).toEqual(['2.00 GiB', '512 MiB', '64.0 MiB']);
+    expect(bytesText(512)).toBe('512 B');
+    const falcon = memoryRows(lab, shapeSetting('32 71 1 64'), 2048);
+    expect(falcon[1]).toEqual({ id: 'gqa', kvHeads: null, own: false });
+    expect(falcon[2]).toMatchObject({ kvHeads: 1, own: true, total: 2 * 32 * 64 * 2048 * 2 });
   });
 
   it('soft-capping: the capped step is c·tanh(s/c) of the scores step, the weights a softmax of it', async () => {

@@ -3,7 +3,7 @@
 // The slopes and the bias are lab.alibiSlopes and lab.alibiBias; the weights are
 // lab.batchedAttention with that bias, every head given the same query so that only the slope
 // differs between heads.
-import { isMaskedValue } from '../../format.js';
+import { exact, isMaskedValue } from '../../format.js';
 import { rowsTensor } from './kv-model.js';
 
 /** True when this build of the library has ALiBi. */
@@ -43,4 +43,10 @@ export function alibiRun(lab, { Q, K, V }, heads) {
     return { slope, bias: b, mask: Uint8Array.from(b.data, (v) => (isMaskedValue(v) ? 0 : 1)), weights, distance: meanDistance(weights) };
   });
   return { slopes, heads: perHead, plainWeights, plainDistance: meanDistance(plainWeights) };
+}
+
+/** A slope as a fraction when it is a power of two (1/2, 1/256), else its float32 value. */
+export function slopeText(m) {
+  const k = Math.log2(m);
+  return Number.isInteger(k) && k < 0 ? `1/${2 ** -k}` : exact(m);
 }

@@ -2,16 +2,9 @@
 // lab.alibiSlopes) and the causal weights it gives (lab.batchedAttention with the bias, the same
 // query in every head), how far back each head looks on average, and the weights without a bias.
 import { el } from '../../dom.js';
-import { exact } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
-import { alibiRun, hasAlibi } from './alibi-model.js';
+import { alibiRun, hasAlibi, slopeText } from './alibi-model.js';
 import { fieldset, settingField } from './controls.js';
-
-/** A slope as a fraction when it is a power of two (1/2, 1/256), else its float32 value. */
-export function slopeText(m) {
-  const k = Math.log2(m);
-  return Number.isInteger(k) && k < 0 ? `1/${2 ** -k}` : exact(m);
-}
 
 export class AlibiSection {
   #host;
