@@ -1,6 +1,7 @@
 // <attention-decoding> in Chromium: the KV cache's heatmaps are the library's K, V and weights,
 // and grow by one row per "Next token" (button, slider by keyboard); prefill + decode equals causal
-// attention; the soft-capped scores and the curve are c·tanh(s/c) of the library's scores; the
+// attention; the work per call is the cache's; the memory table is lab.kvCacheBytes' for MHA, GQA
+// and MQA (presets, edited shape); RoPE's angles and scores, ALiBi's bias and weights per head; the soft-capped scores and the curve are c·tanh(s/c) of the library's scores; the
 // sliding window hides all but w keys; Chinese labels; inside the explorer with its URL state; no
 // console error, nothing from the network; screenshots.
 import { spawnSync } from 'node:child_process';
@@ -8,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { decodeTrace, headProjections } from '../../web/src/components/decoding/kv-model.js';
+import { alibiRun } from '../../web/src/components/decoding/alibi-model.js';
+import { ropeRun } from '../../web/src/components/decoding/rope-model.js';
 import { softcapRun } from '../../web/src/components/decoding/softcap-model.js';
 import { buildModel } from '../../web/src/model.js';
 import { componentPage, root, settled } from './browser.js';
@@ -34,8 +37,11 @@ const shownNow = (page) =>
     }
     const roles = {};
     for (const p of r.querySelectorAll('[data-role]')) roles[p.dataset.role] = p.textContent;
+    const tables = {};
+    for (const table of r.querySelectorAll('table[data-role]'))
+      tables[table.dataset.role] = [...table.querySelectorAll('tbody tr')].map((tr) => ({ name: tr.querySelector('th').textContent, cells: [...tr.querySelectorAll('td')].map((td) => td.dataset.value ?? td.textContent) }));
     const curve = r.querySelector('svg[data-role="curve"]');
-    return { figures, roles, heading: r.querySelector('h2')?.textContent, lang: r.querySelector('.root')?.getAttribute('lang'), next: r.querySelector('[data-key="next-token"]')?.textContent, curve: curve && { s: curve.dataset.s.split(' ').map(Number), capped: curve.dataset.capped.split(' ').map(Number) } };
+    return { figures, roles, tables, heading: r.querySelector('h2')?.textContent, lang: r.querySelector('.root')?.getAttribute('lang'), next: r.querySelector('[data-key="next-token"]')?.textContent, curve: curve && { s: curve.dataset.s.split(' ').map(Number), capped: curve.dataset.capped.split(' ').map(Number) } };
   });
 const shown = async (page) => (await settled(page), shownNow(page));
 const attr = (page, name) => page.evaluate((n) => document.querySelector('attention-decoding').getAttribute(n), name);
@@ -57,6 +63,11 @@ describe('attention-decoding', () => {
       expect(v.figures['new-weights'].values).toEqual(Array.from(trace.weights.data));
       expect(v.figures['new-weights'].values.reduce((a, x) => a + x, 0)).toBeCloseTo(1, 6);
       expect(v.roles['kv-check']).toContain(`the ${n} output rows`);
+      // The work table: the library's counts for the prefill and each step, with and without the cache.
+      const work = v.tables.work.slice(0, trace.work.length);
+      expect(work.map((row) => [Number(row.cells[1]), Number(row.cells[2])])).toEqual(trace.work.map((w) => [w.withCache, w.withoutCache]));
+      expect(v.tables.work[trace.work.length - 1].name).toBe(step ? `token at position ${n - 1}` : 'prefill, positions 0–2');
+      expect(v.roles['kv-bytes']).toContain(`${trace.bytes} bytes`);
     };
     let v = await shown(page);
     expect(v.heading).toBe('Attention in today’s language models');
@@ -134,6 +145,74 @@ describe('attention-decoding', () => {
     await context.close();
   });
 
+  test('the cache’s memory: presets shaped like real models, MHA, GQA and MQA from lab.kvCacheBytes; the shape edited', async () => {
+    const { page, problems, context } = await open('<attention-decoding sentence="a b c"></attention-decoding>');
+    const bytes = (shape, kv, tokens) => lab.kvCacheBytes({ layers: shape[0], kvHeads: kv, headDim: shape[3], tokens, bytesPerValue: 2 });
+    const check = (v, shape, tokens, kvs) => {
+      const rows = v.tables.memory;
+      expect(rows.map((r) => r.name.replace(' (this shape)', ''))).toEqual(['MHA: one per query head', 'GQA: one per group', 'MQA: one for all']);
+      kvs.forEach((kv, k) => {
+        if (kv === null) return expect(rows[k].cells[0]).toContain('cannot be split');
+        expect(rows[k].cells.slice(0, 3).map(Number)).toEqual([kv, bytes(shape, kv, 1), bytes(shape, kv, tokens)]);
+        expect(Number(rows[k].cells[3])).toBeCloseTo(kv / shape[1], 12);
+      });
+      expect(rows.filter((r) => r.name.endsWith('(this shape)')).length).toBe(1);
+    };
+    let v = await shown(page);
+    check(v, [32, 32, 8, 128], 4096, [32, 8, 1]);
+    // A preset chosen by keyboard: Falcon-like, one shared key/value head and 71 query heads (prime: no GQA).
+    await panel(page).locator('#kv-preset').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.querySelector('attention-decoding').getAttribute('kv-shape') === '32 71 1 64');
+    check(await shown(page), [32, 71, 1, 64], 4096, [71, null, 1]);
+    // A field edited, and the tokens cached.
+    await panel(page).locator('#kv-layers').fill('2');
+    await panel(page).locator('#kv-layers').press('Enter');
+    await panel(page).locator('#context').fill('100');
+    await panel(page).locator('#context').press('Enter');
+    await page.waitForFunction(() => document.querySelector('attention-decoding').getAttribute('context') === '100');
+    v = await shown(page);
+    expect(await attr(page, 'kv-shape')).toBe('2 71 1 64');
+    check(v, [2, 71, 1, 64], 100, [71, null, 1]);
+    expect(await page.evaluate(() => document.querySelector('attention-decoding').shadowRoot.querySelector('#kv-preset').value)).toBe('custom');
+    await page.evaluate(() => document.querySelector('attention-decoding').setAttribute('kv-shape', '4 12 5 64'));
+    await page.waitForFunction(() => document.querySelector('attention-decoding').shadowRoot.querySelector('[data-role="out-of-range"]')?.textContent.includes('kv-shape: 4 12 5 64 → 4 12 4 64'));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('RoPE: the library’s angles and rotated scores, constant along diagonals and under a shift; ALiBi per head', async () => {
+    const { page, problems, context } = await open('<attention-decoding sentence="the cat sat on the mat" seed="3" rope-base="100" rope-shift="4" alibi-heads="2"></attention-decoding>');
+    const model = buildModel({ sentence: 'the cat sat on the mat', seed: 3 });
+    const proj = headProjections(lab, model);
+    const v = await shown(page);
+    const rope = ropeRun(lab, proj, { base: 100, shift: 4 });
+    expect(v.figures['rope-angles'].values).toEqual(Array.from(lab.rotaryAngles(12, 8, { base: 100 }).data));
+    expect(v.figures['rope-scores'].values).toEqual(Array.from(rope.scores.data));
+    expect(v.figures['rope-shifted'].values).toEqual(Array.from(rope.shifted.data));
+    expect(v.figures['rope-shifted'].rows[0]).toBe('4');
+    const S = v.figures['rope-scores'].values;
+    for (let i = 1; i < 12; i++) for (let j = 1; j < 12; j++) expect(S[i * 12 + j]).toBeCloseTo(S[(i - 1) * 12 + j - 1], 5);
+    expect(v.roles['rope-diagonal']).toMatch(/differ by at most (0|[\d.]+e−[6-9]):/);
+    expect(v.roles['rope-shift']).toContain('Moving both positions by 4');
+    const alibi = alibiRun(lab, proj, 2);
+    const bias = lab.alibiBias({ heads: 2, queries: 6, keys: 6 });
+    for (const h of [0, 1]) {
+      const shownBias = v.figures[`alibi-bias-${h}`].values;
+      Array.from(bias.data.slice(h * 36, (h + 1) * 36)).forEach((b, k) => (b === -Infinity ? expect(shownBias[k] <= -3.4e38 || shownBias[k] === -Infinity).toBe(true) : expect(shownBias[k]).toBe(b)));
+      expect(v.figures[`alibi-weights-${h}`].values).toEqual(Array.from(alibi.heads[h].weights.data));
+      expect(v.roles[`alibi-distance-${h}`]).toContain(`Looks back ${alibi.heads[h].distance.toFixed(2)} tokens`);
+    }
+    expect(v.roles['alibi-plain']).toContain('Slopes: 1/16, 1/256');
+    // Heads by keyboard.
+    await panel(page).locator('#alibi-heads').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('attention-decoding').shadowRoot.querySelector('figure[data-matrix="alibi-bias-2"]'));
+    expect((await shown(page)).roles['alibi-plain']).toContain('Slopes: 1/16, 1/256, 1/4');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('Chinese labels; inside the explorer, its settings in the explorer’s state', async () => {
     const { page, problems, context } = await open('<attention-decoding lang="zh-CN" prefill="2"></attention-decoding>');
     const zh = await shown(page);
@@ -143,6 +222,9 @@ describe('attention-decoding', () => {
     expect(zh.figures['K-cache'].rows).toEqual(['小', '猫', '坐']);
     expect(zh.roles['cap-bound']).toContain('截断后');
     expect(zh.next).toBe('下一个词元：“在”');
+    expect(zh.tables.memory[0].name).toContain('MHA：每个查询头一个');
+    expect(zh.roles['rope-shift']).toContain('两个位置同时平移 5');
+    expect(zh.roles['alibi-plain']).toContain('斜率：1/4, 1/16, 1/64, 1/256');
     expect(problems.console).toEqual([]);
     await context.close();
 
