@@ -1,7 +1,6 @@
 // The strings of <attention-decoding> (attention in today's language models), in English and Chinese.
 export default {
   en: {
-    'tab.decoding': 'Today’s models',
     'decoding.heading': 'Attention in today’s language models',
     'decoding.intro': 'A language model writes one token at a time, and every new token attends to all before it. Today’s models run attention with a cache of keys and values, fewer key/value heads than query heads, rotary positions or position biases, capped scores and sliding windows. Here each of these on the sentence: one head of width d_k = {d}, its Q, K and V the sentence’s embeddings times the first d_k columns of the seeded W_Q, W_K, W_V. We have no language model to choose the next word, so the “generated” tokens are the sentence’s own next words.',
     'decoding.kvHeading': 'The KV cache, one token at a time',
@@ -103,7 +102,6 @@ export default {
     'decoding.windowSeen': 'Keys each query sees (from the first token to the last): {counts}; never more than w = {w}.',
   },
   'zh-CN': {
-    'tab.decoding': '当今的模型',
     'decoding.heading': '当今语言模型中的注意力',
     'decoding.intro': '语言模型一次写出一个词元，每个新词元都要对它之前的所有词元做注意力。当今的模型在计算注意力时使用键和值的缓存、比查询头少的键/值头、旋转位置编码或位置偏置、截断的分数和滑动窗口。下面逐一在句子上演示：一个宽度为 d_k = {d} 的头，它的 Q、K、V 是句子的嵌入乘以随机种子生成的 W_Q、W_K、W_V 的前 d_k 列。这里没有语言模型来选择下一个词，所以“生成”的词元就是句子本身的下一个词。',
     'decoding.kvHeading': 'KV 缓存：一次一个词元',
