@@ -13,7 +13,7 @@ import { alibiRun } from '../../web/src/components/decoding/alibi-model.js';
 import { ropeRun } from '../../web/src/components/decoding/rope-model.js';
 import { softcapRun } from '../../web/src/components/decoding/softcap-model.js';
 import { buildModel } from '../../web/src/model.js';
-import { componentPage, root, settled } from './browser.js';
+import { componentPage, ready, root, settled, urlWritten, watchedPage } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -246,6 +246,23 @@ describe('attention-decoding', () => {
       return el.getAttribute('prefill') === '1' && el.shadowRoot.querySelector('[data-role="kv-status"]')?.textContent.includes('1 prefilled + 2 generated');
     });
     expect((await inner()).state).toMatchObject({ panel: 'decoding', prefill: '1', decodeStep: '2', softcap: '2' });
+    expect(w.problems.console).toEqual([]);
+    expect(w.problems.external).toEqual([]);
+    await w.context.close();
+  });
+
+  test('the demo page’s URL: a link opens the panel with its settings, a control writes them back', async () => {
+    const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await w.page.goto(`${s.url}/site/?panel=decoding&s=a+b+c+d+e&pre=2&dstep=1&cap=1.5&sw=2&kvs=32+71+1+64&ctx=100&ah=3&rb=500&rs=2`);
+    await ready(w.page);
+    const attrs = () => w.page.evaluate(() => Object.fromEntries(['prefill', 'decode-step', 'softcap', 'sliding-window', 'kv-shape', 'context', 'alibi-heads', 'rope-base', 'rope-shift'].map((n) => [n, document.querySelector('attention-explorer').shadowRoot.querySelector('attention-decoding').getAttribute(n)])));
+    expect(await attrs()).toEqual({ prefill: '2', 'decode-step': '1', softcap: '1.5', 'sliding-window': '2', 'kv-shape': '32 71 1 64', context: '100', 'alibi-heads': '3', 'rope-base': '500', 'rope-shift': '2' });
+    const status = () => w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-decoding').shadowRoot.querySelector('[data-role="kv-status"]').textContent);
+    expect(await status()).toContain('2 prefilled + 1 generated');
+    await w.page.locator('attention-explorer attention-decoding [data-key="next-token"]').click();
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-decoding').getAttribute('decode-step') === '2');
+    const url = new URL(await urlWritten(w.page));
+    expect(Object.fromEntries(['panel', 'pre', 'dstep', 'cap', 'kvs'].map((k) => [k, url.searchParams.get(k)]))).toEqual({ panel: 'decoding', pre: '2', dstep: '2', cap: '1.5', kvs: '32 71 1 64' });
     expect(w.problems.console).toEqual([]);
     expect(w.problems.external).toEqual([]);
     await w.context.close();
