@@ -108,6 +108,8 @@ describe.each(BUILDS)('rotaryEmbedding ($name build)', ({ simd }) => {
       const s = score(i, j);
       const norms = Math.hypot(...q) * Math.hypot(...k);
       expect(Math.abs(score(i + shift, j + shift) - s)).toBeLessThanOrEqual(4e-6 * (1 + norms));
+      // and it is the score of q against k turned by the distance alone: q·R((j − i)θ)k, in float64
+      expect(Math.abs(s - dot(q, reference(k, 1, d, { offset: j - i, interleaved, base })))).toBeLessThanOrEqual(4e-6 * (1 + norms));
       // the same distance from the other side is the transposed rotation, R(−t): q·R(t)k = k·R(−t)q
       expect(Math.abs(score(j, i) - dot(lab.rotaryEmbedding({ rows: 1, cols: d, data: k }, { offset: i, interleaved, base }).data, lab.rotaryEmbedding({ rows: 1, cols: d, data: q }, { offset: j, interleaved, base }).data))).toBeLessThanOrEqual(4e-6 * (1 + norms));
     }), { numRuns: 150, seed: 15 });
