@@ -74,6 +74,10 @@ describe.each(BUILDS)('rotaryEmbedding ($name build)', ({ simd }) => {
     expect(Array.from(matrix.data)).toEqual(Array.from(rows));
     const nested = Array.from({ length: B }, (_, b) => Array.from({ length: H }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(data.subarray(((b * H + h) * n + i) * d, ((b * H + h) * n + i + 1) * d)))));
     expect(Array.from(lab.rotaryEmbedding(nested, { offset: 2 }).data)).toEqual(Array.from(four.data));
+    // 3-D nested arrays whose rows are Float32Arrays [batch][n] of heads·d
+    const packed = toRowsMajor(data, B, H, n, d);
+    const typedRows = Array.from({ length: B }, (_, b) => Array.from({ length: n }, (_, i) => packed.slice((b * n + i) * H * d, (b * n + i + 1) * H * d)));
+    expect(Array.from(lab.rotaryEmbedding(typedRows, { offset: 2, heads: H }).data)).toEqual(Array.from(three.data));
     expect(lab.rotaryEmbedding({ shape: [B, H, n, d], data }, { heads: H }).shape).toEqual([B, H, n, d]);
     // float16 bits are taken exactly
     const halves = lab.rotaryEmbedding({ shape: [1, 1, 1, 2], data: Uint16Array.of(0x3c00, 0x0000), dtype: 'float16' }, { offset: 1 });
