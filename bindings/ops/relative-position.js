@@ -26,8 +26,10 @@ function rotaryRule(fn, o) {
   return { base, offset: o.offset === undefined ? 0 : toCount(fn, 'offset', o.offset) };
 }
 
+// A { shape, data } tensor, or nested arrays three or four deep (two deep is a matrix).
 const isTensorLike = (X) =>
-  (X !== null && typeof X === 'object' && !Array.isArray(X) && 'shape' in X) || (Array.isArray(X) && Array.isArray(X[0]) && Array.isArray(X[0][0]));
+  (X !== null && typeof X === 'object' && !Array.isArray(X) && 'shape' in X) ||
+  (Array.isArray(X) && Array.isArray(X[0]) && (Array.isArray(X[0][0]) || ArrayBuffer.isView(X[0][0])));
 
 // X as the core sees it: layout (0 [batch, heads, n, d], 1 [batch, n, heads·d]), sizes and data,
 // and how to hand the result back (a matrix for a matrix, a tensor of the same shape for a tensor).

@@ -155,7 +155,11 @@ TEST(RotaryEmbedding, RotatedScoreDependsOnlyOnTheDistance) {
         };
         const double s = score(i, j);
         EXPECT_NEAR(score(i + shift, j + shift), s, 1e-5 * static_cast<double>(d)) << "i=" << i << " j=" << j << " shift=" << shift;
-        // and it is not a function of i and j separately with a constant score: distance 0 gives q·k
+        // and it is q against k turned by the distance alone, q·R((j − i)θ)k (distance 0: q·k)
+        const auto turned = rotate(k.data(), d, static_cast<double>(j - i), 10000.0, interleaved);
+        double want = 0.0;
+        for (std::size_t t = 0; t < d; ++t) want += q[t] * turned[t];
+        EXPECT_NEAR(s, want, 1e-5 * static_cast<double>(d)) << "i=" << i << " j=" << j;
         EXPECT_NEAR(score(i, i), dot(q.data(), k.data(), d), 1e-5 * static_cast<double>(d));
       }
 }

@@ -74,6 +74,10 @@ describe.each(BUILDS)('rotaryEmbedding ($name build)', ({ simd }) => {
     expect(Array.from(matrix.data)).toEqual(Array.from(rows));
     const nested = Array.from({ length: B }, (_, b) => Array.from({ length: H }, (_, h) => Array.from({ length: n }, (_, i) => Array.from(data.subarray(((b * H + h) * n + i) * d, ((b * H + h) * n + i + 1) * d)))));
     expect(Array.from(lab.rotaryEmbedding(nested, { offset: 2 }).data)).toEqual(Array.from(four.data));
+    // 3-D nested arrays whose rows are Float32Arrays [batch][n] of heads·d
+    const packed = toRowsMajor(data, B, H, n, d);
+    const typedRows = Array.from({ length: B }, (_, b) => Array.from({ length: n }, (_, i) => packed.slice((b * n + i) * H * d, (b * n + i + 1) * H * d)));
+    expect(Array.from(lab.rotaryEmbedding(typedRows, { offset: 2, heads: H }).data)).toEqual(Array.from(three.data));
     expect(lab.rotaryEmbedding({ shape: [B, H, n, d], data }, { heads: H }).shape).toEqual([B, H, n, d]);
     // float16 bits are taken exactly
     const halves = lab.rotaryEmbedding({ shape: [1, 1, 1, 2], data: Uint16Array.of(0x3c00, 0x0000), dtype: 'float16' }, { offset: 1 });
@@ -108,6 +112,8 @@ describe.each(BUILDS)('rotaryEmbedding ($name build)', ({ simd }) => {
       const s = score(i, j);
       const norms = Math.hypot(...q) * Math.hypot(...k);
       expect(Math.abs(score(i + shift, j + shift) - s)).toBeLessThanOrEqual(4e-6 * (1 + norms));
+      // and it is the score of q against k turned by the distance alone: q·R((j − i)θ)k, in float64
+      expect(Math.abs(s - dot(q, reference(k, 1, d, { offset: j - i, interleaved, base })))).toBeLessThanOrEqual(4e-6 * (1 + norms));
       // the same distance from the other side is the transposed rotation, R(−t): q·R(t)k = k·R(−t)q
       expect(Math.abs(score(j, i) - dot(lab.rotaryEmbedding({ rows: 1, cols: d, data: k }, { offset: i, interleaved, base }).data, lab.rotaryEmbedding({ rows: 1, cols: d, data: q }, { offset: j, interleaved, base }).data))).toBeLessThanOrEqual(4e-6 * (1 + norms));
     }), { numRuns: 150, seed: 15 });
