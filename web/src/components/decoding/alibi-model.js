@@ -6,9 +6,6 @@
 import { exact, isMaskedValue } from '../../format.js';
 import { rowsTensor } from './kv-model.js';
 
-/** True when this build of the library has ALiBi. */
-export const hasAlibi = (lab) => typeof lab.alibiSlopes === 'function' && typeof lab.alibiBias === 'function';
-
 /** One head's n×n slice of a [1, heads, n, n] tensor, as a Matrix. */
 export function headSlice(T, h) {
   const [n, m] = T.shape.slice(-2);

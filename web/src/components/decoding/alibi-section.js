@@ -3,7 +3,7 @@
 // query in every head), how far back each head looks on average, and the weights without a bias.
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
-import { alibiRun, hasAlibi, slopeText } from './alibi-model.js';
+import { alibiRun, slopeText } from './alibi-model.js';
 import { fieldset, settingField } from './controls.js';
 
 export class AlibiSection {
@@ -20,7 +20,6 @@ export class AlibiSection {
   build(lab, t, proj, tokens, heads) {
     const heading = el('h3', { text: t('decoding.alibiHeading') });
     const intro = el('p', { class: 'intro', text: t('decoding.alibiIntro') });
-    if (!hasAlibi(lab)) return [heading, intro, el('p', { class: 'note pending', 'data-role': 'alibi-pending', text: t('decoding.alibiPending') })];
     const ui = (this.#ui ??= this.#build());
     ui.legend.textContent = t('decoding.alibiControls');
     ui.heads.sync({ text: t('decoding.alibiHeads', { h: heads }), min: 1, max: 8, value: heads });

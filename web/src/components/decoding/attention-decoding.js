@@ -2,8 +2,8 @@
 // (prefill, then one token at a time: the caches growing, the new query's weights, the work per
 // token and the cache's memory for real model shapes), rotary position embedding (RoPE), ALiBi's
 // per-head bias, soft-capping of the scores and a sliding window. Every number is the library's:
-// lab.batchedAttention (cache, soft-cap, window, bias), and the KV-cache and RoPE/ALiBi families
-// where this build has them; a section whose functions are missing says so instead.
+// lab.createKVCache and lab.kvCacheBytes, lab.rotaryEmbedding and lab.rotaryAngles,
+// lab.alibiSlopes and lab.alibiBias, lab.batchedAttention (soft-cap, window, bias, trace).
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';

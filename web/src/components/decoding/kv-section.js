@@ -12,6 +12,8 @@ import { DECODING_NUMBERS } from './settings.js';
 const PREFILL_MAX = DECODING_NUMBERS.find(([name]) => name === 'prefill')[2];
 
 const count = (v) => v.toLocaleString('en-US');
+/** Decode steps listed in the work table (the last ones). */
+const SHOWN_STEPS = 6;
 
 /** The work of the prefill and of each decode step, with and without the cache (the library's KVCacheWork), and their sums. */
 function workTable(t, work, d) {
@@ -21,7 +23,12 @@ function workTable(t, work, d) {
   const body = el('tbody');
   const row = (name, keys, w, key) =>
     el('tr', { 'data-work': key }, el('th', { scope: 'row', text: name }), el('td', { class: 'num', text: keys }), el('td', { class: 'num', 'data-value': String(w.withCache), text: count(w.withCache) }), el('td', { class: 'num', 'data-value': String(w.withoutCache), text: count(w.withoutCache) }), el('td', { class: 'num', text: `${Number((w.withoutCache / w.withCache).toPrecision(3))}×` }));
-  work.forEach((w, k) => body.append(row(k === 0 ? t('decoding.workPrefill', { positions: w.position }) : t('decoding.workStep', { position: w.position }), k === 0 ? `1–${w.keys}` : String(w.keys), w, String(k))));
+  // A long generation shows the prefill, then its last SHOWN_STEPS steps (the sum covers them all).
+  const shown = work.map((w, k) => [w, k]).filter(([, k]) => k === 0 || k >= work.length - SHOWN_STEPS);
+  for (const [w, k] of shown) {
+    if (k > 1 && k === work.length - SHOWN_STEPS) body.append(el('tr', { 'data-work': 'gap' }, el('th', { scope: 'row', text: '…' }), el('td', { colspan: '4', text: t('decoding.workGap', { s: k - 1 }) })));
+    body.append(row(k === 0 ? t('decoding.workPrefill', { positions: w.position }) : t('decoding.workStep', { position: w.position }), k === 0 ? `1–${w.keys}` : String(w.keys), w, String(k)));
+  }
   if (work.length > 2) {
     const steps = work.slice(1);
     const sum = (key) => steps.reduce((a, w) => a + w[key], 0);

@@ -7,9 +7,6 @@
 /** Positions shown. */
 export const ROPE_POSITIONS = 12;
 
-/** True when this build of the library has RoPE. */
-export const hasRope = (lab) => typeof lab.rotaryEmbedding === 'function' && typeof lab.rotaryAngles === 'function';
-
 /** P copies of row r of M, as a P × cols Matrix. */
 export function repeatRow(M, r, P) {
   const row = M.data.subarray(r * M.cols, (r + 1) * M.cols);

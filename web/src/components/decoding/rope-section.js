@@ -7,7 +7,7 @@ import { exact } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { fieldset, settingField } from './controls.js';
 import { pairChart } from './pair-chart.js';
-import { hasRope, pairPoints, ropeRun } from './rope-model.js';
+import { pairPoints, ropeRun } from './rope-model.js';
 
 export class RopeSection {
   #host;
@@ -22,7 +22,6 @@ export class RopeSection {
   build(lab, t, proj, base, shift) {
     const heading = el('h3', { text: t('decoding.ropeHeading') });
     const intro = el('p', { class: 'intro', text: t('decoding.ropeIntro') });
-    if (!hasRope(lab)) return [heading, intro, el('p', { class: 'note pending', 'data-role': 'rope-pending', text: t('decoding.ropePending') })];
     const d = proj.Q.cols;
     if (d % 2) return [heading, intro, el('p', { class: 'note', 'data-role': 'rope-odd', text: t('decoding.ropeOdd', { d }) })];
     const ui = (this.#ui ??= this.#build());

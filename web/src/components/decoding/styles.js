@@ -19,5 +19,4 @@ fieldset.controls input[type="number"] { width: 6rem; }
 .alibi-head { flex: 0 1 auto; width: min-content; min-width: min(14rem, 100%); max-width: 100%; }
 .alibi-head h4 { margin: 0.4rem 0 0; font-size: 0.95rem; }
 .alibi-head figure.heatmap { margin: 0.3rem 0; }
-.pending { color: var(--_muted); font-style: italic; }
 `;
