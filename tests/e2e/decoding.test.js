@@ -213,6 +213,25 @@ describe('attention-decoding', () => {
     await context.close();
   });
 
+  test('hostile and out-of-range attributes: clamped and listed as text, never an error; an odd d_k has no RoPE', async () => {
+    const payload = '<img src=x onerror=alert(1)>';
+    const attrs = { prefill: payload, 'decode-step': '-5', softcap: '1e400', 'sliding-window': '1e9', 'alibi-heads': payload, 'rope-base': '0', 'rope-shift': '999', context: '1e12', 'kv-shape': payload };
+    const body = `<attention-decoding sentence="a b c d" d-k="5" ${Object.entries(attrs).map(([k, v]) => `${k}="${v.replace(/</g, '&lt;')}"`).join(' ')}></attention-decoding>`;
+    const { page, problems, context, dialogs } = await open(body);
+    const v = await shown(page);
+    expect(v.roles['out-of-range']).toContain('decode-step: -5 → 0');
+    expect(v.roles['out-of-range']).toContain('sliding-window: 1e9 → 4');
+    expect(v.roles['out-of-range']).toContain('rope-base: 0 → 2');
+    expect(v.roles['out-of-range']).toContain('context: 1e12 → 1048576');
+    expect(v.roles['out-of-range']).toContain('kv-shape: <img');
+    expect(v.roles['rope-odd']).toContain('d_k is 5');
+    expect(v.tables.memory[1].cells.slice(0, 1)).toEqual(['8']);
+    expect(await page.evaluate(() => document.querySelector('attention-decoding').shadowRoot.querySelectorAll('img, [role="alert"]').length)).toBe(0);
+    expect(dialogs).toEqual([]);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('Chinese labels; inside the explorer, its settings in the explorer’s state', async () => {
     const { page, problems, context } = await open('<attention-decoding lang="zh-CN" prefill="2"></attention-decoding>');
     const zh = await shown(page);
