@@ -13,6 +13,7 @@ bool fits(const KVCache& c, const HeadTensor& k, const HeadTensor& v) {
 // Rows of `fresh` into rows at … at + fresh.rows − 1 of a plane of `capacity` rows per head.
 void write_rows(float* plane, std::size_t capacity, std::size_t at, const HeadTensor& fresh) {
   const std::size_t width = fresh.cols;
+  if (width == 0) return;  // nothing to copy (and the plane may be empty, with no data)
   for (std::size_t b = 0; b < fresh.batch; ++b)
     for (std::size_t g = 0; g < fresh.heads; ++g) {
       float* dst = plane + ((b * fresh.heads + g) * capacity + at) * width;
@@ -26,7 +27,8 @@ void write_rows(float* plane, std::size_t capacity, std::size_t at, const HeadTe
 Status kv_cache_append(KVCache& cache, const HeadTensor& k, const HeadTensor& v) {
   if (!fits(cache, k, v)) return Status::shape_mismatch;
   if (cache.length > cache.capacity || k.rows > cache.capacity - cache.length) return Status::bad_argument;
-  if (k.rows > 0 && (!cache.keys || !cache.values)) return Status::bad_argument;
+  const std::size_t rows = cache.batch * cache.kv_heads * cache.capacity;  // a plane may be empty, never missing
+  if ((rows * cache.d_k > 0 && !cache.keys) || (rows * cache.d_v > 0 && !cache.values)) return Status::bad_argument;
   write_rows(cache.keys, cache.capacity, cache.length, k);
   write_rows(cache.values, cache.capacity, cache.length, v);
   cache.length += k.rows;
