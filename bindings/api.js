@@ -6,10 +6,12 @@
 import { Frame } from './frame.js';
 import { attentionOps } from './ops/attention.js';
 import { batchedOps } from './ops/batched.js';
+import { kvCacheOps } from './ops/kv-cache.js';
 import { multiHeadOps } from './ops/multi-head.js';
 import { onlineSoftmaxOps } from './ops/online-softmax.js';
 import { poolingOps } from './ops/pooling.js';
 import { positionalOps } from './ops/positional.js';
+import { relativePositionOps } from './ops/relative-position.js';
 import { transformerOps } from './ops/transformer.js';
 import { variantOps } from './ops/variants.js';
 import { Workspace } from './workspace.js';
@@ -34,7 +36,9 @@ export function createApi(module, { simd }) {
     ...onlineSoftmaxOps(context),
     ...poolingOps(context),
     ...positionalOps(context),
+    ...relativePositionOps(context),
     ...batchedOps(context),
+    ...kvCacheOps(context),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };

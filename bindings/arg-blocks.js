@@ -94,6 +94,15 @@ export const ARG_BLOCKS = {
   positionalEncoding: { n: 'u32', d: 'u32', base: 'f64', P: 'ptr' },
   addPositionalEncoding: { X: 'ptr', n: 'u32', d: 'u32', base: 'f64', scale: 'f64', output: 'ptr' },
 
+  // ---- relative-position.js (layout 0: [batch, heads, n, d]; 1: [batch, n, heads·d])
+  rotaryEmbedding: {
+    X: 'ptr', layout: 'u32', batch: 'u32', heads: 'u32', n: 'u32', d: 'u32', base: 'f64', offset: 'i32', interleaved: 'u32',
+    output: 'ptr',
+  },
+  rotaryAngles: { n: 'u32', d: 'u32', base: 'f64', offset: 'i32', angles: 'ptr' },
+  alibiSlopes: { heads: 'u32', slopes: 'ptr' },
+  alibiBias: { heads: 'u32', queries: 'u32', keys: 'u32', offset: 'i32', symmetric: 'u32', bias: 'ptr' },
+
   // ---- batched.js (layout 0: [batch, heads, rows, width]; 1: [batch, rows, heads·width])
   batchedAttention: {
     Q: 'ptr', K: 'ptr', V: 'ptr', layout: 'u32', batch: 'u32', heads: 'u32', kvHeads: 'u32', n: 'u32', m: 'u32',
@@ -104,6 +113,20 @@ export const ARG_BLOCKS = {
     output: 'ptr', weights: 'ptr', scratch: 'ptr', scores: 'ptr', capped: 'ptr', biased: 'ptr',
   },
   batchedScratchFloats: { dv: 'u32' },
+
+  // ---- kv-cache.js (keys, values: the cache's own planes [batch, kvHeads, capacity, dK / dV])
+  kvCacheForward: {
+    keys: 'ptr', values: 'ptr', batch: 'u32', heads: 'u32', kvHeads: 'u32', dK: 'u32', dV: 'u32', capacity: 'u32',
+    length: 'u32', n: 'u32', Q: 'ptr', K: 'ptr', V: 'ptr', scale: 'f32', softcap: 'f32', window: 'u32',
+    output: 'ptr', weights: 'ptr', scratch: 'ptr',
+  },
+  // Multiply-adds of n tokens after `past` (withCache 1) or of recomputing the whole prefix (0).
+  kvCacheWork: {
+    batch: 'u32', heads: 'u32', dK: 'u32', dV: 'u32', window: 'u32', past: 'u32', n: 'u32', withCache: 'u32',
+  },
+  kvCacheBytes: {
+    layers: 'f64', batch: 'f64', kvHeads: 'f64', dK: 'f64', dV: 'f64', tokens: 'f64', bytesPerValue: 'f64',
+  },
 };
 
 /** Bytes of each field type (wasm32: an address is 4 bytes). */

@@ -20,7 +20,7 @@ AttentionError.codes = Object.freeze({
   INVALID_MASK: 'INVALID_MASK', // unknown mask name, wrong size, validLens out of range, values not 0/1
   NON_FINITE: 'NON_FINITE', // NaN or ±Infinity in an input
   OVERFLOW: 'OVERFLOW', // finite inputs whose result would not fit in float32 (|x| > 3.4e38)
-  DISPOSED: 'DISPOSED', // a layer used after dispose()
+  DISPOSED: 'DISPOSED', // a layer used after dispose(), a KV cache after release()
   OUT_OF_MEMORY: 'OUT_OF_MEMORY', // the request does not fit in the module's memory (thrown as a RangeError)
   INTERNAL: 'INTERNAL', // the core refused arguments the JS layer accepted: a bug, please report it
 });

@@ -4,10 +4,12 @@
 // this file re-exports the public ones and assembles AttentionLab from them.
 import type { AttentionOps } from './types/attention.js';
 import type { BatchedOps } from './types/batched.js';
+import type { KVCacheOps } from './types/kv-cache.js';
 import type { MultiHeadOps } from './types/multi-head.js';
 import type { OnlineSoftmaxOps } from './types/online-softmax.js';
 import type { PoolingOps } from './types/pooling.js';
 import type { PositionalOps } from './types/positional.js';
+import type { RelativePositionOps } from './types/relative-position.js';
 import type { AttentionError, AttentionRangeError } from './types/shared.js';
 import type { TransformerOps } from './types/transformer.js';
 import type { VariantOps } from './types/variants.js';
@@ -21,10 +23,12 @@ export type { VariantResult, LocalAttentionOptions, LinearAttentionOptions, Linf
 export type { OnlineSoftmaxOptions, OnlineSoftmaxBlock, OnlineSoftmaxResult } from './types/online-softmax.js';
 export type { KernelName, NadarayaWatsonOptions, NadarayaWatsonResult, ParametricPoolingOptions, ParametricPoolingResult } from './types/pooling.js';
 export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './types/positional.js';
+export type { RotaryAnglesOptions, RotaryEmbeddingOptions, AlibiBiasOptions } from './types/relative-position.js';
 export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
+export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCacheWork, KVCacheBytesOptions } from './types/kv-cache.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
-export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, BatchedOps {
+export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps {
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */

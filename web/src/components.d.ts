@@ -132,11 +132,29 @@ export declare class AttentionTransformer extends AttentionElement {
   go(step: string): void;
 }
 
-/** `<attention-explorer>`: the input controls and every panel. Extra attribute: `panel` (`steps`, `heads`, `compare`, `scaling`, `pooling`, `cross`, `positions`, `cost`, `transformer`). Fires `attention-change` with the whole state. */
 /**
- * Attributes besides the shared ones: `panel` (the shown tab) and `sync-url` (boolean: read the
- * state from the page's URL when connected and write it back on every change, keeping the page's
- * other query parameters and its fragment; one such explorer per page).
+ * `<attention-decoding>`: attention as today's language models run it: the KV cache step by step
+ * (prefill, then one token at a time; the caches, the new query's weights, the work per token with
+ * and without the cache, the cache's memory for model shapes with MHA, GQA and MQA), rotary
+ * position embedding, ALiBi, soft-capping and a sliding window, every number from the library.
+ * Extra attributes: `prefill` (tokens run at once, 1–127, default 3), `decode-step` (tokens
+ * generated after it, 0 – n − prefill, default 1), `softcap` (c, 0.1–50, default 0.5),
+ * `sliding-window` (w, 1–128, default 3), `alibi-heads` (1–8, default 4), `rope-base` (2–10⁶,
+ * default 10000), `rope-shift` (positions added to both q and k, 0–64, default 5), `context`
+ * (tokens in the cache for the memory table, 1–1,048,576, default 4096), `kv-shape` (`layers heads
+ * kvHeads headDim`, default `32 32 8 128`). Fires `attention-decoding` with those attributes when a control changes one.
+ */
+export declare class AttentionDecoding extends AttentionElement {
+  /** Generate the next token (`decode-step` + 1; after the last, back to 0) and fire `attention-decoding`. */
+  nextToken(): void;
+}
+
+/**
+ * `<attention-explorer>`: the input controls and every panel. Fires `attention-change` with the
+ * whole state. Extra attributes: `panel` (the shown tab: `steps`, `heads`, `compare`, `scaling`,
+ * `pooling`, `cross`, `positions`, `cost`, `transformer`, `decoding`) and `sync-url` (boolean: read
+ * the state from the page's URL when connected and write it back on every change, keeping the
+ * page's other query parameters and its fragment; one such explorer per page).
  */
 export declare class AttentionExplorer extends AttentionElement {
   /** The whole state, as a page would keep it in its URL. */
@@ -171,6 +189,16 @@ export interface AttentionPanelSettings {
   /** attention-transformer `positional` ('1' when present) and `step`. */
   positional?: string;
   transformerStep?: string;
+  /** attention-decoding `prefill`, `decode-step`, `softcap`, `sliding-window`, `alibi-heads`, `rope-base`, `rope-shift`, `context`, `kv-shape`. */
+  prefill?: string;
+  decodeStep?: string;
+  softcap?: string;
+  slidingWindow?: string;
+  alibiHeads?: string;
+  ropeBase?: string;
+  ropeShift?: string;
+  context?: string;
+  kvShape?: string;
 }
 
 /** Register every element under its default tag (done on import; safe to call again). */
@@ -190,6 +218,7 @@ declare global {
     'attention-positions': AttentionPositions;
     'attention-cost': AttentionCost;
     'attention-transformer': AttentionTransformer;
+    'attention-decoding': AttentionDecoding;
     'attention-explorer': AttentionExplorer;
   }
 }

@@ -77,6 +77,15 @@ export const PANEL_SETTINGS = [
   { property: 'maxN', key: 'maxn', panel: 'cost', attribute: 'max-n', written: 16, applied: 16 },
   { property: 'positional', key: 'pos', panel: 'transformer', attribute: 'positional', written: 16, applied: 16 },
   { property: 'transformerStep', key: 'tstep', panel: 'transformer', attribute: 'step', written: 16, applied: 16 },
+  { property: 'prefill', key: 'pre', panel: 'decoding', attribute: 'prefill', written: 16, applied: 16 },
+  { property: 'decodeStep', key: 'dstep', panel: 'decoding', attribute: 'decode-step', written: 16, applied: 16 },
+  { property: 'softcap', key: 'cap', panel: 'decoding', attribute: 'softcap', written: 16, applied: 16 },
+  { property: 'slidingWindow', key: 'sw', panel: 'decoding', attribute: 'sliding-window', written: 16, applied: 16 },
+  { property: 'alibiHeads', key: 'ah', panel: 'decoding', attribute: 'alibi-heads', written: 16, applied: 16 },
+  { property: 'ropeBase', key: 'rb', panel: 'decoding', attribute: 'rope-base', written: 16, applied: 16 },
+  { property: 'ropeShift', key: 'rs', panel: 'decoding', attribute: 'rope-shift', written: 16, applied: 16 },
+  { property: 'context', key: 'ctx', panel: 'decoding', attribute: 'context', written: 16, applied: 16 },
+  { property: 'kvShape', key: 'kvs', panel: 'decoding', attribute: 'kv-shape', written: 40, applied: 40 },
 ];
 
 /**

@@ -15,6 +15,7 @@ import cross from './strings/cross.js';
 import positions from './strings/positions.js';
 import cost from './strings/cost.js';
 import transformer from './strings/transformer.js';
+import decoding from './strings/decoding.js';
 
 /** { name: { en, 'zh-CN' } } → { en, 'zh-CN' }; throws when two tables hold the same key. */
 export function mergeStrings(tables) {
@@ -33,7 +34,7 @@ export function mergeStrings(tables) {
   return merged;
 }
 
-export const LANGS = mergeStrings({ app, explorer, heatmap, errors, steps, heads, compare, scaling, pooling, cross, positions, cost, transformer });
+export const LANGS = mergeStrings({ app, explorer, heatmap, errors, steps, heads, compare, scaling, pooling, cross, positions, cost, transformer, decoding });
 
 /** 'zh', 'zh-CN', 'zh-Hans-…' → 'zh-CN'; anything else → 'en'. */
 export function pickLang(value) {

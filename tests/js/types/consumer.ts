@@ -5,8 +5,12 @@
 import { AttentionError, AttentionRangeError, init } from 'attention-lab';
 import type {
   AdditiveOptions,
+  AlibiBiasOptions,
+  RotaryEmbeddingOptions,
   BatchedAttentionOptions,
   BatchedAttentionResult,
+  KVCache,
+  KVCacheWork,
   Tensor,
   AttentionErrorCode,
   AttentionLab,
@@ -193,8 +197,34 @@ export async function main(): Promise<number> {
   lab.batchedAttention(q4, kv4, kv4, { weights: false }).weights;
   // @ts-expect-error a float16 tensor's data is its bits, a Uint16Array
   lab.batchedAttention({ shape: [1, 1, 1, 1], data: new Float32Array(1), dtype: 'float16' }, kv4, kv4);
+  const cache: KVCache = lab.createKVCache({ heads: 2, kvHeads: 1, dK: 4, dV: 4, capacity: 8, softcap: 30, window: 4 });
+  const cacheWork: KVCacheWork = cache.prefill(q4, kv4, kv4).work;
+  const cacheWeights: Tensor = cache.step(q4, kv4, kv4).weights;
+  const cacheRows: number = cache.keys().data.length + cache.values().data.length + cache.length + cache.bytes;
+  // @ts-expect-error the fused path has no weights
+  cache.step(q4, kv4, kv4, { weights: false }).weights;
+  cache.reset();
+  cache.release();
+  const modelBytes: number = lab.kvCacheBytes({ layers: 32, kvHeads: 8, headDim: 128, tokens: 4096, bytesPerValue: 2 });
+  // @ts-expect-error the capacity is required
+  lab.createKVCache({ heads: 2, kvHeads: 1, dK: 4, dV: 4 });
   // @ts-expect-error the local window is required
   lab.localAttention(nested, nested, nested, { causal: true });
 
-  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps].length;
+  const ropeOptions: RotaryEmbeddingOptions = { base: 500000, offset: 3, interleaved: true };
+  const rotatedRows: Matrix = lab.rotaryEmbedding(nested, ropeOptions);
+  const rotatedHeads: Tensor = lab.rotaryEmbedding({ shape: [1, 3, 8], data: new Float32Array(24) }, { heads: 2 });
+  const angles: Matrix = lab.rotaryAngles(4, 8, { base: 100, offset: 2 });
+  const slopes: Float32Array = lab.alibiSlopes(8);
+  const alibiOptions: AlibiBiasOptions = { heads: 2, queries: 3, keys: 3, offset: 0, symmetric: false };
+  lab.batchedAttention(q4, kv4, kv4, { bias: lab.alibiBias(alibiOptions) });
+  // @ts-expect-error alibiBias needs heads and queries
+  lab.alibiBias({ keys: 3 });
+  // @ts-expect-error the angles need no pairing option
+  lab.rotaryAngles(4, 8, { interleaved: true });
+  // @ts-expect-error a rotated tensor is not a matrix
+  const notAMatrix: Matrix = lab.rotaryEmbedding(q4);
+
+  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
+    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix].length;
 }

@@ -22,6 +22,7 @@ const PANELS = [
   ['positions', 'attention-positions'],
   ['cost', 'attention-cost'],
   ['transformer', 'attention-transformer'],
+  ['decoding', 'attention-decoding'],
 ];
 // Given to every panel as they are on the explorer.
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];

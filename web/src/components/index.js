@@ -3,6 +3,7 @@
 import { AttentionCompare } from './attention-compare.js';
 import { AttentionCost } from './cost/attention-cost.js';
 import { AttentionCross } from './cross/attention-cross.js';
+import { AttentionDecoding } from './decoding/attention-decoding.js';
 import { AttentionExplorer } from './attention-explorer.js';
 import { AttentionHeads } from './attention-heads.js';
 import { AttentionPooling } from './pooling/attention-pooling.js';
@@ -11,12 +12,12 @@ import { AttentionScaling } from './attention-scaling.js';
 import { AttentionSteps } from './steps/attention-steps.js';
 import { AttentionTransformer } from './transformer/attention-transformer.js';
 
-export { AttentionCompare, AttentionCost, AttentionCross, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
+export { AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
 export { getLab } from '../lab.js';
 
 /** Register every element under its default tag (safe to call twice). */
 export function defineAll() {
-  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionExplorer]) element.define();
+  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionExplorer]) element.define();
 }
 
 defineAll();

@@ -38,6 +38,7 @@ export default {
     'tab.positions': 'Positional encoding',
     'tab.cost': 'Long sequences',
     'tab.transformer': 'Transformer block',
+    'tab.decoding': 'Today’s models',
   },
   'zh-CN': {
     'input.legend': '输入',
@@ -76,5 +77,6 @@ export default {
     'tab.positions': '位置编码',
     'tab.cost': '长序列',
     'tab.transformer': 'Transformer 块',
+    'tab.decoding': '当今的模型',
   },
 };

@@ -1,0 +1,169 @@
+// The KV-cache family: createKVCache, a decoder's cache of keys and values in
+// a heap block of its own (prefill, then one step per generated token), and
+// kvCacheBytes, the memory such a cache takes for a model's shape. The cache
+// attends with the batched family's kernels (src/kv_cache.h); raw calls in
+// ops/kv-cache.cpp, the work and memory formulas in src/kv_cache_cost.h.
+import { AttentionError, fail } from '../errors.js';
+import { checkScoreBound, maxRowNorm } from '../overflow.js';
+import { defaultScale } from '../shapes.js';
+import { shapeText, toTensor } from '../tensors.js';
+import { checkOptions, toBoolean, toCount, toNumber, toPositiveInteger } from '../validate.js';
+
+const { DISPOSED, INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
+const CREATE = ['heads', 'kvHeads', 'dK', 'dV', 'capacity', 'batch', 'scale', 'softcap', 'window'];
+const BYTES = ['layers', 'batch', 'kvHeads', 'headDim', 'dK', 'dV', 'tokens', 'bytesPerValue'];
+
+/** @param {{ module: object, workspace: import('../workspace.js').Workspace, frame: (fn: string) => import('../frame.js').Frame }} context */
+export function kvCacheOps(context) {
+  // A cache not released frees its block when garbage-collected.
+  const own = { ...context, caches: new FinalizationRegistry((address) => context.module._free(address)) };
+  return {
+    createKVCache: (options) => createKVCache(own, options),
+    kvCacheBytes: (options) => kvCacheBytes(context, options),
+  };
+}
+
+// The cache's fixed shape and rules, checked.
+function cacheShape(fn, options) {
+  const o = checkOptions(fn, options, CREATE);
+  for (const name of ['heads', 'kvHeads', 'dK', 'dV', 'capacity'])
+    if (o[name] === undefined) fail(INVALID_ARGUMENT, `${fn}: options.${name} is required`);
+  const [heads, kvHeads, dK, dV] = ['heads', 'kvHeads', 'dK', 'dV'].map((name) => toPositiveInteger(fn, name, o[name]));
+  const capacity = toPositiveInteger(fn, 'capacity', o.capacity);
+  const batch = o.batch === undefined ? 1 : toPositiveInteger(fn, 'batch', o.batch);
+  if (heads % kvHeads !== 0) fail(SHAPE_MISMATCH, `${fn}: ${heads} query heads cannot share ${kvHeads} key/value heads; heads must be a multiple of kvHeads`);
+  if (capacity > 0x7fffffff) fail(INVALID_ARGUMENT, `${fn}: capacity ${capacity} is above 2147483647 tokens`);
+  const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(dK)));
+  if (!Number.isFinite(scale)) fail(INVALID_ARGUMENT, `${fn}: scale ${o.scale} is outside float32 range`);
+  const softcap = Math.fround(toNumber(fn, 'softcap', o.softcap, 0));
+  if (!(softcap >= 0) || !Number.isFinite(softcap)) fail(INVALID_ARGUMENT, `${fn}: softcap is ${o.softcap}; it must be positive (or 0 for none)`);
+  const window = o.window === undefined ? 0 : toPositiveInteger(fn, 'window', o.window);
+  if (window > 0xffffffff) fail(INVALID_ARGUMENT, `${fn}: window ${window} is above 4294967295`);
+  return { batch, heads, kvHeads, dK, dV, capacity, scale, softcap, window };
+}
+
+function createKVCache(context, options) {
+  const fn = 'createKVCache';
+  const s = cacheShape(fn, options);
+  const bytes = memoryBytes(context, fn, { layers: 1, batch: s.batch, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV, tokens: s.capacity, bytesPerValue: 4 });
+  const keys = context.workspace.allocateBlock(fn, bytes);
+  const state = { keys, values: keys + s.batch * s.kvHeads * s.capacity * s.dK * 4, length: 0, keyNorm: 0, released: false };
+  const cache = {
+    batch: s.batch, heads: s.heads, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV, capacity: s.capacity,
+    scale: s.scale, softcap: s.softcap, window: s.window || null, bytes,
+    get length() {
+      return state.length;
+    },
+    prefill: (Q, K, V, callOptions) => forward(context, 'KVCache.prefill', s, state, [Q, K, V], callOptions),
+    step: (q, k, v, callOptions) => forward(context, 'KVCache.step', s, state, [q, k, v], callOptions),
+    keys: () => cached(context, 'KVCache.keys', s, state, state.keys, s.dK),
+    values: () => cached(context, 'KVCache.values', s, state, state.values, s.dV),
+    reset() {
+      alive('KVCache.reset', state);
+      state.length = 0;
+      state.keyNorm = 0;
+    },
+    release() {
+      if (state.released) return;
+      state.released = true;
+      context.caches.unregister(cache);
+      context.module._free(keys);
+    },
+  };
+  context.caches.register(cache, keys, cache);
+  return cache;
+}
+
+function alive(fn, state) {
+  if (state.released) fail(DISPOSED, `${fn}: this KV cache was released; create a new one with createKVCache`);
+}
+
+// Q [batch, heads, n, dK], K [batch, kvHeads, n, dK], V [batch, kvHeads, n, dV], each against the cache's shape.
+function newTokens(fn, s, inputs) {
+  const [q, k, v] = ['Q', 'K', 'V'].map((name, i) => toTensor(fn, name, inputs[i], { ranks: [4] }));
+  const n = q.shape[2];
+  const want = { Q: [s.batch, s.heads, n, s.dK], K: [s.batch, s.kvHeads, n, s.dK], V: [s.batch, s.kvHeads, n, s.dV] };
+  const what = { Q: '[batch, heads, n, dK]', K: '[batch, kvHeads, n, dK]', V: '[batch, kvHeads, n, dV]' };
+  for (const [name, t] of [['Q', q], ['K', k], ['V', v]])
+    if (t.shape.some((x, i) => x !== want[name][i]))
+      fail(SHAPE_MISMATCH, `${fn}: ${name} has shape ${shapeText(t.shape)} but this cache (batch ${s.batch}, heads ${s.heads}, kvHeads ${s.kvHeads}, dK ${s.dK}, dV ${s.dV}) needs ${shapeText(want[name])} ${what[name]} for n = ${n}`);
+  return { q, k, v, n };
+}
+
+function forward(context, fn, s, state, inputs, callOptions) {
+  alive(fn, state);
+  const o = checkOptions(fn, callOptions, ['weights']);
+  const keepWeights = toBoolean(fn, 'weights', o.weights ?? true);
+  const { q, k, v, n } = newTokens(fn, s, inputs);
+  if (n === 0) fail(INVALID_ARGUMENT, `${fn}: Q, K and V hold no token (n = 0); give at least one`);
+  if (fn === 'KVCache.step' && n !== 1) fail(SHAPE_MISMATCH, `${fn}: a step appends one token but Q has n = ${n}; use prefill for several`);
+  if (state.length + n > s.capacity)
+    fail(INVALID_ARGUMENT, `${fn}: appending n = ${n} token${n === 1 ? "" : "s"} to a cache of length ${state.length} needs ${state.length + n} rows but its capacity is ${s.capacity}; reset() it or create a larger cache`);
+  const rows = (t, width) => ({ rows: t.data.length / width, cols: width, data: t.data });
+  const keyNorm = Math.max(state.keyNorm, maxRowNorm(rows(k, s.dK)));
+  const qNorm = maxRowNorm(rows(q, s.dK));
+  checkScoreBound(fn, qNorm * keyNorm * Math.max(1, Math.abs(s.scale)), () => `queries of norm up to ${qNorm.toExponential(2)} and cached keys up to ${keyNorm.toExponential(2)}`);
+  const total = state.length + n;
+  const f = context.frame(fn);
+  const work = callWork(f, s, state.length, n);
+  const output = f.output(s.batch * s.heads * n * s.dV);
+  const weights = f.output(s.batch * s.heads * n * total, keepWeights);
+  const scratch = keepWeights ? null : f.output(f.query('batchedScratchFloats', { dv: s.dV }));
+  f.call('kvCacheForward', {
+    keys: state.keys, values: state.values, batch: s.batch, heads: s.heads, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV,
+    capacity: s.capacity, length: state.length, n, Q: f.input(q.data), K: f.input(k.data), V: f.input(v.data),
+    scale: s.scale, softcap: s.softcap, window: s.window, output, weights, scratch,
+  });
+  const tensor = (slot, shape) => ({ shape, data: f.matrix(slot, 1, shape.reduce((a, b) => a * b, 1)).data });
+  const result = { output: tensor(output, [s.batch, s.heads, n, s.dV]) };
+  if (weights) result.weights = tensor(weights, [s.batch, s.heads, n, total]);
+  result.work = work;
+  // Only a call that succeeded (results read and finite) advances the cache.
+  state.length = total;
+  state.keyNorm = keyNorm;
+  return result;
+}
+
+// The multiply-adds of this call with the cache and of recomputing the prefix without one (kv_cache_cost.h).
+function callWork(f, s, past, n) {
+  const block = { batch: s.batch, heads: s.heads, dK: s.dK, dV: s.dV, window: s.window, past, n };
+  return { withCache: f.query('kvCacheWork', { ...block, withCache: 1 }), withoutCache: f.query('kvCacheWork', { ...block, withCache: 0 }) };
+}
+
+// A copy of the cached rows of one plane as [batch, kvHeads, length, width].
+function cached(context, fn, s, state, address, width) {
+  alive(fn, state);
+  const { length } = state;
+  const data = new Float32Array(s.batch * s.kvHeads * length * width);
+  const heap = context.module.HEAPF32;
+  for (let head = 0; head < s.batch * s.kvHeads; head++) {
+    const start = (address >> 2) + head * s.capacity * width;
+    data.set(heap.subarray(start, start + length * width), head * length * width);
+  }
+  return { shape: [s.batch, s.kvHeads, length, width], data };
+}
+
+function memoryBytes(context, fn, block) {
+  const bytes = context.frame(fn).query('kvCacheBytes', block);
+  if (!(bytes <= Number.MAX_SAFE_INTEGER)) fail(INVALID_ARGUMENT, `${fn}: ${bytes} bytes is beyond what a number counts exactly (2^53); use smaller sizes`);
+  return bytes;
+}
+
+function kvCacheBytes(context, options) {
+  const fn = 'kvCacheBytes';
+  const o = checkOptions(fn, options, BYTES);
+  for (const name of ['layers', 'kvHeads', 'tokens'])
+    if (o[name] === undefined) fail(INVALID_ARGUMENT, `${fn}: options.${name} is required`);
+  if (o.headDim !== undefined && (o.dK !== undefined || o.dV !== undefined))
+    fail(INVALID_ARGUMENT, `${fn}: give headDim (keys and values of one width) or dK and dV, not both`);
+  if (o.headDim === undefined && (o.dK === undefined || o.dV === undefined))
+    fail(INVALID_ARGUMENT, `${fn}: give headDim, or both dK and dV`);
+  const [dK, dV] = o.headDim === undefined ? [toPositiveInteger(fn, 'dK', o.dK), toPositiveInteger(fn, 'dV', o.dV)]
+    : [toPositiveInteger(fn, 'headDim', o.headDim), o.headDim];
+  const bytesPerValue = toNumber(fn, 'bytesPerValue', o.bytesPerValue, 4);
+  if (!(bytesPerValue > 0)) fail(INVALID_ARGUMENT, `${fn}: bytesPerValue must be positive (4 for float32, 2 for float16, 1 for int8), got ${bytesPerValue}`);
+  return memoryBytes(context, fn, {
+    layers: toPositiveInteger(fn, 'layers', o.layers), batch: o.batch === undefined ? 1 : toPositiveInteger(fn, 'batch', o.batch),
+    kvHeads: toPositiveInteger(fn, 'kvHeads', o.kvHeads), dK, dV, tokens: toCount(fn, 'tokens', o.tokens), bytesPerValue,
+  });
+}
