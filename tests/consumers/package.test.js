@@ -27,15 +27,18 @@ import { freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
 // Raised with issue 12's online-softmax trace (lab.onlineSoftmax), the embedding scale and linear
 // attention's sums in double, merged with issue 15: SIMD .wasm 104.3 KB raw / 42.9 KB gzip, init() JS
 // 22 files 121.4 KB raw / 41.8 KB gzip, simd init total 84.8 KB gzip, bundled and minified 65.0 KB gzip.
+// Raised for issue 15's RoPE and ALiBi (ops/relative-position.js, 6.6 KB raw / 2.4 KB gzip): SIMD .wasm
+// 107.9 KB raw / 44.4 KB gzip, init() JS 23 files 128.6 KB raw / 44.3 KB gzip, simd init total 88.7 KB gzip,
+// bundled and minified 67.6 KB gzip. The three JS limits raised just above those.
 // Issue 16 (init ≤ 40 KB gzip: a minified build, features loaded on first use) is where this turns round.
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
   wasmRaw: 108 * KB,
   wasmGzip: 45 * KB,
-  initJsRaw: 126 * KB,
-  initJsGzip: 44 * KB,
-  simdInitTotalGzip: 88 * KB,
+  initJsRaw: 131 * KB,
+  initJsGzip: 46 * KB,
+  simdInitTotalGzip: 90 * KB,
   simdInitBundledGzip: 68 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   componentsRaw: 660 * KB,
   componentsGzip: 224 * KB,
