@@ -132,7 +132,7 @@ describe.each(BUILDS)('alibi errors ($name build)', ({ simd }) => {
     ['offset 0.5', () => lab.alibiBias({ heads: 2, queries: 3, offset: 0.5 }), /offset must be an integer.*got 0\.5/],
     ['offset 2^31', () => lab.alibiBias({ heads: 2, queries: 3, offset: 2 ** 31 }), /offset.*2147483648/],
     ['symmetric 1', () => lab.alibiBias({ heads: 2, queries: 3, symmetric: 1 }), /symmetric must be true or false, got number 1/],
-    ['an unknown option', () => lab.alibiBias({ heads: 2, queries: 3, slope: 1 }), /unknown option "slope"/],
+    ['an unknown option', () => lab.alibiBias({ heads: 2, queries: 3, slope: 1 }), /unknown option slope\b/],
   ])('refuses %s', (_, call, message) => {
     const error = thrown(call);
     expect(error.name).toBe('AttentionError');

@@ -158,7 +158,7 @@ describe.each(BUILDS)('createKVCache errors ($name build)', ({ simd }) => {
     ['a non-integer size', { ...shape, dK: 2.5 }, /dK must be a positive integer, got number 2.5/, 'INVALID_ARGUMENT'],
     ['a zero capacity', { ...shape, capacity: 0 }, /capacity must be a positive integer, got number 0/, 'INVALID_ARGUMENT'],
     ['heads not a multiple of kvHeads', { ...shape, heads: 3 }, /3 query heads cannot share 2 key\/value heads/, 'SHAPE_MISMATCH'],
-    ['an unknown option', { ...shape, causal: true }, /unknown option "causal"/, 'INVALID_ARGUMENT'],
+    ['an unknown option', { ...shape, causal: true }, /unknown option causal\b/, 'INVALID_ARGUMENT'],
     ['a negative softcap', { ...shape, softcap: -1 }, /softcap is -1; it must be positive/, 'INVALID_ARGUMENT'],
     ['a zero window', { ...shape, window: 0 }, /window must be a positive integer, got number 0/, 'INVALID_ARGUMENT'],
     ['a NaN scale', { ...shape, scale: NaN }, /scale must be a finite number, got number NaN/, 'NON_FINITE'],
@@ -190,7 +190,7 @@ describe.each(BUILDS)('createKVCache errors ($name build)', ({ simd }) => {
       [() => cache.step(Q, K, V), /a step appends one token but Q has n = 2; use prefill/, 'SHAPE_MISMATCH'],
       [() => cache.prefill(t([2, 4, 0, 3]), t([2, 2, 0, 3]), t([2, 2, 0, 2])), /hold no token \(n = 0\)/, 'INVALID_ARGUMENT'],
       [() => cache.prefill(t([2, 4, 4, 3]), t([2, 2, 4, 3]), t([2, 2, 4, 2])), /appending n = 4 tokens to a cache of length 2 needs 6 rows but its capacity is 5/, 'INVALID_ARGUMENT'],
-      [() => cache.prefill(Q, K, V, { trace: true }), /unknown option "trace"; expected one of weights/, 'INVALID_ARGUMENT'],
+      [() => cache.prefill(Q, K, V, { trace: true }), /unknown option trace; the options are weights/, 'INVALID_ARGUMENT'],
       [() => cache.prefill(Q, K, V, { weights: 1 }), /weights must be true or false/, 'INVALID_ARGUMENT'],
       [() => cache.prefill(Q, { shape: [2, 2, 2, 3], data: Float32Array.from({ length: 24 }, (_, i) => (i === 11 ? NaN : i)) }, V), /K entry 11 is NaN/, 'NON_FINITE'],
       [() => cache.prefill(t([2, 4, 2, 3], 3e19), t([2, 2, 2, 3], 3e19), V), /beyond float32's 3.4e38/, 'OVERFLOW'],
@@ -244,7 +244,7 @@ describe.each(BUILDS)('createKVCache errors ($name build)', ({ simd }) => {
     ['a fractional layer count', { layers: 1.5, kvHeads: 8, headDim: 128, tokens: 10 }, /layers must be a positive integer, got number 1.5/],
     ['negative tokens', { layers: 1, kvHeads: 8, headDim: 128, tokens: -1 }, /tokens must be an integer from 0/],
     ['zero bytes per value', { layers: 1, kvHeads: 8, headDim: 128, tokens: 1, bytesPerValue: 0 }, /bytesPerValue must be positive/],
-    ['an unknown option', { layers: 1, heads: 8, kvHeads: 8, headDim: 128, tokens: 1 }, /unknown option "heads"/],
+    ['an unknown option', { layers: 1, heads: 8, kvHeads: 8, headDim: 128, tokens: 1 }, /unknown option heads\b/],
     ['a total beyond 2^53', { layers: 1e6, batch: 1e6, kvHeads: 1000, headDim: 1000, tokens: 1000 }, /beyond what a number counts exactly/],
   ])('kvCacheBytes refuses %s', (_, options, message) => {
     const error = thrown(() => lab.kvCacheBytes(options));

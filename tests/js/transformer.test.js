@@ -110,7 +110,7 @@ describe.each(BUILDS)('transformerBlock ($name build)', ({ simd }) => {
     for (const epsilon of [0, -1, 1e-50]) expect(thrown(() => lab.transformerBlock(X, { ...w, epsilon })).code).toBe('INVALID_ARGUMENT');
     expect(thrown(() => lab.transformerBlock(X, { ...w, epsilon: NaN })).code).toBe('NON_FINITE');
     expect(thrown(() => lab.transformerBlock(X, { ...w, W1: undefined })).message).toContain('W1');
-    expect(thrown(() => lab.transformerBlock(X, { ...w, dropout: 0.1 })).message).toContain('"dropout"');
+    expect(thrown(() => lab.transformerBlock(X, { ...w, dropout: 0.1 })).message).toContain('unknown option dropout;');
     // still working
     expectClose(lab.transformerBlock(X, w).output, R.transformerBlock(ref(X), refWeights(w)).output, TOL);
   });
