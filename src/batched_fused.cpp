@@ -21,7 +21,7 @@ namespace {
 using simd::f32x4;
 
 constexpr std::size_t kTile = 4;             // query rows per register tile
-constexpr std::size_t kRows = 32;            // query rows per block, sharing each key block
+constexpr std::size_t kRows = 64;            // query rows per block, sharing each key block (and its packing)
 constexpr std::size_t kPanel = 8;            // keys per packed panel (two vectors)
 constexpr std::size_t kBlock = 128;          // keys per online-softmax block at most
 constexpr std::size_t kPackFloats = 16384;   // the packed key block: kBlock keys of width 128
