@@ -86,13 +86,38 @@ void score_panel(const float* const* q_rows, const float* panel, std::size_t d, 
   }
 }
 
-// 1. Scores of every row of the block against the packed keys (padded to panels).
-void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b) {
+// Keys [lo, hi) of the block (offsets from j0, whole panels, within padded) that any of rows
+// r0 … r0 + R − 1 can see: the panels outside are neither scored nor summed for these rows.
+KeyRange tile_keys(const RowBlock& b, std::size_t r0, std::size_t R, std::size_t j0, std::size_t padded) {
+  std::size_t lo = padded, hi = 0;
+  for (std::size_t r = r0; r < r0 + R; ++r) {
+    const KeyRange k = b.range[r];
+    if (k.begin >= k.end || k.end <= j0 || k.begin >= j0 + padded) continue;
+    const std::size_t begin = k.begin > j0 ? k.begin - j0 : 0, end = k.end - j0 < padded ? k.end - j0 : padded;
+    lo = begin < lo ? begin : lo;
+    hi = end > hi ? end : hi;
+  }
+  if (hi <= lo) return {0, 0};
+  return {lo / kPanel * kPanel, round_up(hi, kPanel)};
+}
+
+// 1. Scores of R rows (from r0) against the packed panels they can see; the others are 0
+// (and hidden by step 2, since no row of the tile sees them).
+template <std::size_t R>
+void score_tile(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t r0,
+                std::size_t j0) {
+  const KeyRange keys = tile_keys(b, r0, R, j0, padded);
+  for (std::size_t r = r0; r < r0 + R; ++r) {
+    std::memset(b.s + r * kBlock, 0, keys.begin * sizeof(float));
+    std::memset(b.s + r * kBlock + keys.end, 0, (padded - keys.end) * sizeof(float));
+  }
+  for (std::size_t p = keys.begin; p < keys.end; p += kPanel) score_panel<R>(b.q + r0, packed + p * d, d, scale, b.s + r0 * kBlock + p);
+}
+
+void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t j0) {
   std::size_t r = 0;
-  for (; r + kTile <= b.count; r += kTile)
-    for (std::size_t p = 0; p < padded; p += kPanel) score_panel<kTile>(b.q + r, packed + p * d, d, scale, b.s + r * kBlock + p);
-  for (; r < b.count; ++r)
-    for (std::size_t p = 0; p < padded; p += kPanel) score_panel<1>(b.q + r, packed + p * d, d, scale, b.s + r * kBlock + p);
+  for (; r + kTile <= b.count; r += kTile) score_tile<kTile>(packed, d, padded, scale, b, r, j0);
+  for (; r < b.count; ++r) score_tile<1>(packed, d, padded, scale, b, r, j0);
 }
 
 float dot(const float* a, const float* b, std::size_t len) {
@@ -207,10 +232,15 @@ void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t
     }
 }
 
-void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width) {
+// Keys past the last one a tile's rows can see have probability 0: the tile stops before them.
+void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width, std::size_t padded) {
+  auto seen = [&](std::size_t r0, std::size_t R) {
+    const std::size_t end = tile_keys(b, r0, R, j0, padded).end;
+    return end < width ? end : width;
+  };
   std::size_t r = 0;
-  for (; r + kTile <= b.count; r += kTile) accumulate_tile<kTile>(b, r, v, j0, width);
-  for (; r < b.count; ++r) accumulate_tile<1>(b, r, v, j0, width);
+  for (; r + kTile <= b.count; r += kTile) accumulate_tile<kTile>(b, r, v, j0, seen(r, kTile));
+  for (; r < b.count; ++r) accumulate_tile<1>(b, r, v, j0, seen(r, 1));
 }
 
 // One block of query rows against the keys of (b, g) they can see, then 5. O / L per row:
@@ -234,13 +264,13 @@ void attend_rows(ConstMatrixView k, ConstMatrixView v, const ScoreRules& rules, 
     const std::size_t width = end - j0 < step ? end - j0 : step, padded = round_up(width, kPanel);
     if (d <= kMaxPackedWidth) {  // 1. scores
       pack_keys(k, j0, width, packed);
-      score_rows(packed, d, padded, rules.scale, b);
+      score_rows(packed, d, padded, rules.scale, b, j0);
     } else {
       score_rows_unpacked(k, j0, width, padded, rules.scale, b);
     }
     for (std::size_t r = 0; r < b.count; ++r) apply_row_rules(rules, batch, b, r, j0, padded);  // 2. rules
     for (std::size_t r = 0; r < b.count; ++r) online_softmax_row(b, r, padded, d_v);            // 3. softmax
-    accumulate_rows(b, v, j0, width);                                                     // 4. P · V
+    accumulate_rows(b, v, j0, width, padded);                                                     // 4. P · V
   }
   for (std::size_t r = 0; r < b.count; ++r) {
     const float inv = !b.finite[r] ? NAN : b.sum[r] > 0.0 ? static_cast<float>(1.0 / b.sum[r]) : 0.0f;
