@@ -4,6 +4,8 @@
 //   node bench/batched.mjs --quick        (fewer, shorter rounds)
 //   node bench/batched.mjs --scalar       (also the scalar build)
 //   node bench/batched.mjs --filter=decode
+//   node bench/batched.mjs --baseline=DIR  (also another build's dist/ folder, e.g. an earlier
+//                                          commit's, timed in the same rounds: before and after)
 // Cells: decode steps (one new token against a cache of 256 / 1,024 / 2,048, bottom-right
 // causal) and prefill n = 1,024 on the fused path (weights: false): causal, with a float bias,
 // with a soft cap, and causal with an offset (a second chunk of 1,024 after a cache of 1,024).
@@ -13,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { randomMatrix, sampleRows } from './lib/data.mjs';
 import { compare } from './lib/reference.mjs';
@@ -111,6 +113,9 @@ function labRunner(impl, cell, x) {
 
 const labSimd = await createAttentionLab({ simd: true });
 const labScalar = 'scalar' in args ? await createAttentionLab({ simd: false }) : null;
+const baseline = args.baseline
+  ? { name: `attention-lab SIMD baseline (${args.baseline})`, lab: await (await import(pathToFileURL(path.resolve(args.baseline, 'node.js')))).init({ simd: true }) }
+  : null;
 const ort = await createOnnxAttention();
 const results = [];
 const loadBefore = os.loadavg();
@@ -122,6 +127,7 @@ for (const [k, cell] of CELLS.entries()) {
   const impls = [
     { name: labSimd.name, prepare: async () => labRunner(labSimd, cell, x) },
     ...(labScalar ? [{ name: labScalar.name, prepare: async () => labRunner(labScalar, cell, x) }] : []),
+    ...(baseline ? [{ name: baseline.name, prepare: async () => labRunner(baseline, cell, x) }] : []),
     { name: ort.name, peer: true, prepare: () => ort.attention({ ...cell, bias: !!cell.bias }, x) },
   ];
   const live = [];
@@ -156,7 +162,7 @@ const loadAfter = os.loadavg();
 
 const cellRows = CELLS.filter((c) => results.some((r) => r.cell === c.name)).map((c) => {
   const of = (name) => results.find((r) => r.cell === c.name && r.impl === name);
-  return { cell: c.name, lab: of(labSimd.name), scalar: labScalar && of(labScalar.name), ort: of(ort.name) };
+  return { cell: c.name, lab: of(labSimd.name), scalar: labScalar && of(labScalar.name), base: baseline && of(baseline.name), ort: of(ort.name) };
 });
 const ms = (r) => (r?.ms != null ? `${fmtMs(r.ms)} [${fmtMs(r.cpuMs)}]` : r?.error ? 'wrong/failed' : '');
 console.log(`\nlab.batchedAttention (weights: false) vs ${ort.name} Attention-23, batch 1, heads 8, kvHeads 2, d 64
@@ -165,6 +171,7 @@ ${table(cellRows, [
   { title: 'cell', get: (r) => r.cell, align: 'left' },
   { title: 'SIMD ms', get: (r) => ms(r.lab) },
   ...(labScalar ? [{ title: 'scalar ms', get: (r) => ms(r.scalar) }] : []),
+  ...(baseline ? [{ title: 'baseline ms', get: (r) => ms(r.base) }, { title: 'baseline ratio', get: (r) => (r.base?.ratio ? `${fmt(r.base.ratio)}×` : '') }] : []),
   { title: 'onnxruntime ms', get: (r) => ms(r.ort) },
   { title: 'ratio wall', get: (r) => (r.lab?.ratio ? `${fmt(r.lab.ratio)}×` : '') },
   { title: 'ratio cpu', get: (r) => (r.lab?.cpuRatio ? `${fmt(r.lab.cpuRatio)}×` : '') },
