@@ -138,13 +138,11 @@ void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, s
   }
 }
 
-// 2. Row r's rules on keys [j0, j0 + padded): the cap, keys outside its range hidden,
-// then the mask and the bias; notes a visible score that is NaN or +∞.
+// 2. Row r's rules on keys [j0, j0 + padded): keys outside its range hidden, the cap on the
+// others, then the mask and the bias; notes a visible score that is NaN or +∞.
 void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, std::size_t r, std::size_t j0,
                      std::size_t padded) {
   float* s = b.s + r * kBlock;
-  if (rules.softcap > 0.0f)
-    for (std::size_t c = 0; c < padded; ++c) s[c] = soft_cap(s[c], rules.softcap);
   const KeyRange row = b.range[r];
   const std::size_t lo = row.begin > j0 ? row.begin - j0 : 0;
   const std::size_t hi = row.end < j0 ? 0 : row.end - j0 < padded ? row.end - j0 : padded;
@@ -154,6 +152,8 @@ void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, st
   }
   for (std::size_t c = 0; c < lo; ++c) s[c] = -INFINITY;
   for (std::size_t c = hi; c < padded; ++c) s[c] = -INFINITY;
+  if (rules.softcap > 0.0f)  // only where the row can see: a hidden score stays hidden either way
+    for (std::size_t c = lo; c < hi; ++c) s[c] = soft_cap(s[c], rules.softcap);
   apply_rules(rules, batch, b.head[r], b.pos[r], {j0 + lo, j0 + hi}, s + lo);
   bool finite = true;
   for (std::size_t c = lo; c < hi; ++c) finite &= s[c] == -INFINITY || s[c] - s[c] == 0.0f;
