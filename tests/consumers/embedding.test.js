@@ -128,6 +128,9 @@ async function openPage(server, path, { ready, click } = {}) {
         error: e.shadowRoot.querySelector('.error, [role="alert"]')?.textContent ?? null,
         cells: e.shadowRoot.querySelectorAll('td[data-i]').length,
         charts: e.shadowRoot.querySelectorAll('svg').length,
+        colorScheme: e.colorScheme,
+        columns: [...(e.shadowRoot.querySelector('table') ?? document.createElement('table')).querySelectorAll('th[scope="col"]')].map((th) => th.textContent),
+        panel: e.panel,
       })),
   );
   await context.close();
@@ -239,6 +242,8 @@ describe.skipIf(!hugoVersion && !process.env.CI)('docs/embedding.md: Hugo', () =
       'content/posts/attention.md': `---\ntitle: Attention\n---\n\n${block('Hugo', 'markdown')}`,
       // what the shortcode does with quotes and markup in a value, and an explicit lang
       'content/posts/escaping.md': '---\ntitle: Escaping\n---\n\n{{< attention kind="steps" sentence="a \\"quoted\\" <b>word</b> & more" lang="en" d-model="6" >}}\n',
+      // issue 17's attributes through the shortcode: own tokens, a fixed theme, the explorer keeping its state in the URL
+      'content/posts/author.md': "---\ntitle: Author\n---\n\n{{< attention kind=\"steps\" tokens=\"didn't ▁the ##ing\" theme=\"dark\" step=\"weights\" >}}\n\n{{< attention kind=\"explorer\" sync-url=\"\" >}}\n",
     });
     copyComponents(join(site, 'static', 'attention-lab'));
     const log = timed('hugo', () => run('hugo', ['--destination', 'public'], { cwd: site, env: { ...process.env, HUGO_ENVIRONMENT: 'production' } }));
@@ -268,6 +273,25 @@ describe.skipIf(!hugoVersion && !process.env.CI)('docs/embedding.md: Hugo', () =
       expectRendered(out, { prefix: '/notes', tags: ['attention-steps'] });
       expect(out.shown[0].attributes).toEqual({ sentence: 'a "quoted" <b>word</b> & more', lang: 'en', 'd-model': '6' });
       expect(out.shown[0].language).toBe('en');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('hugo: tokens as given, theme="dark", and <attention-explorer sync-url> reading the link', async () => {
+    const server = await serve(join(site, 'public'), { prefix: '/notes' });
+    try {
+      const out = await openPage(server, '/posts/author/?panel=heads&keep=1');
+      expect(out.shown.map((e) => e.tag)).toEqual(['attention-steps', 'attention-explorer']);
+      expect(out.problems).toEqual([]);
+      expect(out.outside).toEqual([]);
+      const [steps, explorer] = out.shown;
+      expect(steps.error).toBeNull();
+      expect(explorer.error).toBeNull();
+      expect(steps.columns).toEqual(["didn't", '▁the', '##ing']);
+      expect(steps.colorScheme).toBe('dark');
+      expect(explorer.panel).toBe('heads');
+      expect(explorer.colorScheme).toBe('light'); // the page declares no colour scheme
     } finally {
       await server.close();
     }
