@@ -109,7 +109,7 @@ export class AttentionSteps extends AttentionElement {
 
   #heading() {
     const { t, language: lang } = this;
-    return [this.keep('h2', lang, () => el('h2', { text: t('steps.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('steps.intro') }))];
+    return [this.keep('h2', lang, () => el('h2', { text: t('steps.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro' }, ...mathNodes(t('steps.intro'))))];
   }
 
   /** Previous / play / next, the position and (several heads) the head picker; kept while they show the same. */
