@@ -7,6 +7,10 @@ import { fontFaces, rules } from 'virtual:katex-css';
 import { texNumber } from './format.js';
 
 let fontsAdded = false;
+// A page without `<!doctype html>` is in quirks mode, where KaTeX refuses to render (its HTML
+// layout breaks there). The MathML it also writes is laid out by the browser itself, so such a
+// page gets that alone rather than an error in place of every formula.
+const QUIRKS = typeof document !== 'undefined' && document.compatMode !== 'CSS1Compat';
 
 function addFontFaces() {
   if (fontsAdded || typeof document === 'undefined') return;
@@ -32,6 +36,10 @@ export function renderTex(element, tex, { display = true } = {}) {
   addFontFaces();
   // katex.render builds DOM nodes and sets their styles through the CSSOM (renderToString's
   // style attributes would need style-src 'unsafe-inline').
+  if (QUIRKS) {
+    element.replaceChildren(katex.__renderToDomTree(tex, { displayMode: display, throwOnError: false, output: 'mathml' }).toNode());
+    return;
+  }
   katex.render(tex, element, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
 }
 
