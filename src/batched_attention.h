@@ -6,8 +6,9 @@
 // multi-query) attention. Two paths, the same result up to float rounding:
 //   batched_attention        keeps the n×m weights of every head (and, on request, the
 //                            scores before and after the cap and the rules);
-//   batched_fused_attention  one query row at a time with an online softmax over key
-//                            blocks: memory O(d_v) per row, keys outside a row's range skipped.
+//   batched_fused_attention  FlashAttention-style: blocks of query rows of one GQA group share
+//                            each packed key block, with an online softmax per row; no n×m
+//                            matrix, key blocks outside every row's range skipped.
 // A KV cache is the keys and values of earlier steps: append_to_cache writes
 // past ++ new into the present tensors the next step reads.
 #pragma once
@@ -32,7 +33,7 @@ struct BatchedTrace {
 Status batched_attention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,
                          const MutHeadTensor& out, float* weights, const BatchedTrace* trace);
 
-// Floats of scratch batched_fused_attention needs for values of width d_v.
+// Floats of scratch batched_fused_attention needs for values of width d_v (any key width).
 std::size_t batched_fused_scratch_floats(std::size_t d_v);
 
 Status batched_fused_attention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,

@@ -1,22 +1,127 @@
-// The fused path of batched_attention.h: for each query row, keys in blocks
-// of kBlock with the online softmax (running max M, running sum L, output O):
+// The fused path of batched_attention.h, FlashAttention-style. For each batch entry b and
+// key/value head g, the query rows of every head that reads g (a GQA group) are taken in
+// blocks of kRows, row-major over (i, head) so that one block holds neighbouring positions
+// of the group's heads. Each block visits the keys its rows can see in blocks of up to
+// kBlock: the key block is packed once (Kᵀ in panels of 8) and scored against every row of
+// the query block, so each K and V load serves several rows. Per row, the online softmax
+// (running max M, running sum L, output O):
 //   M' = max(M, max_j s_j),  α = e^(M − M'),  L' = α L + Σ e^(s_j − M'),  O' = α O + Σ e^(s_j − M') v_j
-// and at the end O / L. Only the keys key_range() leaves visible are scored,
-// so a causal, windowed or padded row does only its own work.
+// and at the end O / L. The rules of attention_bias.h apply per row and per key block: the
+// blocks outside every row's key_range() are skipped (causal, windowed, padded rows do only
+// their own work), the keys outside a row's range are hidden, then the mask and the bias.
 #include <cmath>
 #include <cstring>
 
 #include "batched_attention.h"
 #include "simd.h"
-#include "vector_ops.h"
 
 namespace attn {
 namespace {
 
-constexpr std::size_t kBlock = 64;  // keys scored at once
+using simd::f32x4;
+
+constexpr std::size_t kTile = 4;             // query rows per register tile
+constexpr std::size_t kRows = 64;            // query rows per block, sharing each key block (and its packing)
+constexpr std::size_t kPanel = 8;            // keys per packed panel (two vectors)
+constexpr std::size_t kBlock = 128;          // keys per online-softmax block at most
+constexpr std::size_t kPackFloats = 16384;   // the packed key block: kBlock keys of width 128
+constexpr std::size_t kMaxPackedWidth = kPackFloats / kPanel;  // wider keys are scored unpacked
+
+std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
+
+// Keys per block for key width d: as many whole panels as the packed buffer holds, up to kBlock.
+std::size_t keys_per_block(std::size_t d) {
+  if (d == 0) return kBlock;
+  const std::size_t keys = kPackFloats / d / kPanel * kPanel;
+  return keys < kPanel ? kPanel : keys > kBlock ? kBlock : keys;
+}
+
+// Keys [j0, j0 + width) of k as Kᵀ panels of 8: panel p holds, per feature t, keys
+// j0 + 8p … 8p + 7 side by side. Keys past the block are 0 (hidden later).
+void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* packed) {
+  const std::size_t d = k.cols;
+  for (std::size_t p = 0; p < width; p += kPanel) {
+    float* panel = packed + p * d;
+    for (std::size_t c = 0; c < kPanel; ++c) {
+      if (p + c >= width) {
+        for (std::size_t t = 0; t < d; ++t) panel[t * kPanel + c] = 0.0f;
+        continue;
+      }
+      const float* key = k.row(j0 + p + c);
+      for (std::size_t t = 0; t < d; ++t) panel[t * kPanel + c] = key[t];
+    }
+  }
+}
+
+// The working set of one block of query rows (every row from the same b and g).
+struct RowBlock {
+  std::size_t count = 0;                 // rows in this block, 1 … kRows
+  std::size_t head[kRows], pos[kRows];   // query head and position i of each row
+  const float* q[kRows];                 // its query row
+  KeyRange range[kRows];                 // the keys key_range() leaves visible to it
+  float max[kRows];                      // running max M (−∞ before any visible key)
+  double sum[kRows];                     // running sum L
+  bool finite[kRows];                    // false once a visible score was NaN or +∞
+  float* s;                              // kRows × kBlock scores, then probabilities
+  float* o;                              // kRows × d_v unnormalised outputs
+};
+
+// S[r][c…c+8) = scale · q_r · k_(c…c+8): R rows against one packed panel.
+template <std::size_t R>
+void score_panel(const float* const* q_rows, const float* panel, std::size_t d, float scale, float* s) {
+  f32x4 acc[R][2];
+  for (std::size_t r = 0; r < R; ++r) acc[r][0] = acc[r][1] = simd::zero();
+  for (std::size_t t = 0; t < d; ++t) {
+    const f32x4 k0 = simd::load(panel + t * kPanel), k1 = simd::load(panel + t * kPanel + 4);
+    for (std::size_t r = 0; r < R; ++r) {
+      const f32x4 qv = simd::load_splat(q_rows[r] + t);
+      acc[r][0] = simd::madd(acc[r][0], qv, k0);
+      acc[r][1] = simd::madd(acc[r][1], qv, k1);
+    }
+  }
+  const f32x4 sv = simd::splat(scale);
+  for (std::size_t r = 0; r < R; ++r) {
+    simd::store(s + r * kBlock, simd::mul(acc[r][0], sv));
+    simd::store(s + r * kBlock + 4, simd::mul(acc[r][1], sv));
+  }
+}
+
+// Keys [lo, hi) of the block (offsets from j0, whole panels, within padded) that any of rows
+// r0 … r0 + R − 1 can see: the panels outside are neither scored nor summed for these rows.
+KeyRange tile_keys(const RowBlock& b, std::size_t r0, std::size_t R, std::size_t j0, std::size_t padded) {
+  std::size_t lo = padded, hi = 0;
+  for (std::size_t r = r0; r < r0 + R; ++r) {
+    const KeyRange k = b.range[r];
+    if (k.begin >= k.end || k.end <= j0 || k.begin >= j0 + padded) continue;
+    const std::size_t begin = k.begin > j0 ? k.begin - j0 : 0, end = k.end - j0 < padded ? k.end - j0 : padded;
+    lo = begin < lo ? begin : lo;
+    hi = end > hi ? end : hi;
+  }
+  if (hi <= lo) return {0, 0};
+  return {lo / kPanel * kPanel, round_up(hi, kPanel)};
+}
+
+// 1. Scores of R rows (from r0) against the packed panels they can see; the others are 0
+// (and hidden by step 2, since no row of the tile sees them).
+template <std::size_t R>
+void score_tile(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t r0,
+                std::size_t j0) {
+  const KeyRange keys = tile_keys(b, r0, R, j0, padded);
+  for (std::size_t r = r0; r < r0 + R; ++r) {
+    std::memset(b.s + r * kBlock, 0, keys.begin * sizeof(float));
+    std::memset(b.s + r * kBlock + keys.end, 0, (padded - keys.end) * sizeof(float));
+  }
+  for (std::size_t p = keys.begin; p < keys.end; p += kPanel) score_panel<R>(b.q + r0, packed + p * d, d, scale, b.s + r0 * kBlock + p);
+}
+
+void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t j0) {
+  std::size_t r = 0;
+  for (; r + kTile <= b.count; r += kTile) score_tile<kTile>(packed, d, padded, scale, b, r, j0);
+  for (; r < b.count; ++r) score_tile<1>(packed, d, padded, scale, b, r, j0);
+}
 
 float dot(const float* a, const float* b, std::size_t len) {
-  simd::f32x4 acc = simd::zero();
+  f32x4 acc = simd::zero();
   std::size_t t = 0;
   for (; t + simd::kWidth <= len; t += simd::kWidth) acc = simd::madd(acc, simd::load(a + t), simd::load(b + t));
   float sum = simd::hsum(acc);
@@ -24,76 +129,185 @@ float dot(const float* a, const float* b, std::size_t len) {
   return sum;
 }
 
-struct RowState {
-  float max = -INFINITY;
-  double sum = 0.0;
-  bool finite = true;
-  float* o;  // d_v accumulated outputs
-};
-
-// 1-3: scores of one key block, capped, hidden and biased; 4: the online update.
-void attend_block(ConstMatrixView k, ConstMatrixView v, const float* q_row, const ScoreRules& rules, std::size_t b,
-                  std::size_t h, std::size_t i, KeyRange block, float* s, RowState& st) {
-  const std::size_t width = block.end - block.begin;
-  for (std::size_t c = 0; c < width; ++c)
-    s[c] = soft_cap(dot(q_row, k.row(block.begin + c), k.cols) * rules.scale, rules.softcap);
-  apply_rules(rules, b, h, i, block, s);
-  float block_max = -INFINITY;
-  for (std::size_t c = 0; c < width; ++c) {
-    st.finite &= s[c] == -INFINITY || std::isfinite(s[c]);
-    block_max = std::fmax(block_max, s[c]);
-  }
-  if (!st.finite || block_max == -INFINITY) return;
-  if (block_max > st.max) {  // rescale what was accumulated under the old max
-    const float alpha = st.max == -INFINITY ? 0.0f : std::exp(st.max - block_max);
-    st.sum *= static_cast<double>(alpha);
-    scale_in_place(st.o, alpha, v.cols);
-    st.max = block_max;
-  }
-  std::size_t c = 0;
-  const simd::f32x4 mv = simd::splat(st.max);
-  for (; c + simd::kWidth <= width; c += simd::kWidth)
-    simd::store(s + c, simd::exp_nonpositive(simd::sub(simd::load(s + c), mv)));
-  for (; c < width; ++c) {
-    alignas(16) float t[4] = {s[c] - st.max, -INFINITY, -INFINITY, -INFINITY};
-    simd::store(t, simd::exp_nonpositive(simd::load(t)));
-    s[c] = t[0];
-  }
-  for (c = 0; c < width; ++c) {
-    if (s[c] == 0.0f) continue;
-    st.sum += static_cast<double>(s[c]);
-    add_scaled(st.o, s[c], v.row(block.begin + c), v.cols);
+// 1'. The same for keys wider than kMaxPackedWidth (no packing): a dot product per score.
+void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, std::size_t padded, float scale,
+                         RowBlock& b) {
+  for (std::size_t r = 0; r < b.count; ++r) {
+    float* s = b.s + r * kBlock;
+    for (std::size_t c = 0; c < padded; ++c) s[c] = c < width ? dot(b.q[r], k.row(j0 + c), k.cols) * scale : 0.0f;
   }
 }
 
-void attend_row(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,
-                const MutHeadTensor& out, std::size_t b, std::size_t h, std::size_t i, float* scratch) {
-  const std::size_t g = kv_head_for(h, q.heads, k.heads);
-  RowState st{};
-  st.o = scratch + kBlock;
-  std::memset(st.o, 0, v.cols * sizeof(float));
-  const KeyRange range = key_range(rules, b, i, k.rows);
-  for (std::size_t j0 = range.begin; j0 < range.end; j0 += kBlock) {
-    const KeyRange block{j0, j0 + kBlock < range.end ? j0 + kBlock : range.end};
-    attend_block(k.head(b, g), v.head(b, g), q.head(b, h).row(i), rules, b, h, i, block, scratch, st);
+// 2. Row r's rules on keys [j0, j0 + padded): keys outside its range hidden, the cap on the
+// others, then the mask and the bias; notes a visible score that is NaN or +∞.
+void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, std::size_t r, std::size_t j0,
+                     std::size_t padded) {
+  float* s = b.s + r * kBlock;
+  const KeyRange row = b.range[r];
+  const std::size_t lo = row.begin > j0 ? row.begin - j0 : 0;
+  const std::size_t hi = row.end < j0 ? 0 : row.end - j0 < padded ? row.end - j0 : padded;
+  if (hi <= lo) {  // nothing of this block is visible to this row
+    for (std::size_t c = 0; c < padded; ++c) s[c] = -INFINITY;
+    return;
   }
-  // 5. normalise once: zero for a row with nothing visible, NaN after an overflow
-  const float inv = !st.finite ? NAN : st.sum > 0.0 ? static_cast<float>(1.0 / st.sum) : 0.0f;
-  float* y = out.head(b, h).row(i);
-  for (std::size_t t = 0; t < v.cols; ++t) y[t] = st.o[t] * inv;
+  for (std::size_t c = 0; c < lo; ++c) s[c] = -INFINITY;
+  for (std::size_t c = hi; c < padded; ++c) s[c] = -INFINITY;
+  if (rules.softcap > 0.0f)  // only where the row can see: a hidden score stays hidden either way
+    for (std::size_t c = lo; c < hi; ++c) s[c] = soft_cap(s[c], rules.softcap);
+  apply_rules(rules, batch, b.head[r], b.pos[r], {j0 + lo, j0 + hi}, s + lo);
+  bool finite = true;
+  for (std::size_t c = lo; c < hi; ++c) finite &= s[c] == -INFINITY || s[c] - s[c] == 0.0f;
+  b.finite[r] = b.finite[r] && finite;
+}
+
+// 3. The online softmax step for row r: rescale what was accumulated, turn the scores into
+// unnormalised probabilities, add them to the sum. No visible key yet: probabilities 0.
+void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::size_t d_v) {
+  float* s = b.s + r * kBlock;
+  if (!b.finite[r]) {  // the row ends as NaN; no need to accumulate
+    std::memset(s, 0, padded * sizeof(float));
+    return;
+  }
+  f32x4 vmax = simd::splat(-INFINITY);
+  for (std::size_t c = 0; c < padded; c += simd::kWidth) vmax = simd::max(vmax, simd::load(s + c));
+  const float new_max = std::fmax(b.max[r], simd::hmax(vmax));
+  if (new_max == -INFINITY) {
+    std::memset(s, 0, padded * sizeof(float));
+    return;
+  }
+  if (new_max > b.max[r]) {
+    const float alpha = b.max[r] == -INFINITY ? 0.0f : std::exp(b.max[r] - new_max);
+    b.sum[r] *= static_cast<double>(alpha);
+    float* o = b.o + r * d_v;
+    for (std::size_t t = 0; t < d_v; ++t) o[t] *= alpha;
+    b.max[r] = new_max;
+  }
+  const f32x4 m = simd::splat(new_max);
+  f32x4 vsum = simd::zero();
+  for (std::size_t c = 0; c < padded; c += simd::kWidth) {
+    const f32x4 p = simd::exp_nonpositive(simd::sub(simd::load(s + c), m));
+    simd::store(s + c, p);
+    vsum = simd::add(vsum, p);
+  }
+  b.sum[r] += static_cast<double>(simd::hsum(vsum));
+}
+
+// 4. O[r][c…c+8) += Σ_j P[r][j] V[j0 + j][c…c+8) for R rows and one 8-column strip.
+template <std::size_t R>
+void accumulate_strip(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t j0, std::size_t width,
+                      std::size_t c) {
+  const std::size_t d_v = v.cols;
+  float* o = b.o + r0 * d_v + c;
+  const float* p_rows = b.s + r0 * kBlock;
+  f32x4 acc[R][2];
+  for (std::size_t r = 0; r < R; ++r) {
+    acc[r][0] = simd::load(o + r * d_v);
+    acc[r][1] = simd::load(o + r * d_v + 4);
+  }
+  for (std::size_t j = 0; j < width; ++j) {
+    const float* vr = v.row(j0 + j) + c;
+    const f32x4 v0 = simd::load(vr), v1 = simd::load(vr + 4);
+    for (std::size_t r = 0; r < R; ++r) {
+      const f32x4 p = simd::load_splat(p_rows + r * kBlock + j);
+      acc[r][0] = simd::madd(acc[r][0], p, v0);
+      acc[r][1] = simd::madd(acc[r][1], p, v1);
+    }
+  }
+  for (std::size_t r = 0; r < R; ++r) {
+    simd::store(o + r * d_v, acc[r][0]);
+    simd::store(o + r * d_v + 4, acc[r][1]);
+  }
+}
+
+template <std::size_t R>
+void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t j0, std::size_t width) {
+  const std::size_t d_v = v.cols;
+  std::size_t c = 0;
+  for (; c + 8 <= d_v; c += 8) accumulate_strip<R>(b, r0, v, j0, width, c);
+  for (; c < d_v; ++c)  // columns left over after the strips
+    for (std::size_t r = r0; r < r0 + R; ++r) {
+      float acc = b.o[r * d_v + c];
+      for (std::size_t j = 0; j < width; ++j) acc += b.s[r * kBlock + j] * v.at(j0 + j, c);
+      b.o[r * d_v + c] = acc;
+    }
+}
+
+// Keys past the last one a tile's rows can see have probability 0: the tile stops before them.
+void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width, std::size_t padded) {
+  auto seen = [&](std::size_t r0, std::size_t R) {
+    const std::size_t end = tile_keys(b, r0, R, j0, padded).end;
+    return end < width ? end : width;
+  };
+  std::size_t r = 0;
+  for (; r + kTile <= b.count; r += kTile) accumulate_tile<kTile>(b, r, v, j0, seen(r, kTile));
+  for (; r < b.count; ++r) accumulate_tile<1>(b, r, v, j0, seen(r, 1));
+}
+
+// One block of query rows against the keys of (b, g) they can see, then 5. O / L per row:
+// zero for a row with nothing visible, NaN after an overflow.
+void attend_rows(ConstMatrixView k, ConstMatrixView v, const ScoreRules& rules, std::size_t batch, RowBlock& b,
+                 float* packed, const MutHeadTensor& out) {
+  const std::size_t d = k.cols, d_v = v.cols, step = keys_per_block(d);
+  std::size_t begin = k.rows, end = 0;  // the union of the rows' ranges
+  for (std::size_t r = 0; r < b.count; ++r) {
+    b.range[r] = key_range(rules, batch, b.pos[r], k.rows);
+    if (b.range[r].begin < b.range[r].end) {
+      begin = b.range[r].begin < begin ? b.range[r].begin : begin;
+      end = b.range[r].end > end ? b.range[r].end : end;
+    }
+    b.max[r] = -INFINITY;
+    b.sum[r] = 0.0;
+    b.finite[r] = true;
+  }
+  std::memset(b.o, 0, b.count * d_v * sizeof(float));
+  for (std::size_t j0 = begin; j0 < end; j0 += step) {
+    const std::size_t width = end - j0 < step ? end - j0 : step, padded = round_up(width, kPanel);
+    if (d <= kMaxPackedWidth) {  // 1. scores
+      pack_keys(k, j0, width, packed);
+      score_rows(packed, d, padded, rules.scale, b, j0);
+    } else {
+      score_rows_unpacked(k, j0, width, padded, rules.scale, b);
+    }
+    for (std::size_t r = 0; r < b.count; ++r) apply_row_rules(rules, batch, b, r, j0, padded);  // 2. rules
+    for (std::size_t r = 0; r < b.count; ++r) online_softmax_row(b, r, padded, d_v);            // 3. softmax
+    accumulate_rows(b, v, j0, width, padded);                                                     // 4. P · V
+  }
+  for (std::size_t r = 0; r < b.count; ++r) {
+    const float inv = !b.finite[r] ? NAN : b.sum[r] > 0.0 ? static_cast<float>(1.0 / b.sum[r]) : 0.0f;
+    float* y = out.head(batch, b.head[r]).row(b.pos[r]);
+    for (std::size_t t = 0; t < d_v; ++t) y[t] = b.o[r * d_v + t] * inv;
+  }
+}
+
+// Every query row of the heads that read key/value head g of batch entry bi, kRows at a time.
+void attend_group(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,
+                  const MutHeadTensor& out, std::size_t bi, std::size_t g, float* scratch) {
+  const std::size_t group = q.heads / k.heads, first_head = g * group, rows = q.rows * group;
+  RowBlock b;
+  b.s = scratch;
+  b.o = b.s + kRows * kBlock;
+  float* packed = b.o + kRows * v.cols;
+  for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
+    b.count = rows - r0 < kRows ? rows - r0 : kRows;
+    for (std::size_t r = 0; r < b.count; ++r) {
+      b.pos[r] = (r0 + r) / group;
+      b.head[r] = first_head + (r0 + r) % group;
+      b.q[r] = q.head(bi, b.head[r]).row(b.pos[r]);
+    }
+    attend_rows(k.head(bi, g), v.head(bi, g), rules, bi, b, packed, out);
+  }
 }
 
 }  // namespace
 
-std::size_t batched_fused_scratch_floats(std::size_t d_v) { return kBlock + d_v; }
+std::size_t batched_fused_scratch_floats(std::size_t d_v) { return kRows * kBlock + kRows * d_v + kPackFloats; }
 
 Status batched_fused_attention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,
                                const MutHeadTensor& out, float* scratch) {
   if (Status s = check_batched_shapes(q, k, v, out); s != Status::ok) return s;
   if (Status s = check_rules(rules, q.batch, k.rows); s != Status::ok) return s;
   for (std::size_t b = 0; b < q.batch; ++b)
-    for (std::size_t h = 0; h < q.heads; ++h)
-      for (std::size_t i = 0; i < q.rows; ++i) attend_row(q, k, v, rules, out, b, h, i, scratch);
+    for (std::size_t g = 0; g < k.heads; ++g) attend_group(q, k, v, rules, out, b, g, scratch);
   return Status::ok;
 }
 

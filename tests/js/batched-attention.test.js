@@ -193,7 +193,17 @@ describe.each(BUILDS)('batchedAttention ($name build)', ({ simd }) => {
     ['an unknown option', () => lab.batchedAttention(Q, K, V, { is_causal: true }), /unknown option is_causal\b/],
     ['float16 data that is not bits', () => lab.batchedAttention({ shape: [2, 4, 5, 8], data: new Float32Array(320), dtype: 'float16' }, K, V), /must be a Uint16Array of float16 bits/],
     ['overflowing scores', () => lab.batchedAttention({ shape: [2, 4, 5, 8], data: new Float32Array(320).fill(3e38) }, K, V), /beyond float32's 3.4e38/],
+    // |q||k| = 1e38 alone fits; the bias's largest finite entry (3e38, beside a hidden −∞) tips the bound over
+    ['scores that the bias overflows', () => lab.batchedAttention(...bigScores(), { bias: { shape: [1, 2], data: [-Infinity, 3e38] } }), /up to 4\.00e\+38, beyond float32's 3.4e38/],
   ];
+  it('counts only finite bias entries in the bound (−∞ hides, it does not overflow)', () => {
+    const r = lab.batchedAttention(...bigScores(), { bias: { shape: [1, 2], data: [-Infinity, 0] } });
+    expect(Array.from(r.output.data)).toEqual([2]);  // only key 1 visible: its value
+  });
+  function bigScores() {
+    const row = (x) => [x, 0, 0, 0, 0, 0, 0, 0];
+    return [{ shape: [1, 1, 1, 8], data: row(1e19) }, { shape: [1, 1, 2, 8], data: [...row(1e19), ...row(1e19)] }, { shape: [1, 1, 2, 1], data: [1, 2] }];
+  }
   it.each(BAD)('rejects %s with a clear AttentionError, and keeps working', (_, call, message) => {
     const error = thrown(call);
     expect(error.name).toBe('AttentionError');
