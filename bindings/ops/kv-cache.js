@@ -63,6 +63,7 @@ function createKVCache(context, options) {
       state.length = 0;
       state.keyNorm = 0;
     },
+    truncate: (length) => truncate(state, length),
     release() {
       if (state.released) return;
       state.released = true;
@@ -76,6 +77,17 @@ function createKVCache(context, options) {
 
 function alive(fn, state) {
   if (state.released) fail(DISPOSED, `${fn}: this KV cache was released; create a new one with createKVCache`);
+}
+
+// Keeps the first `length` tokens (a rejected draft of speculative decoding, a beam that backs
+// up). The running key norm stays: still a bound on every key kept, if no longer the tightest.
+function truncate(state, length) {
+  const fn = 'KVCache.truncate';
+  alive(fn, state);
+  const keep = toCount(fn, 'length', length);
+  if (keep > state.length) fail(INVALID_ARGUMENT, `${fn}: length ${keep} is beyond the ${state.length} token${state.length === 1 ? '' : 's'} cached; truncate keeps tokens, it cannot add them`);
+  state.length = keep;
+  if (keep === 0) state.keyNorm = 0;
 }
 
 // Q [batch, heads, n, dK], K [batch, kvHeads, n, dK], V [batch, kvHeads, n, dV], each against the cache's shape.
