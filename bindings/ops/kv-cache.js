@@ -46,8 +46,10 @@ function createKVCache(context, options) {
   const fn = 'createKVCache';
   const s = cacheShape(fn, options);
   const bytes = memoryBytes(context, fn, { layers: 1, batch: s.batch, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV, tokens: s.capacity, bytesPerValue: 4 });
+  // the fused path's scratch depends on dV alone: asked once, not on every step
+  const scratchFloats = context.frame(fn).query('batchedScratchFloats', { dv: s.dV });
   const keys = context.workspace.allocateBlock(fn, bytes);
-  const state = { keys, values: keys + s.batch * s.kvHeads * s.capacity * s.dK * 4, length: 0, keyNorm: 0, released: false };
+  const state = { keys, values: keys + s.batch * s.kvHeads * s.capacity * s.dK * 4, length: 0, keyNorm: 0, scratchFloats, released: false };
   const cache = {
     batch: s.batch, heads: s.heads, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV, capacity: s.capacity,
     scale: s.scale, softcap: s.softcap, window: s.window || null, bytes,
@@ -120,7 +122,7 @@ function forward(context, fn, s, state, inputs, callOptions) {
   const work = callWork(f, s, state.length, n);
   const output = f.output(s.batch * s.heads * n * s.dV);
   const weights = f.output(s.batch * s.heads * n * total, keepWeights);
-  const scratch = keepWeights ? null : f.output(f.query('batchedScratchFloats', { dv: s.dV }));
+  const scratch = f.output(state.scratchFloats, !keepWeights);
   f.call('kvCacheForward', {
     keys: state.keys, values: state.values, batch: s.batch, heads: s.heads, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV,
     capacity: s.capacity, length: state.length, n, Q: f.input(q.data), K: f.input(k.data), V: f.input(v.data),
