@@ -46,8 +46,10 @@ function createKVCache(context, options) {
   const fn = 'createKVCache';
   const s = cacheShape(fn, options);
   const bytes = memoryBytes(context, fn, { layers: 1, batch: s.batch, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV, tokens: s.capacity, bytesPerValue: 4 });
+  // the fused path's scratch depends on dV alone: asked once, not on every step
+  const scratchFloats = context.frame(fn).query('batchedScratchFloats', { dv: s.dV });
   const keys = context.workspace.allocateBlock(fn, bytes);
-  const state = { keys, values: keys + s.batch * s.kvHeads * s.capacity * s.dK * 4, length: 0, keyNorm: 0, released: false };
+  const state = { keys, values: keys + s.batch * s.kvHeads * s.capacity * s.dK * 4, length: 0, keyNorm: 0, scratchFloats, released: false };
   const cache = {
     batch: s.batch, heads: s.heads, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV, capacity: s.capacity,
     scale: s.scale, softcap: s.softcap, window: s.window || null, bytes,
@@ -63,6 +65,7 @@ function createKVCache(context, options) {
       state.length = 0;
       state.keyNorm = 0;
     },
+    truncate: (length) => truncate(state, length),
     release() {
       if (state.released) return;
       state.released = true;
@@ -76,6 +79,17 @@ function createKVCache(context, options) {
 
 function alive(fn, state) {
   if (state.released) fail(DISPOSED, `${fn}: this KV cache was released; create a new one with createKVCache`);
+}
+
+// Keeps the first `length` tokens (a rejected draft of speculative decoding, a beam that backs
+// up). The running key norm stays: still a bound on every key kept, if no longer the tightest.
+function truncate(state, length) {
+  const fn = 'KVCache.truncate';
+  alive(fn, state);
+  const keep = toCount(fn, 'length', length);
+  if (keep > state.length) fail(INVALID_ARGUMENT, `${fn}: length ${keep} is beyond the ${state.length} token${state.length === 1 ? '' : 's'} cached; truncate keeps tokens, it cannot add them`);
+  state.length = keep;
+  if (keep === 0) state.keyNorm = 0;
 }
 
 // Q [batch, heads, n, dK], K [batch, kvHeads, n, dK], V [batch, kvHeads, n, dV], each against the cache's shape.
@@ -108,7 +122,7 @@ function forward(context, fn, s, state, inputs, callOptions) {
   const work = callWork(f, s, state.length, n);
   const output = f.output(s.batch * s.heads * n * s.dV);
   const weights = f.output(s.batch * s.heads * n * total, keepWeights);
-  const scratch = keepWeights ? null : f.output(f.query('batchedScratchFloats', { dv: s.dV }));
+  const scratch = f.output(state.scratchFloats, !keepWeights);
   f.call('kvCacheForward', {
     keys: state.keys, values: state.values, batch: s.batch, heads: s.heads, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV,
     capacity: s.capacity, length: state.length, n, Q: f.input(q.data), K: f.input(k.data), V: f.input(v.data),

@@ -84,6 +84,11 @@ export interface KVCache {
   values(): Tensor;
   /** Empties the cache (length 0); its memory stays allocated. */
   reset(): void;
+  /**
+   * Keeps the first `length` tokens (0 … its length) and drops the rest, e.g. a rejected speculative draft;
+   * throws INVALID_ARGUMENT for a length beyond the tokens cached. Its memory stays allocated.
+   */
+  truncate(length: number): void;
   /** Frees its memory; every other method then throws an AttentionError with code DISPOSED. Safe to call twice. */
   release(): void;
 }

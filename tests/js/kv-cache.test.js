@@ -114,6 +114,45 @@ describe.each(BUILDS)('createKVCache ($name build)', ({ simd }) => {
     cache.release();
   });
 
+  it('truncate(length) drops the last tokens: the next step equals the same step on a cache that never held them', () => {
+    const c = { heads: 4, kvHeads: 2, dK: 8, dV: 5 };
+    const rand = rng(21);
+    const t = (heads, n, width) => ({ shape: [1, heads, n, width], data: randomVector(rand, heads * n * width, -2, 2) });
+    const prompt = [t(4, 7, 8), t(2, 7, 8), t(2, 7, 5)];
+    const draft = [t(4, 3, 8), t(2, 3, 8), t(2, 3, 5)];  // three draft tokens, then rejected
+    const next = [t(4, 1, 8), t(2, 1, 8), t(2, 1, 5)];
+    const kept = lab.createKVCache({ ...c, capacity: 10 }), clean = lab.createKVCache({ ...c, capacity: 10 });
+    kept.prefill(...prompt);
+    clean.prefill(...prompt);
+    kept.prefill(...draft);
+    kept.truncate(7);
+    expect(kept.length).toBe(7);
+    expect(kept.keys()).toEqual(clean.keys());
+    expect(kept.values()).toEqual(clean.values());
+    for (const weights of [true, false]) {
+      const a = kept.step(...next, { weights }), b = clean.step(...next, { weights });
+      expect(a).toEqual(b);  // the same rows in the same order: bit for bit
+      expect(a.work).toEqual(countedWork({ ...c, batch: 1 }, 7, 1));
+      kept.truncate(7);
+      clean.truncate(7);
+    }
+    kept.truncate(7);  // to its own length: nothing changes
+    expect(kept.length).toBe(7);
+    kept.truncate(0);
+    expect([kept.length, kept.keys().shape]).toEqual([0, [1, 2, 0, 8]]);
+    kept.step(...next);
+    for (const [length, message] of [[2, /length 2 is beyond the 1 token cached; truncate keeps tokens, it cannot add them/],
+      [-1, /length must be an integer from 0 to 2147483647, got number -1/], [1.5, /length must be an integer from 0/], ['1', /length must be an integer from 0/]]) {
+      const error = thrown(() => kept.truncate(length));
+      expect(error).toBeInstanceOf(AttentionError);
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.message).toMatch(message);
+      expect(kept.length).toBe(1);  // a refused truncate changes nothing
+    }
+    kept.release();
+    clean.release();
+  });
+
   it('kvCacheBytes: MHA, GQA and MQA shapes of real models', () => {
     // Llama 2 7B: 32 layers, 32 heads of 128, float16: 512 KiB per token, 2 GiB for 4,096 tokens
     expect(lab.kvCacheBytes({ layers: 32, kvHeads: 32, headDim: 128, tokens: 1, bytesPerValue: 2 })).toBe(512 * 1024);
@@ -230,7 +269,7 @@ describe.each(BUILDS)('createKVCache errors ($name build)', ({ simd }) => {
     cache.release();
     cache.release();  // twice is fine
     for (const attempt of [() => cache.prefill(t([2, 4, 1, 3]), t([2, 2, 1, 3]), t([2, 2, 1, 2])), () => cache.step(t([2, 4, 1, 3]), t([2, 2, 1, 3]), t([2, 2, 1, 2])),
-      () => cache.keys(), () => cache.values(), () => cache.reset()]) {
+      () => cache.keys(), () => cache.values(), () => cache.reset(), () => cache.truncate(0)]) {
       const error = thrown(attempt);
       expect(error.code).toBe('DISPOSED');
       expect(error.message).toMatch(/this KV cache was released; create a new one with createKVCache/);

@@ -203,6 +203,9 @@ export async function main(): Promise<number> {
   const cacheRows: number = cache.keys().data.length + cache.values().data.length + cache.length + cache.bytes;
   // @ts-expect-error the fused path has no weights
   cache.step(q4, kv4, kv4, { weights: false }).weights;
+  cache.truncate(1);
+  // @ts-expect-error truncate takes a token count
+  cache.truncate('1');
   cache.reset();
   cache.release();
   const modelBytes: number = lab.kvCacheBytes({ layers: 32, kvHeads: 8, headDim: 128, tokens: 4096, bytesPerValue: 2 });
