@@ -29,19 +29,20 @@ import { freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
 // 22 files 121.4 KB raw / 41.8 KB gzip, simd init total 84.8 KB gzip, bundled and minified 65.0 KB gzip.
 // Raised for issue 15's KV cache (ops/kv-cache.js, src/kv_cache*) and RoPE and ALiBi
 // (ops/relative-position.js, src/rotary_embedding*, src/alibi*), issue 17's argument hints
-// (validate.js) and the attention-decoding panel, all merged: SIMD .wasm 110.7 KB raw / 45.6 KB
-// gzip, init() JS 24 files 142.8 KB raw / 48.9 KB gzip, simd init total 94.5 KB gzip, bundled and
-// minified 71.3 KB gzip; components.js 693.0 KB raw / 216.1 KB gzip; tarball 728.2 KB.
+// (validate.js), the attention-decoding panel and the blocked batched fused kernel
+// (src/batched_fused.cpp, +12.5 KB raw of .wasm), all merged: SIMD .wasm 123.2 KB raw / 48.7 KB
+// gzip, init() JS 24 files 143.8 KB raw / 49.3 KB gzip, simd init total 98.0 KB gzip, bundled and
+// minified 74.6 KB gzip; components.js 693.5 KB raw / 216.2 KB gzip; tarball 742.2 KB.
 // Issue 16 (init ≤ 40 KB gzip: a minified build, features loaded on first use) is where this turns round.
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
-  wasmRaw: 114 * KB,
-  wasmGzip: 47 * KB,
-  initJsRaw: 146 * KB,
-  initJsGzip: 50 * KB,
-  simdInitTotalGzip: 96 * KB,
-  simdInitBundledGzip: 74 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
+  wasmRaw: 128 * KB,
+  wasmGzip: 50 * KB,
+  initJsRaw: 148 * KB,
+  initJsGzip: 51 * KB,
+  simdInitTotalGzip: 100 * KB,
+  simdInitBundledGzip: 78 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   componentsRaw: 720 * KB,
   componentsGzip: 224 * KB,
   tarball: 760 * KB, // with the docs the README links to (docs/*.md, 31 KB packed) and its screenshot (52 KB)
