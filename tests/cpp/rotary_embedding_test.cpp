@@ -63,7 +63,7 @@ TEST(RotaryEmbedding, BothPairingsMatchTheRotationAtEverySize) {
             const RotaryOptions o{base, offset, interleaved};
             const auto y = rope(x, n, d, o);
             for (std::size_t r = 0; r < n; ++r) {
-              const auto want = rotate(&x[r * d], d, static_cast<double>(offset + static_cast<long long>(r)), base, interleaved);
+              const auto want = rotate(x.data() + r * d, d, static_cast<double>(offset + static_cast<long long>(r)), base, interleaved);
               for (std::size_t c = 0; c < d; ++c)
                 ASSERT_NEAR(y[r * d + c], want[c], 1e-6 * (1.0 + std::fabs(want[c])))
                     << "d=" << d << " n=" << n << " offset=" << offset << " base=" << base
@@ -116,7 +116,7 @@ TEST(RotaryEmbedding, FourAndThreeDimensionalLayoutsAndInPlace) {
     for (std::size_t b = 0; b < B; ++b)
       for (std::size_t h = 0; h < H; ++h)
         for (std::size_t r = 0; r < n; ++r) {
-          const auto want = rotate(&x[((b * H + h) * n + r) * d], d, 3.0 + static_cast<double>(r), 10000.0, interleaved);
+          const auto want = rotate(x.data() + ((b * H + h) * n + r) * d, d, 3.0 + static_cast<double>(r), 10000.0, interleaved);
           for (std::size_t c = 0; c < d; ++c) {
             const std::size_t at4 = ((b * H + h) * n + r) * d + c;
             EXPECT_NEAR(y4[at4], want[c], 1e-6);
