@@ -21,10 +21,10 @@ namespace {
 using simd::f32x4;
 
 constexpr std::size_t kTile = 4;             // query rows per register tile
-constexpr std::size_t kRows = 64;            // query rows per block, sharing each key block (and its packing)
+constexpr std::size_t kRows = 128;           // query rows per block, sharing each key block (and its packing)
 constexpr std::size_t kPanel = 8;            // keys per packed panel (two vectors)
-constexpr std::size_t kBlock = 128;          // keys per online-softmax block at most
-constexpr std::size_t kPackFloats = 16384;   // the packed key block: kBlock keys of width 128
+constexpr std::size_t kBlock = 64;           // keys per online-softmax block at most (P and V stay in L1)
+constexpr std::size_t kPackFloats = 16384;   // the packed key block: kBlock keys of width 256
 constexpr std::size_t kMaxPackedWidth = kPackFloats / kPanel;  // wider keys are scored unpacked
 
 std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
@@ -38,7 +38,7 @@ std::size_t keys_per_block(std::size_t d) {
 
 // Keys [j0, j0 + width) of k as Kᵀ panels of 8: panel p holds, per feature t, keys
 // j0 + 8p … 8p + 7 side by side. Keys past the block are 0 (hidden later).
-void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* packed) {
+[[gnu::noinline]] void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* packed) {
   const std::size_t d = k.cols;
   for (std::size_t p = 0; p < width; p += kPanel) {
     float* panel = packed + p * d;
@@ -49,6 +49,20 @@ void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* pack
       }
       const float* key = k.row(j0 + p + c);
       for (std::size_t t = 0; t < d; ++t) panel[t * kPanel + c] = key[t];
+    }
+  }
+}
+
+// Values [j0, j0 + width) of v as strips of 8 columns: strip s holds, per key j, columns
+// 8s … 8s + 7 side by side, so P · V reads each strip sequentially. Leftover columns stay in v.
+[[gnu::noinline]] void pack_values(ConstMatrixView v, std::size_t j0, std::size_t width, float* packed) {
+  const std::size_t strips = v.cols / kPanel;
+  for (std::size_t j = 0; j < width; ++j) {
+    const float* row = v.row(j0 + j);
+    for (std::size_t s = 0; s < strips; ++s) {
+      float* dst = packed + (s * kBlock + j) * kPanel;
+      simd::store(dst, simd::load(row + s * kPanel));
+      simd::store(dst + 4, simd::load(row + s * kPanel + 4));
     }
   }
 }
@@ -64,6 +78,7 @@ struct RowBlock {
   bool finite[kRows];                    // false once a visible score was NaN or +∞
   float* s;                              // kRows × kBlock scores, then probabilities
   float* o;                              // kRows × d_v unnormalised outputs
+  float* vp;                             // the value block in strips (pack_values)
 };
 
 // S[r][c…c+8) = scale · q_r · k_(c…c+8): R rows against one packed panel.
@@ -114,7 +129,7 @@ void score_tile(const float* packed, std::size_t d, std::size_t padded, float sc
   for (std::size_t p = keys.begin; p < keys.end; p += kPanel) score_panel<R>(b.q + r0, packed + p * d, d, scale, b.s + r0 * kBlock + p);
 }
 
-void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t j0) {
+[[gnu::noinline]] void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t j0) {
   std::size_t r = 0;
   for (; r + kTile <= b.count; r += kTile) score_tile<kTile>(packed, d, padded, scale, b, r, j0);
   for (; r < b.count; ++r) score_tile<1>(packed, d, padded, scale, b, r, j0);
@@ -130,7 +145,7 @@ float dot(const float* a, const float* b, std::size_t len) {
 }
 
 // 1'. The same for keys wider than kMaxPackedWidth (no packing): a dot product per score.
-void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, std::size_t padded, float scale,
+[[gnu::noinline]] void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, std::size_t padded, float scale,
                          RowBlock& b) {
   for (std::size_t r = 0; r < b.count; ++r) {
     float* s = b.s + r * kBlock;
@@ -140,7 +155,7 @@ void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, s
 
 // 2. Row r's rules on keys [j0, j0 + padded): keys outside its range hidden, the cap on the
 // others, then the mask and the bias; notes a visible score that is NaN or +∞.
-void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, std::size_t r, std::size_t j0,
+[[gnu::noinline]] void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, std::size_t r, std::size_t j0,
                      std::size_t padded) {
   float* s = b.s + r * kBlock;
   const KeyRange row = b.range[r];
@@ -162,7 +177,7 @@ void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, st
 
 // 3. The online softmax step for row r: rescale what was accumulated, turn the scores into
 // unnormalised probabilities, add them to the sum. No visible key yet: probabilities 0.
-void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::size_t d_v) {
+[[gnu::noinline]] void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::size_t d_v) {
   float* s = b.s + r * kBlock;
   if (!b.finite[r]) {  // the row ends as NaN; no need to accumulate
     std::memset(s, 0, padded * sizeof(float));
@@ -199,13 +214,15 @@ void accumulate_strip(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_
   const std::size_t d_v = v.cols;
   float* o = b.o + r0 * d_v + c;
   const float* p_rows = b.s + r0 * kBlock;
+  const float* vs = b.vp + c * kBlock;
+  (void)j0;
   f32x4 acc[R][2];
   for (std::size_t r = 0; r < R; ++r) {
     acc[r][0] = simd::load(o + r * d_v);
     acc[r][1] = simd::load(o + r * d_v + 4);
   }
   for (std::size_t j = 0; j < width; ++j) {
-    const float* vr = v.row(j0 + j) + c;
+    const float* vr = vs + j * kPanel;
     const f32x4 v0 = simd::load(vr), v1 = simd::load(vr + 4);
     for (std::size_t r = 0; r < R; ++r) {
       const f32x4 p = simd::load_splat(p_rows + r * kBlock + j);
@@ -233,7 +250,7 @@ void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t
 }
 
 // Keys past the last one a tile's rows can see have probability 0: the tile stops before them.
-void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width, std::size_t padded) {
+[[gnu::noinline]] void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width, std::size_t padded) {
   auto seen = [&](std::size_t r0, std::size_t R) {
     const std::size_t end = tile_keys(b, r0, R, j0, padded).end;
     return end < width ? end : width;
@@ -242,6 +259,22 @@ void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t
   for (; r + kTile <= b.count; r += kTile) accumulate_tile<kTile>(b, r, v, j0, seen(r, kTile));
   for (; r < b.count; ++r) accumulate_tile<1>(b, r, v, j0, seen(r, 1));
 }
+
+// The phases above stay functions of their own: wasm-opt -O3 inlines a function with one caller
+// whatever its size, and V8 then compiles one loop nest too large to keep the tiles in registers
+// (about 20 % slower in a standalone build). A function whose address is taken is not inlined, so
+// batched_fused_attention reads this table (volatile: the read, and so the table, stays).
+struct Phases {
+  decltype(&pack_keys) pack_k;
+  decltype(&pack_values) pack_v;
+  decltype(&score_rows) score;
+  decltype(&score_rows_unpacked) score_unpacked;
+  decltype(&apply_row_rules) rules;
+  decltype(&online_softmax_row) softmax;
+  decltype(&accumulate_rows) accumulate;
+};
+const volatile Phases kPhases = {pack_keys, pack_values, score_rows, score_rows_unpacked,
+                                 apply_row_rules, online_softmax_row, accumulate_rows};
 
 // One block of query rows against the keys of (b, g) they can see, then 5. O / L per row:
 // zero for a row with nothing visible, NaN after an overflow.
@@ -270,6 +303,7 @@ void attend_rows(ConstMatrixView k, ConstMatrixView v, const ScoreRules& rules, 
     }
     for (std::size_t r = 0; r < b.count; ++r) apply_row_rules(rules, batch, b, r, j0, padded);  // 2. rules
     for (std::size_t r = 0; r < b.count; ++r) online_softmax_row(b, r, padded, d_v);            // 3. softmax
+    pack_values(v, j0, width, b.vp);
     accumulate_rows(b, v, j0, width, padded);                                                     // 4. P · V
   }
   for (std::size_t r = 0; r < b.count; ++r) {
@@ -287,6 +321,7 @@ void attend_group(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
   b.s = scratch;
   b.o = b.s + kRows * kBlock;
   float* packed = b.o + kRows * v.cols;
+  b.vp = packed + kPackFloats;
   for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
     b.count = rows - r0 < kRows ? rows - r0 : kRows;
     for (std::size_t r = 0; r < b.count; ++r) {
@@ -300,12 +335,13 @@ void attend_group(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
 
 }  // namespace
 
-std::size_t batched_fused_scratch_floats(std::size_t d_v) { return kRows * kBlock + kRows * d_v + kPackFloats; }
+std::size_t batched_fused_scratch_floats(std::size_t d_v) { return kRows * kBlock + kRows * d_v + kPackFloats + kBlock * d_v; }
 
 Status batched_fused_attention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,
                                const MutHeadTensor& out, float* scratch) {
   if (Status s = check_batched_shapes(q, k, v, out); s != Status::ok) return s;
   if (Status s = check_rules(rules, q.batch, k.rows); s != Status::ok) return s;
+  (void)kPhases.score;
   for (std::size_t b = 0; b < q.batch; ++b)
     for (std::size_t g = 0; g < k.heads; ++g) attend_group(q, k, v, rules, out, b, g, scratch);
   return Status::ok;
