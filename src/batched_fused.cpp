@@ -3,7 +3,8 @@
 // blocks of kRows, row-major over (i, head) so that one block holds neighbouring positions
 // of the group's heads. Each block visits the keys its rows can see in blocks of up to
 // kBlock: the key block is packed once (Kᵀ in panels of 8) and scored against every row of
-// the query block, so each K and V load serves several rows. Per row, the online softmax
+// the query block, the value block is packed once (strips of 8 columns) and summed into every
+// row, so each K and V load serves several rows and both are read sequentially. Per row, the online softmax
 // (running max M, running sum L, output O):
 //   M' = max(M, max_j s_j),  α = e^(M − M'),  L' = α L + Σ e^(s_j − M'),  O' = α O + Σ e^(s_j − M') v_j
 // and at the end O / L. The rules of attention_bias.h apply per row and per key block: the
@@ -38,7 +39,8 @@ std::size_t keys_per_block(std::size_t d) {
 
 // Keys [j0, j0 + width) of k as Kᵀ panels of 8: panel p holds, per feature t, keys
 // j0 + 8p … 8p + 7 side by side. Keys past the block are 0 (hidden later).
-[[gnu::noinline]] void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* packed) {
+[[gnu::noinline]]
+void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* packed) {
   const std::size_t d = k.cols;
   for (std::size_t p = 0; p < width; p += kPanel) {
     float* panel = packed + p * d;
@@ -55,7 +57,8 @@ std::size_t keys_per_block(std::size_t d) {
 
 // Values [j0, j0 + width) of v as strips of 8 columns: strip s holds, per key j, columns
 // 8s … 8s + 7 side by side, so P · V reads each strip sequentially. Leftover columns stay in v.
-[[gnu::noinline]] void pack_values(ConstMatrixView v, std::size_t j0, std::size_t width, float* packed) {
+[[gnu::noinline]]
+void pack_values(ConstMatrixView v, std::size_t j0, std::size_t width, float* packed) {
   const std::size_t strips = v.cols / kPanel;
   for (std::size_t j = 0; j < width; ++j) {
     const float* row = v.row(j0 + j);
@@ -129,7 +132,8 @@ void score_tile(const float* packed, std::size_t d, std::size_t padded, float sc
   for (std::size_t p = keys.begin; p < keys.end; p += kPanel) score_panel<R>(b.q + r0, packed + p * d, d, scale, b.s + r0 * kBlock + p);
 }
 
-[[gnu::noinline]] void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t j0) {
+[[gnu::noinline]]
+void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t j0) {
   std::size_t r = 0;
   for (; r + kTile <= b.count; r += kTile) score_tile<kTile>(packed, d, padded, scale, b, r, j0);
   for (; r < b.count; ++r) score_tile<1>(packed, d, padded, scale, b, r, j0);
@@ -145,7 +149,8 @@ float dot(const float* a, const float* b, std::size_t len) {
 }
 
 // 1'. The same for keys wider than kMaxPackedWidth (no packing): a dot product per score.
-[[gnu::noinline]] void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, std::size_t padded, float scale,
+[[gnu::noinline]]
+void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, std::size_t padded, float scale,
                          RowBlock& b) {
   for (std::size_t r = 0; r < b.count; ++r) {
     float* s = b.s + r * kBlock;
@@ -155,7 +160,8 @@ float dot(const float* a, const float* b, std::size_t len) {
 
 // 2. Row r's rules on keys [j0, j0 + padded): keys outside its range hidden, the cap on the
 // others, then the mask and the bias; notes a visible score that is NaN or +∞.
-[[gnu::noinline]] void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, std::size_t r, std::size_t j0,
+[[gnu::noinline]]
+void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, std::size_t r, std::size_t j0,
                      std::size_t padded) {
   float* s = b.s + r * kBlock;
   const KeyRange row = b.range[r];
@@ -177,7 +183,8 @@ float dot(const float* a, const float* b, std::size_t len) {
 
 // 3. The online softmax step for row r: rescale what was accumulated, turn the scores into
 // unnormalised probabilities, add them to the sum. No visible key yet: probabilities 0.
-[[gnu::noinline]] void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::size_t d_v) {
+[[gnu::noinline]]
+void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::size_t d_v) {
   float* s = b.s + r * kBlock;
   if (!b.finite[r]) {  // the row ends as NaN; no need to accumulate
     std::memset(s, 0, padded * sizeof(float));
@@ -207,15 +214,12 @@ float dot(const float* a, const float* b, std::size_t len) {
   b.sum[r] += static_cast<double>(simd::hsum(vsum));
 }
 
-// 4. O[r][c…c+8) += Σ_j P[r][j] V[j0 + j][c…c+8) for R rows and one 8-column strip.
+// 4. O[r][c…c+8) += Σ_j P[r][j] V[j0 + j][c…c+8) for R rows and one 8-column strip (packed).
 template <std::size_t R>
-void accumulate_strip(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t j0, std::size_t width,
-                      std::size_t c) {
-  const std::size_t d_v = v.cols;
+void accumulate_strip(RowBlock& b, std::size_t r0, std::size_t d_v, std::size_t width, std::size_t c) {
   float* o = b.o + r0 * d_v + c;
   const float* p_rows = b.s + r0 * kBlock;
-  const float* vs = b.vp + c * kBlock;
-  (void)j0;
+  const float* vs = b.vp + c * kBlock;  // strip c / 8
   f32x4 acc[R][2];
   for (std::size_t r = 0; r < R; ++r) {
     acc[r][0] = simd::load(o + r * d_v);
@@ -240,7 +244,7 @@ template <std::size_t R>
 void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t j0, std::size_t width) {
   const std::size_t d_v = v.cols;
   std::size_t c = 0;
-  for (; c + 8 <= d_v; c += 8) accumulate_strip<R>(b, r0, v, j0, width, c);
+  for (; c + 8 <= d_v; c += 8) accumulate_strip<R>(b, r0, d_v, width, c);
   for (; c < d_v; ++c)  // columns left over after the strips
     for (std::size_t r = r0; r < r0 + R; ++r) {
       float acc = b.o[r * d_v + c];
@@ -250,7 +254,8 @@ void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t
 }
 
 // Keys past the last one a tile's rows can see have probability 0: the tile stops before them.
-[[gnu::noinline]] void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width, std::size_t padded) {
+[[gnu::noinline]]
+void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width, std::size_t padded) {
   auto seen = [&](std::size_t r0, std::size_t R) {
     const std::size_t end = tile_keys(b, r0, R, j0, padded).end;
     return end < width ? end : width;
@@ -335,7 +340,9 @@ void attend_group(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
 
 }  // namespace
 
-std::size_t batched_fused_scratch_floats(std::size_t d_v) { return kRows * kBlock + kRows * d_v + kPackFloats + kBlock * d_v; }
+std::size_t batched_fused_scratch_floats(std::size_t d_v) {
+  return kRows * kBlock + kRows * d_v + kPackFloats + kBlock * d_v;  // scores, outputs, packed K, packed V
+}
 
 Status batched_fused_attention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,
                                const MutHeadTensor& out, float* scratch) {
