@@ -81,7 +81,8 @@ struct RowBlock {
   bool finite[kRows];                    // false once a visible score was NaN or +∞
   float* s;                              // kRows × kBlock scores, then probabilities
   float* o;                              // kRows × d_v unnormalised outputs
-  float* vp;                             // the value block in strips (pack_values)
+  float* vp;                             // the value block in strips (pack_values) …
+  bool vp_ready = false;                 // … when the block has more than one tile to read it
 };
 
 // S[r][c…c+8) = scale · q_r · k_(c…c+8): R rows against one packed panel.
@@ -215,18 +216,19 @@ void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::siz
 }
 
 // 4. O[r][c…c+8) += Σ_j P[r][j] V[j0 + j][c…c+8) for R rows and one 8-column strip (packed).
+// vs: the strip's first key, the next one stride floats further (packed: kPanel).
 template <std::size_t R>
-void accumulate_strip(RowBlock& b, std::size_t r0, std::size_t d_v, std::size_t width, std::size_t c) {
+void accumulate_strip(RowBlock& b, std::size_t r0, std::size_t d_v, const float* vs, std::size_t stride,
+                      std::size_t width, std::size_t c) {
   float* o = b.o + r0 * d_v + c;
   const float* p_rows = b.s + r0 * kBlock;
-  const float* vs = b.vp + c * kBlock;  // strip c / 8
   f32x4 acc[R][2];
   for (std::size_t r = 0; r < R; ++r) {
     acc[r][0] = simd::load(o + r * d_v);
     acc[r][1] = simd::load(o + r * d_v + 4);
   }
   for (std::size_t j = 0; j < width; ++j) {
-    const float* vr = vs + j * kPanel;
+    const float* vr = vs + j * stride;
     const f32x4 v0 = simd::load(vr), v1 = simd::load(vr + 4);
     for (std::size_t r = 0; r < R; ++r) {
       const f32x4 p = simd::load_splat(p_rows + r * kBlock + j);
@@ -244,7 +246,11 @@ template <std::size_t R>
 void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t j0, std::size_t width) {
   const std::size_t d_v = v.cols;
   std::size_t c = 0;
-  for (; c + 8 <= d_v; c += 8) accumulate_strip<R>(b, r0, d_v, width, c);
+  for (; c + 8 <= d_v; c += 8)  // strip c / 8 of the packed block, or columns c … c + 7 of v
+    if (b.vp_ready)
+      accumulate_strip<R>(b, r0, d_v, b.vp + c * kBlock, kPanel, width, c);
+    else
+      accumulate_strip<R>(b, r0, d_v, v.row(j0) + c, v.stride, width, c);
   for (; c < d_v; ++c)  // columns left over after the strips
     for (std::size_t r = r0; r < r0 + R; ++r) {
       float acc = b.o[r * d_v + c];
@@ -308,7 +314,8 @@ void attend_rows(ConstMatrixView k, ConstMatrixView v, const ScoreRules& rules, 
     }
     for (std::size_t r = 0; r < b.count; ++r) apply_row_rules(rules, batch, b, r, j0, padded);  // 2. rules
     for (std::size_t r = 0; r < b.count; ++r) online_softmax_row(b, r, padded, d_v);            // 3. softmax
-    pack_values(v, j0, width, b.vp);
+    b.vp_ready = b.count > kTile;  // one tile (a decode step) reads V once: no copy
+    if (b.vp_ready) pack_values(v, j0, width, b.vp);
     accumulate_rows(b, v, j0, width, padded);                                                     // 4. P · V
   }
   for (std::size_t r = 0; r < b.count; ++r) {
