@@ -3,7 +3,8 @@
 // blocks of kRows, row-major over (i, head) so that one block holds neighbouring positions
 // of the group's heads. Each block visits the keys its rows can see in blocks of up to
 // kBlock: the key block is packed once (Kᵀ in panels of 8) and scored against every row of
-// the query block, so each K and V load serves several rows. Per row, the online softmax
+// the query block, the value block is packed once (strips of 8 columns) and summed into every
+// row, so each K and V load serves several rows and both are read sequentially. Per row, the online softmax
 // (running max M, running sum L, output O):
 //   M' = max(M, max_j s_j),  α = e^(M − M'),  L' = α L + Σ e^(s_j − M'),  O' = α O + Σ e^(s_j − M') v_j
 // and at the end O / L. The rules of attention_bias.h apply per row and per key block: the
@@ -21,10 +22,10 @@ namespace {
 using simd::f32x4;
 
 constexpr std::size_t kTile = 4;             // query rows per register tile
-constexpr std::size_t kRows = 64;            // query rows per block, sharing each key block (and its packing)
+constexpr std::size_t kRows = 128;           // query rows per block, sharing each key block (and its packing)
 constexpr std::size_t kPanel = 8;            // keys per packed panel (two vectors)
-constexpr std::size_t kBlock = 128;          // keys per online-softmax block at most
-constexpr std::size_t kPackFloats = 16384;   // the packed key block: kBlock keys of width 128
+constexpr std::size_t kBlock = 64;           // keys per online-softmax block at most (P and V stay in L1)
+constexpr std::size_t kPackFloats = 16384;   // the packed key block: kBlock keys of width 256
 constexpr std::size_t kMaxPackedWidth = kPackFloats / kPanel;  // wider keys are scored unpacked
 
 std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to * to; }
@@ -38,6 +39,7 @@ std::size_t keys_per_block(std::size_t d) {
 
 // Keys [j0, j0 + width) of k as Kᵀ panels of 8: panel p holds, per feature t, keys
 // j0 + 8p … 8p + 7 side by side. Keys past the block are 0 (hidden later).
+[[gnu::noinline]]
 void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* packed) {
   const std::size_t d = k.cols;
   for (std::size_t p = 0; p < width; p += kPanel) {
@@ -53,6 +55,21 @@ void pack_keys(ConstMatrixView k, std::size_t j0, std::size_t width, float* pack
   }
 }
 
+// Values [j0, j0 + width) of v as strips of 8 columns: strip s holds, per key j, columns
+// 8s … 8s + 7 side by side, so P · V reads each strip sequentially. Leftover columns stay in v.
+[[gnu::noinline]]
+void pack_values(ConstMatrixView v, std::size_t j0, std::size_t width, float* packed) {
+  const std::size_t strips = v.cols / kPanel;
+  for (std::size_t j = 0; j < width; ++j) {
+    const float* row = v.row(j0 + j);
+    for (std::size_t s = 0; s < strips; ++s) {
+      float* dst = packed + (s * kBlock + j) * kPanel;
+      simd::store(dst, simd::load(row + s * kPanel));
+      simd::store(dst + 4, simd::load(row + s * kPanel + 4));
+    }
+  }
+}
+
 // The working set of one block of query rows (every row from the same b and g).
 struct RowBlock {
   std::size_t count = 0;                 // rows in this block, 1 … kRows
@@ -64,6 +81,8 @@ struct RowBlock {
   bool finite[kRows];                    // false once a visible score was NaN or +∞
   float* s;                              // kRows × kBlock scores, then probabilities
   float* o;                              // kRows × d_v unnormalised outputs
+  float* vp;                             // the value block in strips (pack_values) …
+  bool vp_ready = false;                 // … when the block has more than one tile to read it
 };
 
 // S[r][c…c+8) = scale · q_r · k_(c…c+8): R rows against one packed panel.
@@ -114,6 +133,7 @@ void score_tile(const float* packed, std::size_t d, std::size_t padded, float sc
   for (std::size_t p = keys.begin; p < keys.end; p += kPanel) score_panel<R>(b.q + r0, packed + p * d, d, scale, b.s + r0 * kBlock + p);
 }
 
+[[gnu::noinline]]
 void score_rows(const float* packed, std::size_t d, std::size_t padded, float scale, RowBlock& b, std::size_t j0) {
   std::size_t r = 0;
   for (; r + kTile <= b.count; r += kTile) score_tile<kTile>(packed, d, padded, scale, b, r, j0);
@@ -130,6 +150,7 @@ float dot(const float* a, const float* b, std::size_t len) {
 }
 
 // 1'. The same for keys wider than kMaxPackedWidth (no packing): a dot product per score.
+[[gnu::noinline]]
 void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, std::size_t padded, float scale,
                          RowBlock& b) {
   for (std::size_t r = 0; r < b.count; ++r) {
@@ -140,6 +161,7 @@ void score_rows_unpacked(ConstMatrixView k, std::size_t j0, std::size_t width, s
 
 // 2. Row r's rules on keys [j0, j0 + padded): keys outside its range hidden, the cap on the
 // others, then the mask and the bias; notes a visible score that is NaN or +∞.
+[[gnu::noinline]]
 void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, std::size_t r, std::size_t j0,
                      std::size_t padded) {
   float* s = b.s + r * kBlock;
@@ -162,6 +184,7 @@ void apply_row_rules(const ScoreRules& rules, std::size_t batch, RowBlock& b, st
 
 // 3. The online softmax step for row r: rescale what was accumulated, turn the scores into
 // unnormalised probabilities, add them to the sum. No visible key yet: probabilities 0.
+[[gnu::noinline]]
 void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::size_t d_v) {
   float* s = b.s + r * kBlock;
   if (!b.finite[r]) {  // the row ends as NaN; no need to accumulate
@@ -192,11 +215,11 @@ void online_softmax_row(RowBlock& b, std::size_t r, std::size_t padded, std::siz
   b.sum[r] += static_cast<double>(simd::hsum(vsum));
 }
 
-// 4. O[r][c…c+8) += Σ_j P[r][j] V[j0 + j][c…c+8) for R rows and one 8-column strip.
+// 4. O[r][c…c+8) += Σ_j P[r][j] V[j0 + j][c…c+8) for R rows and one 8-column strip (packed).
+// vs: the strip's first key, the next one stride floats further (packed: kPanel).
 template <std::size_t R>
-void accumulate_strip(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t j0, std::size_t width,
-                      std::size_t c) {
-  const std::size_t d_v = v.cols;
+void accumulate_strip(RowBlock& b, std::size_t r0, std::size_t d_v, const float* vs, std::size_t stride,
+                      std::size_t width, std::size_t c) {
   float* o = b.o + r0 * d_v + c;
   const float* p_rows = b.s + r0 * kBlock;
   f32x4 acc[R][2];
@@ -205,7 +228,7 @@ void accumulate_strip(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_
     acc[r][1] = simd::load(o + r * d_v + 4);
   }
   for (std::size_t j = 0; j < width; ++j) {
-    const float* vr = v.row(j0 + j) + c;
+    const float* vr = vs + j * stride;
     const f32x4 v0 = simd::load(vr), v1 = simd::load(vr + 4);
     for (std::size_t r = 0; r < R; ++r) {
       const f32x4 p = simd::load_splat(p_rows + r * kBlock + j);
@@ -223,7 +246,11 @@ template <std::size_t R>
 void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t j0, std::size_t width) {
   const std::size_t d_v = v.cols;
   std::size_t c = 0;
-  for (; c + 8 <= d_v; c += 8) accumulate_strip<R>(b, r0, v, j0, width, c);
+  for (; c + 8 <= d_v; c += 8)  // strip c / 8 of the packed block, or columns c … c + 7 of v
+    if (b.vp_ready)
+      accumulate_strip<R>(b, r0, d_v, b.vp + c * kBlock, kPanel, width, c);
+    else
+      accumulate_strip<R>(b, r0, d_v, v.row(j0) + c, v.stride, width, c);
   for (; c < d_v; ++c)  // columns left over after the strips
     for (std::size_t r = r0; r < r0 + R; ++r) {
       float acc = b.o[r * d_v + c];
@@ -233,6 +260,7 @@ void accumulate_tile(RowBlock& b, std::size_t r0, ConstMatrixView v, std::size_t
 }
 
 // Keys past the last one a tile's rows can see have probability 0: the tile stops before them.
+[[gnu::noinline]]
 void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t width, std::size_t padded) {
   auto seen = [&](std::size_t r0, std::size_t R) {
     const std::size_t end = tile_keys(b, r0, R, j0, padded).end;
@@ -242,6 +270,22 @@ void accumulate_rows(RowBlock& b, ConstMatrixView v, std::size_t j0, std::size_t
   for (; r + kTile <= b.count; r += kTile) accumulate_tile<kTile>(b, r, v, j0, seen(r, kTile));
   for (; r < b.count; ++r) accumulate_tile<1>(b, r, v, j0, seen(r, 1));
 }
+
+// The phases above stay functions of their own: wasm-opt -O3 inlines a function with one caller
+// whatever its size, and V8 then compiles one loop nest too large to keep the tiles in registers
+// (about 20 % slower in a standalone build). A function whose address is taken is not inlined, so
+// batched_fused_attention reads this table (volatile: the read, and so the table, stays).
+struct Phases {
+  decltype(&pack_keys) pack_k;
+  decltype(&pack_values) pack_v;
+  decltype(&score_rows) score;
+  decltype(&score_rows_unpacked) score_unpacked;
+  decltype(&apply_row_rules) rules;
+  decltype(&online_softmax_row) softmax;
+  decltype(&accumulate_rows) accumulate;
+};
+const volatile Phases kPhases = {pack_keys, pack_values, score_rows, score_rows_unpacked,
+                                 apply_row_rules, online_softmax_row, accumulate_rows};
 
 // One block of query rows against the keys of (b, g) they can see, then 5. O / L per row:
 // zero for a row with nothing visible, NaN after an overflow.
@@ -270,6 +314,8 @@ void attend_rows(ConstMatrixView k, ConstMatrixView v, const ScoreRules& rules, 
     }
     for (std::size_t r = 0; r < b.count; ++r) apply_row_rules(rules, batch, b, r, j0, padded);  // 2. rules
     for (std::size_t r = 0; r < b.count; ++r) online_softmax_row(b, r, padded, d_v);            // 3. softmax
+    b.vp_ready = b.count > kTile;  // one tile (a decode step) reads V once: no copy
+    if (b.vp_ready) pack_values(v, j0, width, b.vp);
     accumulate_rows(b, v, j0, width, padded);                                                     // 4. P · V
   }
   for (std::size_t r = 0; r < b.count; ++r) {
@@ -287,6 +333,7 @@ void attend_group(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
   b.s = scratch;
   b.o = b.s + kRows * kBlock;
   float* packed = b.o + kRows * v.cols;
+  b.vp = packed + kPackFloats;
   for (std::size_t r0 = 0; r0 < rows; r0 += kRows) {
     b.count = rows - r0 < kRows ? rows - r0 : kRows;
     for (std::size_t r = 0; r < b.count; ++r) {
@@ -300,12 +347,15 @@ void attend_group(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v,
 
 }  // namespace
 
-std::size_t batched_fused_scratch_floats(std::size_t d_v) { return kRows * kBlock + kRows * d_v + kPackFloats; }
+std::size_t batched_fused_scratch_floats(std::size_t d_v) {
+  return kRows * kBlock + kRows * d_v + kPackFloats + kBlock * d_v;  // scores, outputs, packed K, packed V
+}
 
 Status batched_fused_attention(const HeadTensor& q, const HeadTensor& k, const HeadTensor& v, const ScoreRules& rules,
                                const MutHeadTensor& out, float* scratch) {
   if (Status s = check_batched_shapes(q, k, v, out); s != Status::ok) return s;
   if (Status s = check_rules(rules, q.batch, k.rows); s != Status::ok) return s;
+  (void)kPhases.score;
   for (std::size_t b = 0; b < q.batch; ++b)
     for (std::size_t g = 0; g < k.heads; ++g) attend_group(q, k, v, rules, out, b, g, scratch);
   return Status::ok;

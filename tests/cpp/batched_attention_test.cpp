@@ -208,14 +208,15 @@ TEST(BatchedAttention, KeyCountsAcrossFusedBlocks) {
     for (Rule rule : {Rule::none, Rule::bottom_right, Rule::all}) check_case(3, m, 4, 8, {4, 2}, rule, false, attn_test::seed_for(m, 402));
 }
 
-// The blocked fused kernel's own edges: a GQA group's rows (n × heads/kvHeads) in blocks of 64
-// and tiles of 4, key blocks of 128 (fewer for wide keys: d = 200 packs 80), and keys too wide to
-// pack (d > 2048, scored unpacked).
+// The blocked fused kernel's own edges: a GQA group's rows (n × heads/kvHeads) in blocks of 128
+// and tiles of 4, key blocks of 64 (fewer for wide keys: d = 300 packs 48), values in strips of
+// 8 columns (and the columns left over), and keys too wide to pack (d > 2048, scored unpacked).
 TEST(BatchedAttention, FusedRowAndKeyBlocks) {
   check_case(17, 130, 3, 9, {8, 2}, Rule::all, false, attn_test::seed_for(17, 403));      // 68 rows per group
+  check_case(33, 70, 8, 12, {8, 2}, Rule::all, true, attn_test::seed_for(33, 408));       // 132 rows per group
   check_case(67, 257, 64, 64, {1, 1}, Rule::causal, false, attn_test::seed_for(67, 404));
   check_case(17, 129, 64, 16, {4, 1}, Rule::bottom_right, true, attn_test::seed_for(17, 405));
-  check_case(5, 161, 200, 8, {2, 1}, Rule::window, false, attn_test::seed_for(5, 406));
+  check_case(5, 161, 300, 8, {2, 1}, Rule::window, false, attn_test::seed_for(5, 406));
   check_case(3, 11, 2049, 4, {2, 2}, Rule::bias, false, attn_test::seed_for(3, 407));
 }
 
