@@ -20,7 +20,13 @@ export const TYPES = {
 /** Serve `dir` on 127.0.0.1 (port 0 picks a free one). Resolves to the http.Server. */
 export function serveStatic(dir, port = 0, { pages = {} } = {}) {
   const server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request: the path is not valid percent-encoding');
+      return;
+    }
     if (Object.hasOwn(pages, path)) {
       res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' }).end(pages[path]);
       return;
@@ -50,6 +56,7 @@ export function portFrom(argv, env, fallback) {
   const given = at >= 0 ? argv[at + 1] : env.PORT;
   if (given === undefined || given === '') return fallback;
   const port = Number(given);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port is ${JSON.stringify(given)}; give a port number from 0 to 65535 (0 picks a free one)`);
+  const source = at >= 0 ? '--port' : 'PORT';
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${source} is ${JSON.stringify(given)}; give a port number from 0 to 65535 (0 picks a free one)`);
   return port;
 }

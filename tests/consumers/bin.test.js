@@ -45,6 +45,9 @@ describe('npx attention-lab', () => {
     const wasm = await fetch(`${url}attention-lab-simd.wasm`);
     expect(wasm.headers.get('content-type')).toBe('application/wasm');
     expect((await fetch(`${url}..%2Fpackage.json`)).status).toBeGreaterThanOrEqual(403);
+    // a path that is not valid percent-encoding is a 400, and the server keeps serving
+    expect((await fetch(`${url}%E0%A4%A`)).status).toBe(400);
+    expect((await fetch(url)).status).toBe(200);
   });
 
   it('opens the view a link gives, and writes every change back to the URL (other parameters and the fragment kept)', async () => {
