@@ -105,10 +105,14 @@ function notAMatrix(fn, name, value) {
   fail(INVALID_MATRIX, `${fn}: ${name} must be a matrix { rows, cols, data } or nested arrays, got ${describe(value)} without rows and cols`);
 }
 
-/** The name in `names` a typo `key` most likely meant (edit distance ≤ 2, or the same letters in another case), or undefined. */
+/**
+ * The name in `names` a typo `key` most likely meant (the same letters in another case, or an edit
+ * distance of at most half the key's length, and at most 2), or undefined: a one-letter key is
+ * never "meant" as some two-letter name.
+ */
 export function nearestName(key, names) {
   let best;
-  let bestDistance = 3;
+  let bestDistance = Math.min(2, Math.floor(key.length / 2)) + 1;
   for (const name of names) {
     const d = name.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, name);
     if (d < bestDistance) [best, bestDistance] = [name, d];

@@ -53,8 +53,9 @@ function createKVCache(context, options) {
   const cache = {
     batch: s.batch, heads: s.heads, kvHeads: s.kvHeads, dK: s.dK, dV: s.dV, capacity: s.capacity,
     scale: s.scale, softcap: s.softcap, window: s.window || null, bytes,
+    /** Tokens cached now (0 once released). */
     get length() {
-      return state.length;
+      return state.released ? 0 : state.length;
     },
     prefill: (Q, K, V, callOptions) => forward(context, 'KVCache.prefill', s, state, [Q, K, V], callOptions),
     step: (q, k, v, callOptions) => forward(context, 'KVCache.step', s, state, [q, k, v], callOptions),

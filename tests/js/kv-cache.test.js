@@ -83,6 +83,7 @@ describe.each(BUILDS)('createKVCache ($name build)', ({ simd }) => {
     expect(cache.keys()).toEqual(rows(x.k, batch, kvHeads, c.T, c.dK, 0, c.T));
     expect(cache.values()).toEqual(rows(x.v, batch, kvHeads, c.T, c.dV, 0, c.T));
     cache.release();
+    expect(cache.length).toBe(0); // a released cache holds nothing
   });
 
   it('a decode step costs (p + 1)(dK + dV) per head with the cache and (p + 1)(p + 2)/2 (dK + dV) without', () => {

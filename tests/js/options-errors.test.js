@@ -55,6 +55,12 @@ describe.each(BUILDS)('option and argument hints ($name build)', ({ simd }) => {
     expect(message).not.toContain('did you mean');
   });
 
+  it('a one- or two-letter key is not "meant" as another short name (only a case difference is)', () => {
+    const bytes = { layers: 1, kvHeads: 1, headDim: 2, tokens: 1 };
+    expect(expectError(() => lab.kvCacheBytes({ ...bytes, n: 3 }), INVALID_ARGUMENT, 'kvCacheBytes', ['unknown option n;'])).not.toContain('did you mean');
+    expectError(() => lab.kvCacheBytes({ ...bytes, dk: 2 }), INVALID_ARGUMENT, 'kvCacheBytes', ['unknown option dk (did you mean dK?)']);
+  });
+
   it('{ validLen: 2 } among the options: "did you mean validLens?", and where it goes', () => {
     for (const [fn, call] of [TYPOS[1], TYPOS[3], TYPOS[4]])
       expectError(() => call(lab, { validLen: 2 }), INVALID_ARGUMENT, fn, ['unknown option validLen (did you mean validLens?', '{ mask: { validLens: 2 } }']);

@@ -52,6 +52,19 @@ describe('settings the author’s matrices fix', () => {
     expect(refusal({}, { weights: [[0.5, 0.5, 0], [0, 1, 0]] })).toBe('weightsSquare');
   });
 
+  it('rows may be typed arrays; an entry that is not a number, a null row or a flat array is refused, never read as 0 or 1', () => {
+    const rows = [new Float32Array([1, 0]), new Float32Array([0, 1])];
+    expect(buildModel({}, { Q: rows, K: rows, V: rows }, ALL).config.dK).toBe(2);
+    expect(refusal({}, { weights: rows })).toBeNull();
+    const eye = [[1, 0], [0, 1]];
+    expect(refusal({}, { Q: [[1, 0], null], K: eye, V: eye })).toBe('notMatrix');
+    expect(refusal({}, { Q: [1, 0], K: eye, V: eye })).toBe('notMatrix');
+    expect(refusal({}, { Q: { rows: 2, cols: 2, data: [1, null, 0, 1] }, K: eye, V: eye })).toBe('notMatrix');
+    expect(refusal({}, { Q: { rows: 2, cols: 2, data: '1001' }, K: eye, V: eye })).toBe('notMatrix');
+    expect(refusal({}, { weights: [[true, false], [0.5, 0.5]] })).toBe('notMatrix');
+    expect(refusal({}, { weights: [[1, 0], null] })).toBe('notMatrix');
+  });
+
   it('panels that compute from X refuse Q, K, V and weights by default', () => {
     const m = randomMatrix(2, 2, 6);
     expect(refusal({}, { Q: m, K: m, V: m }, {})).toBe('panelNeedsXqkv');
