@@ -176,6 +176,13 @@ export function toPositiveInteger(fn, name, value) {
   return value;
 }
 
+/** A positive integer below 2³¹: a size that travels in a 32-bit field of the argument block (a larger one would wrap). */
+export function toPositiveSize(fn, name, value) {
+  toPositiveInteger(fn, name, value);
+  if (value > 0x7fffffff) fail(INVALID_ARGUMENT, `${fn}: ${name} must be a positive integer up to 2147483647, got ${describe(value)}`);
+  return value;
+}
+
 /** A non-negative integer below 2³¹, e.g. a number of positions (0 is allowed). */
 export function toCount(fn, name, value) {
   if (!Number.isInteger(value) || value < 0 || value > 0x7fffffff)

@@ -7,7 +7,7 @@ import { AttentionError, fail } from '../errors.js';
 import { checkScoreBound, maxRowNorm } from '../overflow.js';
 import { defaultScale } from '../shapes.js';
 import { shapeText, toTensor } from '../tensors.js';
-import { checkOptions, toBoolean, toCount, toNumber, toPositiveInteger } from '../validate.js';
+import { checkOptions, toBoolean, toCount, toNumber, toPositiveInteger, toPositiveSize } from '../validate.js';
 
 const { DISPOSED, INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
 const CREATE = ['heads', 'kvHeads', 'dK', 'dV', 'capacity', 'batch', 'scale', 'softcap', 'window'];
@@ -28,7 +28,7 @@ function cacheShape(fn, options) {
   const o = checkOptions(fn, options, CREATE);
   for (const name of ['heads', 'kvHeads', 'dK', 'dV', 'capacity'])
     if (o[name] === undefined) fail(INVALID_ARGUMENT, `${fn}: options.${name} is required`);
-  const [heads, kvHeads, dK, dV] = ['heads', 'kvHeads', 'dK', 'dV'].map((name) => toPositiveInteger(fn, name, o[name]));
+  const [heads, kvHeads, dK, dV] = ['heads', 'kvHeads', 'dK', 'dV'].map((name) => toPositiveSize(fn, name, o[name]));
   const capacity = toPositiveInteger(fn, 'capacity', o.capacity);
   const batch = o.batch === undefined ? 1 : toPositiveInteger(fn, 'batch', o.batch);
   if (heads % kvHeads !== 0) fail(SHAPE_MISMATCH, `${fn}: ${heads} query heads cannot share ${kvHeads} key/value heads; heads must be a multiple of kvHeads`);

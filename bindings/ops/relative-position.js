@@ -5,7 +5,7 @@
 // the distance. Raw calls in ops/relative-position.cpp.
 import { AttentionError, fail } from '../errors.js';
 import { shapeText, toTensor } from '../tensors.js';
-import { checkOptions, toBoolean, toCount, toMatrix, toNumber, toPositiveInteger } from '../validate.js';
+import { checkOptions, toBoolean, toCount, toMatrix, toNumber, toPositiveSize } from '../validate.js';
 
 const { INVALID_ARGUMENT, INVALID_MATRIX, SHAPE_MISMATCH } = AttentionError.codes;
 
@@ -36,7 +36,7 @@ const isTensorLike = (X) =>
 function rotaryInput(fn, X, o) {
   if (X === null || typeof X !== 'object')
     fail(INVALID_MATRIX, `${fn}: X must be a matrix { rows, cols, data }, a tensor { shape, data } or nested arrays, got ${X === null ? 'null' : typeof X}`);
-  const given = o.heads === undefined ? undefined : toPositiveInteger(fn, 'heads', o.heads);
+  const given = o.heads === undefined ? undefined : toPositiveSize(fn, 'heads', o.heads);
   if (!isTensorLike(X)) {
     const m = toMatrix(fn, 'X', X);
     const heads = given ?? 1;  // n × (heads·d): the heads side by side, as multiHeadAttention lays them out
@@ -91,7 +91,7 @@ function rotaryAngles({ frame }, n, d, options) {
 
 function alibiSlopes({ frame }, heads) {
   const fn = 'alibiSlopes';
-  const h = toPositiveInteger(fn, 'heads', heads);
+  const h = toPositiveSize(fn, 'heads', heads);
   const f = frame(fn);
   const slopes = f.output(h);
   f.call('alibiSlopes', { heads: h, slopes });
@@ -104,7 +104,7 @@ function alibiBias({ frame }, options) {
   const o = checkOptions(fn, options, ['heads', 'queries', 'keys', 'offset', 'symmetric']);
   for (const name of ['heads', 'queries'])
     if (o[name] === undefined) fail(INVALID_ARGUMENT, `${fn}: options.${name} is required`);
-  const heads = toPositiveInteger(fn, 'heads', o.heads);
+  const heads = toPositiveSize(fn, 'heads', o.heads);
   const queries = toCount(fn, 'queries', o.queries);
   const keys = o.keys === undefined ? queries : toCount(fn, 'keys', o.keys);
   const offset = toNumber(fn, 'offset', o.offset, 0);

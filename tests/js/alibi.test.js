@@ -122,6 +122,7 @@ describe.each(BUILDS)('alibi errors ($name build)', ({ simd }) => {
 
   it.each([
     ['0 heads', () => lab.alibiSlopes(0), /heads must be a positive integer, got number 0/],
+    ['2^32 heads (it would wrap to 0 in the 32-bit argument block)', () => lab.alibiBias({ heads: 2 ** 32, queries: 0 }), /heads must be a positive integer up to 2147483647, got number 4294967296/],
     ['1.5 heads', () => lab.alibiSlopes(1.5), /got number 1\.5/],
     ['"8" heads', () => lab.alibiSlopes('8'), /got the string "8"/],
     ['no options', () => lab.alibiBias(), /options \{ heads, queries/],
