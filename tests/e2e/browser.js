@@ -42,7 +42,14 @@ export async function launch() {
 /** Serve a directory (the repo root by default) on 127.0.0.1. */
 export async function server(dir = root) {
   const s = await serveStatic(dir, 0);
-  return { url: `http://127.0.0.1:${s.address().port}`, close: () => new Promise((ok) => s.close(ok)) };
+  // close() waits for open connections: a keep-alive or half-read one from the browser could hold a
+  // file's teardown until the hook timed out, so they are closed too.
+  const close = () =>
+    new Promise((ok) => {
+      s.close(ok);
+      s.closeAllConnections();
+    });
+  return { url: `http://127.0.0.1:${s.address().port}`, close };
 }
 
 /** A page that records console errors, page errors and requests to other hosts. */
