@@ -18,6 +18,7 @@ const PACKAGE_FILES = [
   'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'tensors.js', 'index.d.ts', 'index.d.cts',
   ...readdirSync(join(root, 'bindings', 'ops')).filter((f) => f.endsWith('.js')).map((f) => `ops/${f}`),
   ...readdirSync(join(root, 'bindings', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `types/${f}`),
+  ...readdirSync(join(root, 'bindings', 'tasks')).filter((f) => f.endsWith('.js')).map((f) => `tasks/${f}`),
 ];
 const GLUE = ['attention-lab-simd.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.js', 'attention-lab-scalar.wasm'];
 
@@ -88,7 +89,7 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
-  for (const dir of ['ops', 'types']) mkdirSync(join(dist, dir), { recursive: true });
+  for (const dir of ['ops', 'types', 'tasks']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
 }
 

@@ -50,9 +50,9 @@ build() {
     -fsanitize=address,undefined -fno-sanitize-recover=all -Isrc -Itests/fuzz "$@")
   mkdir -p "$out/obj"
   local newest_header src obj bin t
-  newest_header=$(ls -t src/*.h | head -n1)
+  newest_header=$(ls -t src/*.h src/train/*.h | head -n1)
   objects=()
-  for src in src/*.cpp; do
+  for src in src/*.cpp src/train/*.cpp; do
     obj="$out/obj/$(basename "${src%.cpp}").o"
     objects+=("$obj")
     if [[ ! -f "$obj" || "$src" -nt "$obj" || "$newest_header" -nt "$obj" ]]; then

@@ -1,0 +1,146 @@
+// A small trainable Transformer, owned by the core: its parameters, their
+// gradients and Adam moments live in flat arrays allocated once; activations
+// are kept for the backward pass in buffers that grow only when a batch is
+// larger than any before (so a steady training loop allocates nothing).
+//
+// Two kinds, as Dive into Deep Learning (10.7) and GPT build them:
+//   encoder_decoder  encoder: embedding + positions, N × [self-attention, add & norm, FFN, add & norm];
+//                    decoder: embedding + positions, N × [causal self-attention, add & norm,
+//                    cross-attention over the encoder's output, add & norm, FFN, add & norm];
+//                    then a linear layer to vocabulary logits.
+//   decoder_only     the decoder without cross-attention (a causal language model).
+// Norm placement post (as in the paper and D2L) or pre (x + f(LN(x)), a final LN).
+// The cross-attention's scores: scaled dot-product, unscaled dot-product
+// (scaled = false) or additive, so the scoring functions and the √d_k
+// argument can be trained side by side on one task.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "status.h"
+#include "train/feed_forward.h"
+#include "train/optimizer.h"
+
+namespace attn {
+
+enum class ModelKind : int { encoder_decoder = 0, decoder_only = 1 };
+enum class CrossScoring : int { dot = 0, additive = 1 };
+enum class NormPlacement : int { post = 0, pre = 1 };
+enum class PositionKind : int { sinusoidal = 0, learned = 1 };
+
+struct ModelConfig {
+  ModelKind kind = ModelKind::encoder_decoder;
+  std::size_t vocab_size = 0;
+  std::size_t max_length = 0;  // the longest source or decoder sequence the model takes
+  std::size_t d_model = 32;
+  std::size_t heads = 4;       // d_model % heads == 0
+  std::size_t d_ff = 64;
+  std::size_t encoder_layers = 1;  // 0 for decoder_only
+  std::size_t decoder_layers = 1;
+  CrossScoring cross_scoring = CrossScoring::dot;
+  bool scaled = true;          // ÷√d_k in the dot-product scores (self and cross)
+  NormPlacement norm = NormPlacement::post;
+  PositionKind positions = PositionKind::sinusoidal;
+  Activation activation = Activation::relu;
+  std::uint64_t seed = 1;      // Xavier initialisation
+  std::int32_t pad_id = 0;     // a padding token: masked as a key, ignored in the loss
+};
+
+// bad_argument for a size of 0 (but encoder_layers of a decoder-only model),
+// d_model not divisible by heads, an unknown enum, a pad_id outside the
+// vocabulary, or a parameter count above 2^28.
+Status check_config(const ModelConfig& config);
+
+// A batch of `size` sequences padded with pad_id. Teacher forcing: input row
+// b is what the decoder reads (BOS then the target shifted right), target row
+// b the token it should predict at each position (pad_id: not counted).
+struct Batch {
+  std::size_t size = 0;
+  const std::int32_t* source = nullptr;  // size × source_length (encoder_decoder only)
+  std::size_t source_length = 0;
+  const std::int32_t* input = nullptr;   // size × length
+  const std::int32_t* target = nullptr;  // size × length
+  std::size_t length = 0;
+};
+
+struct TrainSettings {
+  AdamSettings adam;            // adam.learning_rate is the rate of this step
+  double clip_norm = 1.0;       // ≤ 0: no clipping
+};
+
+struct StepResult {
+  double loss = 0;              // before the update
+  double gradient_norm = 0;     // before clipping
+  std::int64_t step = 0;        // updates applied so far (unchanged when diverged)
+  bool diverged = false;        // loss or gradient not finite: no update applied
+};
+
+struct EvalResult {
+  double loss = 0;
+  double accuracy = 0;          // counted target positions predicted right (teacher forcing)
+  double exact_match = 0;       // sequences with every counted position right
+  std::size_t counted = 0;
+};
+
+// One named parameter tensor inside the flat parameter array.
+struct ParameterInfo {
+  std::string name;             // e.g. "encoder.0.attention.w_q", "decoder.1.cross.w_o", "output.w"
+  std::size_t offset = 0;       // in floats
+  std::size_t rows = 0;
+  std::size_t cols = 0;         // a vector has rows = 1
+};
+
+// Attention weights of one greedy decode, each optional (nullptr: not wanted),
+// layer-major, then head, then query row (stride = the maximum length asked for).
+struct AttentionMaps {
+  float* encoder = nullptr;     // encoder_layers × heads × S × S
+  float* decoder = nullptr;     // decoder_layers × heads × T × T  (T = max_new rows)
+  float* cross = nullptr;       // decoder_layers × heads × T × S
+};
+
+class TransformerModel {
+ public:
+  // nullptr when check_config fails (status written).
+  static TransformerModel* create(const ModelConfig& config, Status* status);
+  ~TransformerModel();
+
+  const ModelConfig& config() const;
+  std::size_t parameter_count() const;
+  float* parameters();                    // parameter_count() floats
+  const float* gradients() const;         // of the last gradients() / train_step()
+  const std::vector<ParameterInfo>& tensors() const;
+  std::int64_t steps() const;             // updates applied
+
+  // Forward only: loss and accuracies. bad_argument for a token id outside
+  // the vocabulary or lengths above max_length; shape_mismatch for a missing source.
+  Status evaluate(const Batch& batch, EvalResult* result);
+  // Forward and backward: gradients() holds ∂loss/∂parameters afterwards.
+  Status compute_gradients(const Batch& batch, double* loss);
+  // compute_gradients, clipping, one AdamW update (skipped when diverged).
+  Status train_step(const Batch& batch, const TrainSettings& settings, StepResult* result);
+
+  // Greedy decoding: the encoder reads source (encoder_decoder; ignored for
+  // decoder_only, whose prompt is `prefix`), the decoder starts from prefix
+  // (BOS for a seq2seq model) and appends argmax tokens until eos or max_new
+  // tokens. out: max_new ids; *out_length written.
+  Status generate(const std::int32_t* source, std::size_t source_length, const std::int32_t* prefix,
+                  std::size_t prefix_length, std::int32_t eos, std::size_t max_new, std::int32_t* out,
+                  std::size_t* out_length, const AttentionMaps& maps);
+
+  // A versioned little-endian image: magic "ATLM", version, the config, the
+  // step count, the parameters (Adam moments are not saved).
+  std::size_t saved_bytes() const;
+  Status save(std::uint8_t* out, std::size_t capacity) const;
+  // Bounds-checked: a short, corrupt or hostile image gives bad_argument and nullptr.
+  static TransformerModel* load(const std::uint8_t* bytes, std::size_t size, Status* status);
+
+ private:
+  struct State;
+  explicit TransformerModel(State* state);
+  State* state_;
+};
+
+}  // namespace attn
