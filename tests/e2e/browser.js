@@ -3,7 +3,8 @@
 // console errors and any request that leaves localhost.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serveStatic } from '../../scripts/serve.mjs';
@@ -192,4 +193,27 @@ export function audit(panel) {
     if (ratio < 4.5) low.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
   }
   return { unnamed, tables: tables.length, headerless, low: [...new Set(low)].slice(0, 20) };
+}
+
+/**
+ * A panel's screenshots at 1280 px, the English one kept as docs/screenshots/<name>-en-1280.png and
+ * the Chinese one in the temp folder (each quantised by pngquant where it is installed), with no
+ * console problem, then nothing on the page wider than a 375 px phone. `open(body, options)` is the
+ * file's componentPage; `bodies` maps 'en' and 'zh' to the markup (its element has id "s");
+ * `check(page)` may look further at the 375 px layout.
+ */
+export async function panelScreenshots(open, { name, bodies, height, check }) {
+  for (const lang of ['en', 'zh']) {
+    // Tall enough that the whole panel is on screen when captured.
+    const { page, problems, context } = await open(bodies[lang], { viewport: { width: 1280, height } });
+    await page.evaluate(() => document.fonts.ready);
+    const file = lang === 'en' ? join(root, `docs/screenshots/${name}-en-1280.png`) : join(tmpdir(), `${name}-zh-1280.png`);
+    await page.locator('#s').screenshot({ path: file });
+    spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+    if (problems.console.length) throw new Error(`${name} (${lang}): console problems ${JSON.stringify(problems.console)}`);
+    await page.setViewportSize({ width: 375, height: 900 });
+    await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+    if (check) await check(page);
+    await context.close();
+  }
 }

@@ -2,13 +2,10 @@
 // the weights are n×m (target × source) and equal the library's result for the
 // same seeded input; 2-D valid lengths; Bahdanau scoring; hostile and oversized
 // `source`; keyboard; Chinese labels; no console error, nothing from the network.
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildModel, normalise } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { componentPage, root, settled } from './browser.js';
+import { componentPage, panelScreenshots, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -343,17 +340,13 @@ describe('attention-cross', () => {
   });
 
   test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
-    for (const [lang, body] of [['en', '<attention-cross id="s" lang="en" sentence="the cat sat on the mat" source="小猫坐在垫子上"></attention-cross>'], ['zh', '<attention-cross id="s" lang="zh-CN" sentence="the cat sat on the mat" source="小猫坐在垫子上"></attention-cross>']]) {
-      // Tall enough that the whole panel is on screen when captured.
-      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 2600 } });
-      await page.evaluate(() => document.fonts.ready);
-      const file = lang === 'en' ? join(root, 'docs/screenshots/cross-en-1280.png') : join(tmpdir(), 'cross-zh-1280.png');
-      await page.locator('#s').screenshot({ path: file });
-      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
-      expect(problems.console).toEqual([]);
-      await page.setViewportSize({ width: 375, height: 900 });
-      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
-      await context.close();
-    }
+    await panelScreenshots(open, {
+      name: 'cross',
+      height: 2600,
+      bodies: {
+        en: '<attention-cross id="s" lang="en" sentence="the cat sat on the mat" source="小猫坐在垫子上"></attention-cross>',
+        zh: '<attention-cross id="s" lang="zh-CN" sentence="the cat sat on the mat" source="小猫坐在垫子上"></attention-cross>',
+      },
+    });
   });
 });

@@ -4,16 +4,13 @@
 // and MQA (presets, edited shape); RoPE's angles and scores, ALiBi's bias and weights per head; the soft-capped scores and the curve are c·tanh(s/c) of the library's scores; the
 // sliding window hides all but w keys; Chinese labels; inside the explorer with its URL state; no
 // console error, nothing from the network; screenshots.
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { decodeTrace, headProjections } from '../../web/src/components/decoding/kv-model.js';
 import { alibiRun } from '../../web/src/components/decoding/alibi-model.js';
 import { ropeRun } from '../../web/src/components/decoding/rope-model.js';
 import { softcapRun } from '../../web/src/components/decoding/softcap-model.js';
 import { buildModel } from '../../web/src/model.js';
-import { componentPage, ready, root, settled, urlWritten, watchedPage } from './browser.js';
+import { componentPage, ready, panelScreenshots, settled, urlWritten, watchedPage } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -288,16 +285,13 @@ describe('attention-decoding', () => {
   });
 
   test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
-    for (const [lang, body] of [['en', '<attention-decoding id="s" lang="en" sentence="the cat sat on the mat"></attention-decoding>'], ['zh', '<attention-decoding id="s" lang="zh-CN" sentence="我爱学习注意力"></attention-decoding>']]) {
-      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 5200 } });
-      await page.evaluate(() => document.fonts.ready);
-      const file = lang === 'en' ? join(root, 'docs/screenshots/decoding-en-1280.png') : join(tmpdir(), 'decoding-zh-1280.png');
-      await page.locator('#s').screenshot({ path: file });
-      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
-      expect(problems.console).toEqual([]);
-      await page.setViewportSize({ width: 375, height: 900 });
-      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
-      await context.close();
-    }
+    await panelScreenshots(open, {
+      name: 'decoding',
+      height: 5200,
+      bodies: {
+        en: '<attention-decoding id="s" lang="en" sentence="the cat sat on the mat"></attention-decoding>',
+        zh: '<attention-decoding id="s" lang="zh-CN" sentence="我爱学习注意力"></attention-decoding>',
+      },
+    });
   });
 });

@@ -2,12 +2,9 @@
 // sinusoid formula), P Pᵀ is constant along diagonals, attention without P is
 // permutation-equivariant and with P is not; swap control by keyboard; Chinese
 // labels; inside the explorer; no console error, nothing from the network.
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildModel } from '../../web/src/model.js';
-import { componentPage, root, settled } from './browser.js';
+import { componentPage, panelScreenshots, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -216,17 +213,13 @@ describe('attention-positions', () => {
   });
 
   test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
-    for (const [lang, body] of [['en', '<attention-positions id="s" lang="en" sentence="the cat sat on the mat"></attention-positions>'], ['zh', '<attention-positions id="s" lang="zh-CN" sentence="我爱学习注意力"></attention-positions>']]) {
-      // Tall enough that the whole panel is on screen when captured.
-      const { page, problems, context } = await open(body, { viewport: { width: 1280, height: 3400 } });
-      await page.evaluate(() => document.fonts.ready);
-      const file = lang === 'en' ? join(root, 'docs/screenshots/positions-en-1280.png') : join(tmpdir(), 'positions-zh-1280.png');
-      await page.locator('#s').screenshot({ path: file });
-      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
-      expect(problems.console).toEqual([]);
-      await page.setViewportSize({ width: 375, height: 900 });
-      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
-      await context.close();
-    }
+    await panelScreenshots(open, {
+      name: 'positions',
+      height: 3400,
+      bodies: {
+        en: '<attention-positions id="s" lang="en" sentence="the cat sat on the mat"></attention-positions>',
+        zh: '<attention-positions id="s" lang="zh-CN" sentence="我爱学习注意力"></attention-positions>',
+      },
+    });
   });
 });

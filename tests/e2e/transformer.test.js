@@ -4,13 +4,11 @@
 // n×d_ff; LayerNorm rows have mean 0 and variance 1; X + P; the heads' weights
 // with a causal mask; clamped attributes; keyboard; Chinese labels; a strict
 // CSP; no console error, nothing from the network; screenshots.
-import { spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { buildModel, normalise } from '../../web/src/model.js';
 import { hashString, randomMatrix } from '../../web/src/random.js';
-import { audit, componentPage, root, server, watchedPage, settled } from './browser.js';
+import { audit, componentPage, panelScreenshots, root, server, watchedPage, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -513,18 +511,18 @@ describe('attention-transformer', () => {
   });
 
   test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
-    for (const lang of ['en', 'zh-CN']) {
-      const { page, problems, context } = await open(`<attention-transformer id="s" lang="${lang}" step="norm1" heads="2" sentence="the cat sat on the mat"></attention-transformer>`, { viewport: { width: 1280, height: 2000 } });
-      await page.evaluate(() => document.fonts.ready);
-      const file = lang === 'en' ? join(root, 'docs/screenshots/transformer-en-1280.png') : join(tmpdir(), 'transformer-zh-1280.png');
-      await page.locator('#s').screenshot({ path: file });
-      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
-      expect(problems.console).toEqual([]);
-      await page.setViewportSize({ width: 375, height: 900 });
-      await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
-      const columns = await page.evaluate(() => getComputedStyle(document.querySelector('#s').shadowRoot.querySelector('.block')).gridTemplateColumns.split(' ').length);
-      expect(columns).toBe(1);
-      await context.close();
-    }
+    await panelScreenshots(open, {
+      name: 'transformer',
+      height: 2000,
+      bodies: {
+        en: '<attention-transformer id="s" lang="en" step="norm1" heads="2" sentence="the cat sat on the mat"></attention-transformer>',
+        zh: '<attention-transformer id="s" lang="zh-CN" step="norm1" heads="2" sentence="the cat sat on the mat"></attention-transformer>',
+      },
+      check: async (page) => {
+        // One column at phone width: the block's diagram above its heatmaps.
+        const columns = await page.evaluate(() => getComputedStyle(document.querySelector('#s').shadowRoot.querySelector('.block')).gridTemplateColumns.split(' ').length);
+        expect(columns).toBe(1);
+      },
+    });
   });
 });

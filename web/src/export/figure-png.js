@@ -2,7 +2,8 @@
 // twice the size or the device pixel ratio, whichever is larger (sharp on a high-DPI screen and
 // when a paper scales it down).
 import { FONTS, GAP, SIZES } from './figure-layout.js';
-import { HATCH, figureModel } from './figure.js';
+import { hatchPattern } from '../heatmap/hatch.js';
+import { figureModel } from './figure.js';
 
 /** The pixel ratio of an exported PNG: at least 2, more on a denser screen. */
 export const pngScale = (dpr = globalThis.devicePixelRatio || 1) => Math.max(2, Math.ceil(dpr));
@@ -13,23 +14,6 @@ export function canvasMeasure(g = document.createElement('canvas').getContext('2
     g.font = font;
     return g.measureText(text).width;
   };
-}
-
-function hatchPattern(g) {
-  const tile = document.createElement('canvas');
-  tile.width = tile.height = 6;
-  const t = tile.getContext('2d');
-  t.fillStyle = HATCH.fill;
-  t.fillRect(0, 0, 6, 6);
-  t.strokeStyle = HATCH.line;
-  t.lineWidth = 2.2;
-  for (const o of [-6, 0, 6]) {
-    t.beginPath();
-    t.moveTo(o, 6);
-    t.lineTo(o + 6, 0);
-    t.stroke();
-  }
-  return g.createPattern(tile, 'repeat');
 }
 
 function drawTitle(g, { x, y, runs }) {

@@ -1,7 +1,8 @@
 // An exported heatmap figure as a standalone SVG document: every text escaped and set as text
 // (a reader's tokens may be markup), masked cells hatched with no number, the legend under the cells.
 import { FIGURE_FONT, GAP, SIZES } from './figure-layout.js';
-import { HATCH, figureModel } from './figure.js';
+import { HATCH } from '../heatmap/hatch.js';
+import { figureModel } from './figure.js';
 
 const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const n = (x) => Number(x.toFixed(2));

@@ -5,8 +5,6 @@ import { scaleFor } from '../colors.js';
 import { short } from '../format.js';
 import { figureLayout } from './figure-layout.js';
 
-export const HATCH = { line: '#9aa0a8', fill: '#d9dce0' }; // the heatmap's masked-cell hatching
-
 const hex = (rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 
 /**

@@ -2,9 +2,9 @@
 // colours (one pixel per cell, scaled up without smoothing), masked cells hatched, the numbers in
 // a non-compact heatmap, highlighted cells and the focused one outlined.
 import { LEVELS } from '../colors.js';
+import { blankCanvas, hatchPattern } from './hatch.js';
 
 const GAP = 1; // px between cells, as the table's border-spacing was
-const HATCH = ['#9aa0a8', '#d9dce0'];
 
 /**
  * The theme's lengths and colours, read from the canvas's computed style (once per frame and root):
@@ -113,7 +113,7 @@ export function layout(g, { rows, cols, rowLabels, colLabels, compact }, theme) 
 /** The cells' colours as a cols×rows image, one pixel per cell (masked cells transparent). */
 export function cellImage(cells) {
   const { rows, cols, level, scale } = cells;
-  const image = OffscreenOrCanvas(cols, rows);
+  const image = blankCanvas(cols, rows);
   const ctx = image.getContext('2d');
   const pixels = ctx.createImageData(cols, rows);
   const palette = LEVELS[scale.kind];
@@ -129,14 +129,6 @@ export function cellImage(cells) {
   }
   ctx.putImageData(pixels, 0, 0);
   return image;
-}
-
-function OffscreenOrCanvas(w, h) {
-  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(Math.max(1, w), Math.max(1, h));
-  const c = document.createElement('canvas');
-  c.width = Math.max(1, w);
-  c.height = Math.max(1, h);
-  return c;
 }
 
 /** Size the canvas for `geo` at the device pixel ratio (only when it changes). */
@@ -216,21 +208,7 @@ function drawLabels(g, geo, theme) {
 
 let pattern = null;
 function hatch(g, { rows, cols, level }, { cw, ch, left, top }, gap) {
-  if (!pattern) {
-    const tile = OffscreenOrCanvas(6, 6);
-    const t = tile.getContext('2d');
-    t.fillStyle = HATCH[1];
-    t.fillRect(0, 0, 6, 6);
-    t.strokeStyle = HATCH[0];
-    t.lineWidth = 2.2;
-    for (const o of [-6, 0, 6]) {
-      t.beginPath();
-      t.moveTo(o, 6);
-      t.lineTo(o + 6, 0);
-      t.stroke();
-    }
-    pattern = g.createPattern(tile, 'repeat');
-  }
+  pattern ??= hatchPattern(g);
   // One rectangle per run of masked cells in a row (a causal mask: one per row).
   g.beginPath();
   for (let i = 0; i < rows; i++)
