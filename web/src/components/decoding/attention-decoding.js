@@ -7,6 +7,7 @@
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
+import { mathNodes } from '../../math-text.js';
 import { buildModel } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { AlibiSection } from './alibi-section.js';
@@ -90,7 +91,7 @@ export class AttentionDecoding extends AttentionElement {
     const model = buildModel(this.config(), this.inputs);
     this.#n = model.n;
     const proj = headProjections(lab, model);
-    const head = [el('h2', { text: t('decoding.heading') }), el('p', { class: 'intro', text: t('decoding.intro', { d: model.config.dK }) })];
+    const head = [el('h2', { text: t('decoding.heading') }), el('p', { class: 'intro' }, ...mathNodes(t('decoding.intro', { d: model.config.dK })))];
     place(this.root, [
       ...head,
       ...this.#kv.build(lab, t, proj, model.tokens, this.decodeChoice(model.n)),

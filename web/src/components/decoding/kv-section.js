@@ -5,6 +5,7 @@
 import { el } from '../../dom.js';
 import { exact } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
+import { mathNodes } from '../../math-text.js';
 import { fieldset, settingField } from './controls.js';
 import { decodeTrace } from './kv-model.js';
 import { DECODING_NUMBERS } from './settings.js';
@@ -78,9 +79,9 @@ export class KvSection {
       el('p', { class: 'note', 'data-role': 'kv-check', text: t('decoding.kvCheck', { rows: cached, e: exact(trace.difference) }) }),
       ...(steps === 0 ? [el('p', { class: 'note', 'data-role': 'kv-end', text: t('decoding.noneLeft') })] : []),
       el('h4', { text: t('decoding.workHeading') }),
-      el('p', { class: 'intro', text: t('decoding.workIntro') }),
+      el('p', { class: 'intro' }, ...mathNodes(t('decoding.workIntro'))),
       el('div', { class: 'table-scroll' }, workTable(t, trace.work, d)),
-      el('p', { class: 'note', 'data-role': 'kv-bytes', text: t('decoding.cacheBytes', { n: cached, bytes: trace.bytes, d }) }),
+      el('p', { class: 'note', 'data-role': 'kv-bytes' }, ...mathNodes(t('decoding.cacheBytes', { n: cached, bytes: trace.bytes, d }))),
     ];
   }
 
