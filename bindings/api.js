@@ -3,6 +3,7 @@
 // `<family>Ops(context)`, which returns its public functions; its raw calls
 // live in ops/<family>.cpp and their argument blocks in arg-blocks.js.
 // Adding a family is one file there and one line below.
+import { AttentionError } from './errors.js';
 import { Frame } from './frame.js';
 import { attentionOps } from './ops/attention.js';
 import { batchedOps } from './ops/batched.js';
@@ -19,10 +20,29 @@ import { Workspace } from './workspace.js';
 /** The most memory a module may grow to (set at link time: -sMAXIMUM_MEMORY). */
 export const MEMORY_LIMIT = 1024 * 1024 * 1024;
 
-export function createApi(module, { simd }) {
+/** What only the training build ('attention-lab/training') has; the inference build explains. */
+const TRAINING_ONLY = ['attentionBackward', 'createTransformer', 'loadTransformer'];
+
+function unavailable(name) {
+  return () => {
+    throw new AttentionError(
+      AttentionError.codes.UNAVAILABLE,
+      `${name}: not in this build; load the training build: import { init } from 'attention-lab/training'`,
+    );
+  };
+}
+
+/**
+ * @param {object} module  an instantiated Emscripten module
+ * @param {{ simd: boolean, training?: boolean, families?: Function[] }} options  families:
+ *        `(context) => functions` beyond the inference ones (the training build passes its own)
+ */
+export function createApi(module, { simd, training = false, families = [] }) {
   const workspace = new Workspace(module, MEMORY_LIMIT);
   const context = { module, workspace, frame: (fn) => new Frame(workspace, fn) };
-  return {
+  const api = {
+    training,
+    ...Object.fromEntries(TRAINING_ONLY.map((name) => [name, unavailable(name)])),
     simd,
     memoryLimit: MEMORY_LIMIT,
     /** Bytes of WebAssembly memory in use now (it grows on demand and never shrinks). */
@@ -39,7 +59,11 @@ export function createApi(module, { simd }) {
     ...relativePositionOps(context),
     ...batchedOps(context),
     ...kvCacheOps(context),
+    ...Object.assign({}, ...families.map((family) => family(context))),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };
+  // lab.tasks (the training tasks) explains itself too, without showing up in a spread of lab.
+  if (!('tasks' in api)) Object.defineProperty(api, 'tasks', { get: unavailable('tasks'), enumerable: false });
+  return api;
 }

@@ -23,6 +23,7 @@ AttentionError.codes = Object.freeze({
   DISPOSED: 'DISPOSED', // a layer used after dispose(), a KV cache after release()
   OUT_OF_MEMORY: 'OUT_OF_MEMORY', // the request does not fit in the module's memory (thrown as a RangeError)
   INTERNAL: 'INTERNAL', // the core refused arguments the JS layer accepted: a bug, please report it
+  UNAVAILABLE: 'UNAVAILABLE', // a function of the training build called on the inference build
 });
 
 /** Thrown, before anything is allocated, when a call would not fit in WASM memory. */

@@ -31,6 +31,8 @@ export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCach
 export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps {
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
+  /** True for the training build (`import { init } from 'attention-lab/training'`). */
+  readonly training: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */
   readonly memoryLimit: number;
   /** Bytes of WebAssembly memory the module holds now (grows on demand up to {@link memoryLimit}, never shrinks). */

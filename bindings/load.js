@@ -16,6 +16,7 @@ export function simdSupported() {
   }
 }
 
+// The inference builds. The training entries (training.js, training-node.js) pass their own.
 const BUILDS = {
   simd: () => import('./attention-lab-simd.js'),
   scalar: () => import('./attention-lab-scalar.js'),
@@ -27,8 +28,10 @@ export const wasmFileName = (simd) => (simd ? 'attention-lab-simd.wasm' : 'atten
  * @param {object} options   user options: simd, wasmUrl, wasmBinary, locateFile
  * @param {(simd: boolean) => Promise<object>} defaults  module settings for the
  *        environment (how to find the .wasm when the user gave no option)
+ * @param {{ builds?: object, training?: boolean, families?: Function[] }} [flavour]  the glue of
+ *        each build and the operation families beyond the inference ones (the training build's)
  */
-export async function load(options = {}, defaults) {
+export async function load(options = {}, defaults, { builds = BUILDS, training = false, families = [] } = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError('init: options must be an object');
   const known = ['simd', 'wasmUrl', 'wasmBinary', 'locateFile'];
   for (const key of Object.keys(options))
@@ -40,7 +43,7 @@ export async function load(options = {}, defaults) {
   else if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
   else if (options.locateFile) settings.locateFile = options.locateFile;
   else Object.assign(settings, await defaults(simd));
-  const { default: createModule } = await BUILDS[simd ? 'simd' : 'scalar']();
+  const { default: createModule } = await builds[simd ? 'simd' : 'scalar']();
   const module = await createModule(settings);
-  return createApi(module, { simd });
+  return createApi(module, { simd, training, families });
 }

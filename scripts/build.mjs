@@ -16,11 +16,15 @@ const wasmBuild = join(root, 'build', 'wasm');
 const PACKAGE_FILES = [
   'index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'frame.js', 'arg-blocks.js', 'errors.js', 'validate.js',
   'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'tensors.js', 'index.d.ts', 'index.d.cts',
+  'training.js', 'training-node.js', 'training.d.ts',
   ...readdirSync(join(root, 'bindings', 'ops')).filter((f) => f.endsWith('.js')).map((f) => `ops/${f}`),
   ...readdirSync(join(root, 'bindings', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `types/${f}`),
   ...readdirSync(join(root, 'bindings', 'tasks')).filter((f) => f.endsWith('.js')).map((f) => `tasks/${f}`),
+  ...readdirSync(join(root, 'bindings', 'train')).filter((f) => f.endsWith('.js')).map((f) => `train/${f}`),
 ];
-const GLUE = ['attention-lab-simd.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.js', 'attention-lab-scalar.wasm'];
+// The inference builds init() loads and the training builds 'attention-lab/training' loads.
+const BUILDS = ['simd', 'scalar', 'training-simd', 'training-scalar'];
+const GLUE = BUILDS.flatMap((b) => [`attention-lab-${b}.js`, `attention-lab-${b}.wasm`]);
 
 function newestSource() {
   let newest = 0;
@@ -63,10 +67,10 @@ function requireEmscripten() {
 function smokeTest(dir) {
   const probe = `
     import { readFileSync } from 'node:fs';
-    for (const variant of ['simd', 'scalar']) {
-      const { default: create } = await import('${dir}/attention-lab-' + variant + '.js');
-      const module = await create({ wasmBinary: readFileSync('${dir}/attention-lab-' + variant + '.wasm'), printErr: () => {} });
-      if (typeof module._simdEnabled !== 'function' || module._simdEnabled() !== (variant === 'simd')) throw new Error(variant);
+    for (const build of ${JSON.stringify(BUILDS)}) {
+      const { default: create } = await import('${dir}/attention-lab-' + build + '.js');
+      const module = await create({ wasmBinary: readFileSync('${dir}/attention-lab-' + build + '.wasm'), printErr: () => {} });
+      if (typeof module._simdEnabled !== 'function' || module._simdEnabled() !== !build.endsWith('scalar')) throw new Error(build);
     }`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' }).status === 0;
 }
@@ -89,7 +93,7 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
-  for (const dir of ['ops', 'types', 'tasks']) mkdirSync(join(dist, dir), { recursive: true });
+  for (const dir of ['ops', 'types', 'tasks', 'train']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
 }
 

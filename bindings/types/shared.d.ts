@@ -55,7 +55,8 @@ export type AttentionErrorCode =
   | 'DISPOSED'
   | 'OVERFLOW'
   | 'OUT_OF_MEMORY'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
 
 /** Thrown for bad input; the message names the function, the argument and the sizes. */
 export class AttentionError extends Error {

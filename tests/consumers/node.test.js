@@ -48,6 +48,18 @@ for (const deep of ['attention-lab/dist/api.js', 'attention-lab/src/core.cpp']) 
 console.log(JSON.stringify(out));
 `;
 
+const TRAINING = `
+import { init } from 'attention-lab';
+import { init as initTraining, AttentionError } from 'attention-lab/training';
+const compute = ${COMPUTE};
+const build = process.argv[2];
+const lab = await initTraining({ simd: build === 'simd' });
+const plain = await init({ simd: build === 'simd' });
+let unavailable = 'none';
+try { plain.createTransformer({}); } catch (e) { unavailable = e instanceof AttentionError ? e.code : 'wrong class'; }
+console.log(JSON.stringify({ ...compute(lab), training: lab.training, plain: plain.training, unavailable }));
+`;
+
 function node(app, args) {
   const r = spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8' });
   expect(r.stderr).toBe('');
@@ -58,7 +70,7 @@ function node(app, args) {
 describe('Node 20 consumers of the installed tarball', () => {
   let app;
   beforeAll(() => {
-    app = freshApp('node', { 'esm.mjs': ESM, 'cjs.cjs': CJS, 'subpaths.mjs': SUBPATHS, 'default-cjs.js': CJS }, {});
+    app = freshApp('node', { 'esm.mjs': ESM, 'cjs.cjs': CJS, 'subpaths.mjs': SUBPATHS, 'default-cjs.js': CJS, 'training.mjs': TRAINING }, {});
   });
   afterAll(() => app && rmSync(app, { recursive: true, force: true }));
 
@@ -67,6 +79,14 @@ describe('Node 20 consumers of the installed tarball', () => {
     expectKnownAnswer(expect, out, { simd: build === 'simd' });
     expect(out.cls).toBe('AttentionError');
     expect(out.range).toBe(true);
+  });
+
+  it.each(['simd', 'scalar'])("import { init } from 'attention-lab/training' loads the %s training build, a superset of the inference one", (build) => {
+    const out = node(app, ['training.mjs', build]);
+    expectKnownAnswer(expect, out, { simd: build === 'simd' });
+    expect(out.training).toBe(true);
+    expect(out.plain).toBe(false);
+    expect(out.unavailable).toBe('UNAVAILABLE');
   });
 
   it.each(['simd', 'scalar'])("CommonJS: require('attention-lab').init() resolves to the %s build", (build) => {

@@ -1,0 +1,13 @@
+// Types of the training build ('attention-lab/training'): the inference API and its types, plus
+// what only this build has (the backward passes, the training tasks, trainable Transformers).
+import type { AttentionLab, InitOptions } from './index.js';
+
+export * from './index.js';
+
+/** The library of the training build: everything {@link AttentionLab} has, and training. */
+export interface TrainingLab extends AttentionLab {
+  readonly training: true;
+}
+
+/** Load the training build: instantiate its SIMD or scalar WebAssembly module. */
+export function init(options?: InitOptions): Promise<TrainingLab>;
