@@ -5,6 +5,7 @@
 // Adding a family is one file there and one line below.
 import { Frame } from './frame.js';
 import { attentionOps } from './ops/attention.js';
+import { backwardOps } from './ops/backward.js';
 import { batchedOps } from './ops/batched.js';
 import { kvCacheOps } from './ops/kv-cache.js';
 import { multiHeadOps } from './ops/multi-head.js';
@@ -39,6 +40,7 @@ export function createApi(module, { simd }) {
     ...relativePositionOps(context),
     ...batchedOps(context),
     ...kvCacheOps(context),
+    ...backwardOps(context),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };
