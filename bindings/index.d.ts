@@ -3,6 +3,7 @@
 // operation family live in types/<family>.d.ts (mirroring ops/<family>.js);
 // this file re-exports the public ones and assembles AttentionLab from them.
 import type { AttentionOps } from './types/attention.js';
+import type { BackwardOps } from './types/backward.js';
 import type { BatchedOps } from './types/batched.js';
 import type { KVCacheOps } from './types/kv-cache.js';
 import type { MultiHeadOps } from './types/multi-head.js';
@@ -26,9 +27,10 @@ export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './
 export type { RotaryAnglesOptions, RotaryEmbeddingOptions, AlibiBiasOptions } from './types/relative-position.js';
 export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
 export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCacheWork, KVCacheBytesOptions } from './types/kv-cache.js';
+export type { BackwardStepId, BackwardStep, AttentionBackwardOptions, AttentionBackwardResult } from './types/backward.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
-export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps {
+export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps, BackwardOps {
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */
