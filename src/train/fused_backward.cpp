@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
 
 #include "simd.h"
 
@@ -206,6 +207,7 @@ void forward_rows(ConstMatrixView q, const float* packed, ConstMatrixView v, con
 }
 
 void zero_matrix(MatrixView x) {
+  if (x.cols == 0) return;  // (an empty view may have no data)
   for (std::size_t i = 0; i < x.rows; ++i) std::memset(x.row(i), 0, x.cols * sizeof(float));
 }
 
@@ -272,6 +274,13 @@ void backward_rows(const Backward& bw, std::size_t i0, std::size_t count) {
 
 bool same_shape(ConstMatrixView a, std::size_t rows, std::size_t cols) { return a.rows == rows && a.cols == cols; }
 
+// A view with entries has data (an empty one may have none).
+bool present(std::initializer_list<ConstMatrixView> views) {
+  for (ConstMatrixView x : views)
+    if (x.rows * x.cols != 0 && x.data == nullptr) return false;
+  return true;
+}
+
 }  // namespace
 
 std::size_t fused_forward_scratch_floats(std::size_t m, std::size_t d, std::size_t d_v) {
@@ -282,7 +291,8 @@ Status fused_attention_forward(ConstMatrixView q, ConstMatrixView k, ConstMatrix
                                float scale, MatrixView out, float* row_lse, float* scratch) {
   if (q.cols != k.cols || k.rows != v.rows || !same_shape(out, q.rows, v.cols)) return Status::shape_mismatch;
   if (Status s = check_mask(mask, q.rows, k.rows); s != Status::ok) return s;
-  if (q.rows > 0 && (!row_lse || !scratch)) return Status::bad_argument;
+  if (!present({q, k, v, out}) || (q.rows > 0 && (!row_lse || !scratch))) return Status::bad_argument;
+  if (q.rows == 0) return Status::ok;
   float* packed = scratch;
   pack_panels(k, packed);
   float* s = packed + round_up(k.rows, kPanel) * k.cols;
@@ -304,11 +314,12 @@ Status fused_attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatri
   if (!same_shape(grads.dq, n, d) || !same_shape(grads.dk, m, d) || !same_shape(grads.dv, m, d_v))
     return Status::shape_mismatch;
   if (Status s = check_mask(mask, n, m); s != Status::ok) return s;
-  if ((n > 0 || m > 0) && !scratch) return Status::bad_argument;
-  if (n > 0 && !row_lse) return Status::bad_argument;
+  if (!present({q, k, v, out, d_out, grads.dq, grads.dk, grads.dv})) return Status::bad_argument;
+  if (n > 0 && (!scratch || !row_lse)) return Status::bad_argument;
   zero_matrix(grads.dq);
   zero_matrix(grads.dk);
   zero_matrix(grads.dv);
+  if (n == 0) return Status::ok;  // no query: every gradient is 0
   float* packed_k = scratch;
   float* packed_v = packed_k + round_up(m, kPanel) * d;
   float* delta = packed_v + round_up(m, kPanel) * d_v;
