@@ -14,6 +14,7 @@
 #include "attention.h"
 #include "reference.h"
 #include "test_util.h"
+#include "train/attention_backward.h"
 #include "train/fused_backward.h"
 
 namespace {
@@ -276,6 +277,70 @@ TEST(FusedBackward, ForwardAgreesWithTheExistingFusedKernelAndGradientsAreOverwr
     EXPECT_EQ(f.dk.data, dk.data);
     EXPECT_EQ(f.dv.data, dv.data);
   }
+}
+
+TEST(FusedBackward, AgreesWithTheWeightsKeptBackward) {
+  // attention_backward (train/attention_backward.h) on the forward's P: the path the trace uses.
+  Rng rng(360);
+  const std::size_t n = 70, m = 130, d = 16, d_v = 12;
+  const Mat q = attn_test::random_mat(n, d, rng, -2.0f, 2.0f), k = attn_test::random_mat(m, d, rng, -2.0f, 2.0f);
+  const Mat v = attn_test::random_mat(m, d_v, rng), d_out = attn_test::random_mat(n, d_v, rng);
+  for (MaskKind kind : attn_test::all_kinds()) {
+    SCOPED_TRACE(attn_test::kind_name(kind));
+    const MaskCase mc = attn_test::make_mask(kind, n, m, rng);
+    const Fused f = run_fused(q, k, v, d_out, mc.mask(), 0.3f);
+    Mat weights(n, m), out(n, d_v), dp(n, m), ds(n, m), dq(n, d), dk(m, d), dv(m, d_v);
+    ASSERT_EQ(attn::scaled_dot_product_attention(q.cview(), k.cview(), v.cview(), mc.mask(), 0.3f, weights.view(),
+                                                 out.view()),
+              Status::ok);
+    ASSERT_EQ(attn::attention_backward(q.cview(), k.cview(), v.cview(), weights.cview(), d_out.cview(), 0.3f,
+                                       {dq.view(), dk.view(), dv.view()}, {dp.view(), ds.view()}),
+              Status::ok);
+    EXPECT_TRUE(attn_test::all_close(f.dq.cview(), dq.to_double(), 2e-5, 1e-4)) << "dQ";
+    EXPECT_TRUE(attn_test::all_close(f.dk.cview(), dk.to_double(), 2e-5, 1e-4)) << "dK";
+    EXPECT_TRUE(attn_test::all_close(f.dv.cview(), dv.to_double(), 2e-5, 1e-4)) << "dV";
+  }
+}
+
+TEST(FusedBackward, NoQueriesGiveZeroKeyAndValueGradients) {
+  // n = 0: nothing attends, so dK and dV are all 0 (and no scratch or lse is needed).
+  Rng rng(370);
+  const Mat q(0, 4), k = attn_test::random_mat(5, 4, rng), v = attn_test::random_mat(5, 3, rng), o(0, 3), d_out(0, 3);
+  Mat out(0, 3), dq(0, 4), dk(5, 4, kSentinel), dv(5, 3, kSentinel);
+  EXPECT_EQ(attn::fused_attention_forward(q.cview(), k.cview(), v.cview(), Mask{}, 0.5f, out.view(), nullptr, nullptr),
+            Status::ok);
+  EXPECT_EQ(attn::fused_attention_backward(q.cview(), k.cview(), v.cview(), o.cview(), d_out.cview(), nullptr, Mask{},
+                                           0.5f, {dq.view(), dk.view(), dv.view()}, nullptr),
+            Status::ok);
+  for (float x : dk.data) EXPECT_EQ(x, 0.0f);
+  for (float x : dv.data) EXPECT_EQ(x, 0.0f);
+}
+
+TEST(FusedBackwardStatus, MissingDataIsRefused) {
+  Rng rng(380);
+  const Mat q = attn_test::random_mat(3, 4, rng), k = attn_test::random_mat(5, 4, rng), v = attn_test::random_mat(5, 2, rng);
+  Mat out(3, 2), dq(3, 4, kSentinel), dk(5, 4, kSentinel), dv(5, 2, kSentinel);
+  std::vector<float> lse(3), scratch(attn::fused_backward_scratch_floats(3, 5, 4, 2) + attn::fused_forward_scratch_floats(5, 4, 2));
+  const attn::ConstMatrixView no_k{nullptr, 5, 4, 4};
+  EXPECT_EQ(attn::fused_attention_forward(q.cview(), no_k, v.cview(), Mask{}, 0.5f, out.view(), lse.data(), scratch.data()),
+            Status::bad_argument);
+  EXPECT_EQ(attn::fused_attention_forward(q.cview(), k.cview(), v.cview(), Mask{}, 0.5f, out.view(), nullptr, scratch.data()),
+            Status::bad_argument);
+  EXPECT_EQ(attn::fused_attention_forward(q.cview(), k.cview(), v.cview(), Mask{}, 0.5f, out.view(), lse.data(), nullptr),
+            Status::bad_argument);
+  const attn::AttentionGradients grads{dq.view(), dk.view(), dv.view()};
+  EXPECT_EQ(attn::fused_attention_backward(q.cview(), no_k, v.cview(), out.cview(), out.cview(), lse.data(), Mask{}, 0.5f,
+                                           grads, scratch.data()),
+            Status::bad_argument);
+  EXPECT_EQ(attn::fused_attention_backward(q.cview(), k.cview(), v.cview(), out.cview(), out.cview(), nullptr, Mask{}, 0.5f,
+                                           grads, scratch.data()),
+            Status::bad_argument);
+  EXPECT_EQ(attn::fused_attention_backward(q.cview(), k.cview(), v.cview(), out.cview(), out.cview(), lse.data(), Mask{},
+                                           0.5f, grads, nullptr),
+            Status::bad_argument);
+  EXPECT_TRUE(attn_test::untouched(dq.data, "dQ"));
+  EXPECT_TRUE(attn_test::untouched(dk.data, "dK"));
+  EXPECT_TRUE(attn_test::untouched(dv.data, "dV"));
 }
 
 TEST(FusedBackwardStatus, ShapeMismatchesAndBadMasks) {
