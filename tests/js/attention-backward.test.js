@@ -164,6 +164,7 @@ describe.each(BUILDS)('attentionBackward ($name build)', ({ simd }) => {
     expect(thrown(() => lab.attentionBackward(Q, K, V)).message).toBe('attentionBackward: dO is missing');
     expect(thrown(() => lab.attentionBackward(Q, K, V, [[1], [2], [3]], { trace: true, fused: true })).code).toBe(AttentionError.codes.INVALID_ARGUMENT);
     expect(thrown(() => lab.attentionBackward(Q, K, V, [[1], [2], [3]], { weights: false })).message).toContain('unknown option weights');
+    expect(thrown(() => lab.attentionBackward(Q, K, V, [[1], [2], [3]], { fuse: true })).message).toContain('unknown option fuse (did you mean fused?)');
     expect(thrown(() => lab.attentionBackward(Q, K, V, [[1], [2], [3]], { mask: [[1, 1]] })).message).toContain('mask is 1×2 but the scores are 3×2');
     expect(thrown(() => lab.attentionBackward(Q, K, V, [[1], [NaN], [3]])).code).toBe(AttentionError.codes.NON_FINITE);
     expect(thrown(() => lab.attentionBackward(Q, K, V, [[1], [2], [3]], { scale: 1e300 })).code).toBe(AttentionError.codes.INVALID_ARGUMENT);
