@@ -152,6 +152,17 @@ describe.each(BUILDS)('attentionBackward ($name build)', ({ simd }) => {
     }
   });
 
+  it('handles empty sizes: no queries, no keys, zero widths (both paths agree)', () => {
+    const M = (r, c) => ({ rows: r, cols: c, data: new Float32Array(r * c).fill(0.5) });
+    for (const [n, m, d, dv] of [[0, 3, 2, 2], [3, 0, 2, 2], [2, 2, 0, 2], [2, 2, 2, 0], [0, 0, 0, 0]]) {
+      const [a, b] = [false, true].map((trace) => lab.attentionBackward(M(n, d), M(m, d), M(m, dv), M(n, dv), { trace }));
+      expect([a.dQ, a.dK, a.dV].map((g) => [g.rows, g.cols])).toEqual([[n, d], [m, d], [m, dv]]);
+      for (const g of ['dQ', 'dK', 'dV']) expect(Array.from(a[g].data), `${g} ${n} ${m} ${d} ${dv}`).toEqual(Array.from(b[g].data));
+    }
+    // d = 0: every score is 0, so P is uniform and dV = Pᵀ dO = 0.5 · (0.5 + 0.5)
+    expect(Array.from(lab.attentionBackward(M(2, 0), M(2, 0), M(2, 2), M(2, 2)).dV.data)).toEqual([0.5, 0.5, 0.5, 0.5]);
+  });
+
   it('refuses bad input with an AttentionError naming the shapes', () => {
     const Q = [[1, 2], [3, 4], [5, 6]], K = [[1, 0], [0, 1]], V = [[1], [2]];
     const e1 = thrown(() => lab.attentionBackward(Q, K, V, [[1], [2]]));
