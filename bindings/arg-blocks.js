@@ -127,6 +127,17 @@ export const ARG_BLOCKS = {
   kvCacheBytes: {
     layers: 'f64', batch: 'f64', kvHeads: 'f64', dK: 'f64', dV: 'f64', tokens: 'f64', bytesPerValue: 'f64',
   },
+
+  // ---- backward.js (the fused call runs the forward too: output and lse are its by-products)
+  fusedBackwardScratchFloats: { n: 'u32', m: 'u32', d: 'u32', dv: 'u32' },
+  fusedBackward: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', dO: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr',
+    scale: 'f32', output: 'ptr', lse: 'ptr', dQ: 'ptr', dK: 'ptr', dV: 'ptr', scratch: 'ptr',
+  },
+  attentionBackward: {
+    Q: 'ptr', K: 'ptr', V: 'ptr', dO: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr',
+    scale: 'f32', weights: 'ptr', output: 'ptr', dP: 'ptr', dS: 'ptr', dQ: 'ptr', dK: 'ptr', dV: 'ptr',
+  },
 };
 
 /** Bytes of each field type (wasm32: an address is 4 bytes). */

@@ -26,6 +26,7 @@ export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './
 export type { RotaryAnglesOptions, RotaryEmbeddingOptions, AlibiBiasOptions } from './types/relative-position.js';
 export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
 export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCacheWork, KVCacheBytesOptions } from './types/kv-cache.js';
+export type { BackwardStepId, BackwardStep, AttentionBackwardOptions, AttentionBackwardResult } from './types/backward.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
 export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps {

@@ -1,11 +1,12 @@
 // Types of the training build ('attention-lab/training'): the inference API and its types, plus
 // what only this build has (the backward passes, the training tasks, trainable Transformers).
 import type { AttentionLab, InitOptions } from './index.js';
+import type { BackwardOps } from './types/backward.js';
 
 export * from './index.js';
 
 /** The library of the training build: everything {@link AttentionLab} has, and training. */
-export interface TrainingLab extends AttentionLab {
+export interface TrainingLab extends AttentionLab, BackwardOps {
   readonly training: true;
 }
 

@@ -67,7 +67,16 @@ function differences(compiled, layouts) {
   return found;
 }
 
-describe.each(['simd', 'scalar'])('the %s build and bindings/arg-blocks.js', (variant) => {
+// The blocks each family folder's raw calls name: bindings/ops/ (every build) and bindings/train/
+// (the training builds only).
+function blocksCalledIn(folder) {
+  const dir = join(root, 'bindings', folder);
+  const source = readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  // f.call('name', …), f.query('name', …), and variants.js's run(fn, 'name', …)
+  return new Set([...source.matchAll(/(?:\.call|\.query|\brun)\((?:context, fn, )?'(\w+)'/g)].map((m) => m[1]));
+}
+
+describe.each(['simd', 'scalar', 'training-simd', 'training-scalar'])('the %s build and bindings/arg-blocks.js', (variant) => {
   it('agree on every block: its size and the offset of each field', async () => {
     const module = await rawModule(variant);
     const compiled = compiledLayouts(module);
@@ -88,21 +97,21 @@ describe.each(['simd', 'scalar'])('the %s build and bindings/arg-blocks.js', (va
     expect(differences(compiled, grown)).toEqual(['matmul: 24 bytes compiled, 32 in the table', 'matmul: fields A,B,C,n,k,m compiled, A,B,C,n,k,m,extra in the table']);
   });
 
-  it('every raw function but the helpers takes a block, and every block has its raw function', async () => {
+  it('every raw function but the helpers takes a block, and every block of its families has its raw function', async () => {
     const module = await rawModule(variant);
     const raw = Object.keys(module).filter((key) => /^_[a-z]/.test(key) && typeof module[key] === 'function');
     const helpers = ['_malloc', '_free', '_simdEnabled', '_argBlockLayouts', '_argBlockNames'];
-    expect(raw.filter((key) => !helpers.includes(key)).sort()).toEqual(Object.keys(ARG_BLOCKS).map((name) => `_${name}`).sort());
+    const training = blocksCalledIn('train');
+    const expected = Object.keys(ARG_BLOCKS).filter((name) => variant.startsWith('training') || !training.has(name));
+    expect(raw.filter((key) => !helpers.includes(key)).sort()).toEqual(expected.map((name) => `_${name}`).sort());
   });
 });
 
 describe('the JS side of the argument blocks', () => {
   it('every block is called by an operation family, and every call names a block', () => {
-    const opsDir = join(root, 'bindings', 'ops');
-    const source = readdirSync(opsDir).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(opsDir, f), 'utf8')).join('\n');
-    // f.call('name', …), f.query('name', …), and variants.js's run(fn, 'name', …)
-    const called = new Set([...source.matchAll(/(?:\.call|\.query|\brun)\((?:context, fn, )?'(\w+)'/g)].map((m) => m[1]));
+    const called = new Set([...blocksCalledIn('ops'), ...blocksCalledIn('train')]);
     expect([...called].sort()).toEqual(Object.keys(ARG_BLOCKS).sort());
+    expect(blocksCalledIn('train').size).toBeGreaterThan(0);
   });
 
   it('writing a block refuses a missing field, an unknown field and a slot where a number belongs', async () => {

@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 
 import { init } from '../../dist/node.js';
+import { init as initTraining } from '../../dist/training-node.js';
 import { fromMatrix } from './reference.js';
 
 /** Both WebAssembly builds; every suite runs once per entry (describe.each). */
@@ -22,6 +23,13 @@ const labs = new Map();
 export function loadLab(simd) {
   if (!labs.has(simd)) labs.set(simd, init({ simd }));
   return labs.get(simd);
+}
+
+const trainingLabs = new Map();
+/** The training build ('attention-lab/training') with the given SIMD choice, loaded once per test file. */
+export function loadTrainingLab(simd) {
+  if (!trainingLabs.has(simd)) trainingLabs.set(simd, initTraining({ simd }));
+  return trainingLabs.get(simd);
 }
 
 /**
