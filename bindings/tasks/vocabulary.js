@@ -11,25 +11,27 @@ export const EOS = 2;
 export const UNK = 3;
 
 const isCJK = (s) => /[\u3000-\u9fff\uff00-\uffef]/u.test(s);
-const isLatinWord = (s) => /^[A-Za-z]/.test(s);
 
-/** Ids of one space-free piece of text, longest vocabulary words first; an unknown run → one unk. */
+/**
+ * Ids of one space-free piece of text: a run of Latin letters is one word (or one unk, never a
+ * prefix of it: "cats" is not "cat" + unk); other text is split into the longest vocabulary words,
+ * one unk per character that starts none.
+ */
 function splitPiece(piece, index, longest, out) {
   const chars = Array.from(piece);
   let at = 0;
   while (at < chars.length) {
-    let length = Math.min(longest, chars.length - at);
-    while (length > 0 && !index.has(chars.slice(at, at + length).join(''))) length--;
-    if (length > 0) {
-      out.push(index.get(chars.slice(at, at + length).join('')));
-      at += length;
+    if (/[A-Za-z]/.test(chars[at])) {
+      let end = at + 1;
+      while (end < chars.length && /[A-Za-z]/.test(chars[end])) end++;
+      out.push(index.get(chars.slice(at, end).join('')) ?? UNK);
+      at = end;
       continue;
     }
-    // an unknown Latin word is one unk, not one per letter; any other unknown character is one
-    let end = at + 1;
-    if (isLatinWord(chars[at])) while (end < chars.length && /[A-Za-z]/.test(chars[end])) end++;
-    out.push(UNK);
-    at = end;
+    let length = Math.min(longest, chars.length - at);
+    while (length > 0 && !index.has(chars.slice(at, at + length).join(''))) length--;
+    out.push(length > 0 ? index.get(chars.slice(at, at + length).join('')) : UNK);
+    at += Math.max(length, 1);
   }
 }
 
