@@ -14,6 +14,7 @@ import { positionalOps } from './ops/positional.js';
 import { relativePositionOps } from './ops/relative-position.js';
 import { transformerOps } from './ops/transformer.js';
 import { variantOps } from './ops/variants.js';
+import { TASKS } from './tasks/index.js';
 import { Workspace } from './workspace.js';
 
 /** The most memory a module may grow to (set at link time: -sMAXIMUM_MEMORY). */
@@ -39,6 +40,8 @@ export function createApi(module, { simd }) {
     ...relativePositionOps(context),
     ...batchedOps(context),
     ...kvCacheOps(context),
+    /** The training tasks (pure JS, shared by every instance): dates, reverse, grammar, repeat. */
+    tasks: TASKS,
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };
