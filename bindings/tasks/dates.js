@@ -55,35 +55,36 @@ function format(iso, form) {
   return DATE_FORMS[form](d);
 }
 
-/** One example: a date of the split, in a form chosen half the time among the English ones. */
-function draw(random, split) {
-  const date = drawWhere(() => dateAt(random.int(0, DAY_COUNT - 1)), (d) => splitOf(d.iso) === split);
-  const forms = random.next() < 0.5 ? ENGLISH_FORMS : CHINESE_FORMS;
-  const source = random.pick(forms)(date);
-  return { source, target: date.iso, sourceIds: vocab.encode(source), targetIds: vocab.encode(date.iso) };
+/** The dates task; built on first use (index.js), since its alphabet is read off every form. */
+export function createDates() {
+  const { symbols, longest } = alphabet();
+  const vocab = createVocabulary(symbols, { level: 'char', owner: 'tasks.dates' });
+  // one example: a date of the split, in a form chosen half the time among the English ones
+  const draw = (random, split) => {
+    const date = drawWhere(() => dateAt(random.int(0, DAY_COUNT - 1)), (d) => splitOf(d.iso) === split);
+    const forms = random.next() < 0.5 ? ENGLISH_FORMS : CHINESE_FORMS;
+    const source = random.pick(forms)(date);
+    return { source, target: date.iso, sourceIds: vocab.encode(source), targetIds: vocab.encode(date.iso) };
+  };
+  return defineTask({
+    name: 'dates',
+    kind: 'seq2seq',
+    vocab,
+    maxSourceLength: longest,
+    maxLength: ISO_LENGTH + 1,
+    draw,
+    // a starting point: chosen before the model could train (session 8); measure and adjust
+    defaults: {
+      model: { dModel: 64, heads: 4, dFF: 128, encoderLayers: 2, decoderLayers: 2, norm: 'post', positions: 'sinusoidal' },
+      training: { learningRate: 1e-3, warmup: 100, batchSize: 64, steps: 3000, clipNorm: 1 },
+    },
+    goal: { metric: 'exactMatch', value: 0.99 },
+    examples: ['December 1, 2026', '1 Dec 2026', '12/01/2026', 'Tuesday, the 1st of December 2026', '2026年12月1日', '二〇二六年十二月一日', '2026年12月1日星期二'],
+    /** True when `output` is the ISO date that `input` writes in one of the forms. */
+    check(input, output) {
+      const d = parseIso(typeof output === 'string' ? output.trim() : output);
+      return d !== null && DATE_FORMS.some((f) => f(d) === input);
+    },
+    extra: { formCount: DATE_FORMS.length, format, splitOf: (iso) => splitOf(iso), firstYear: FIRST_YEAR, lastYear: LAST_YEAR },
+  });
 }
-
-const { symbols, longest } = alphabet();
-const vocab = createVocabulary(symbols, { level: 'char', owner: 'tasks.dates' });
-
-export const dates = defineTask({
-  name: 'dates',
-  kind: 'seq2seq',
-  vocab,
-  maxSourceLength: longest,
-  maxLength: ISO_LENGTH + 1,
-  draw,
-  // a starting point: chosen before the model could train (session 8); measure and adjust
-  defaults: {
-    model: { dModel: 64, heads: 4, dFF: 128, encoderLayers: 2, decoderLayers: 2, norm: 'post', positions: 'sinusoidal' },
-    training: { learningRate: 1e-3, warmup: 100, batchSize: 64, steps: 3000, clipNorm: 1 },
-  },
-  goal: { metric: 'exactMatch', value: 0.99 },
-  examples: ['December 1, 2026', '1 Dec 2026', '12/01/2026', 'Tuesday, the 1st of December 2026', '2026年12月1日', '二〇二六年十二月一日', '2026年12月1日星期二'],
-  /** True when `output` is the ISO date that `input` writes in one of the forms. */
-  check(input, output) {
-    const d = parseIso(typeof output === 'string' ? output.trim() : output);
-    return d !== null && DATE_FORMS.some((f) => f(d) === input);
-  },
-  extra: { formCount: DATE_FORMS.length, format, splitOf: (iso) => splitOf(iso), firstYear: FIRST_YEAR, lastYear: LAST_YEAR },
-});

@@ -35,6 +35,29 @@ function splitPiece(piece, index, longest, out) {
   }
 }
 
+/** Id of each character of the Basic Multilingual Plane (UNK where none): batches encode fast. */
+function charTable(vocabulary) {
+  const table = new Int32Array(0x10000).fill(UNK);
+  vocabulary.forEach((s, id) => {
+    if (id >= SPECIALS.length && s.length === 1) table[s.charCodeAt(0)] = id;
+  });
+  return table;
+}
+
+function encodeChars(text, table, index) {
+  const out = new Int32Array(text.length); // at most one id per UTF-16 unit
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code < 0xdc00 && i + 1 < text.length) {
+      // a character beyond the BMP (two units): looked up whole
+      out[n++] = index.get(text.slice(i, i + 2)) ?? UNK;
+      i++;
+    } else out[n++] = table[code];
+  }
+  return out.slice(0, n);
+}
+
 /** The ids as an array of integers (an Array or any typed array). */
 function idList(ids, owner) {
   if (!ids || typeof ids.length !== 'number' || typeof ids === 'string') {
@@ -59,11 +82,12 @@ export function createVocabulary(symbols, { level, owner }) {
     return vocabulary[id];
   };
 
+  const byCode = level === 'char' ? charTable(vocabulary) : null;
   function encode(text) {
     if (typeof text !== 'string') throw new AttentionError('INVALID_ARGUMENT', `${owner}.encode: text must be a string, got ${typeof text}`);
+    if (byCode) return encodeChars(text, byCode, index);
     const out = [];
-    if (level === 'char') for (const ch of text) out.push(index.get(ch) ?? UNK);
-    else for (const piece of text.split(/\s+/u).filter(Boolean)) splitPiece(piece, index, longest, out);
+    for (const piece of text.split(/\s+/u).filter(Boolean)) splitPiece(piece, index, longest, out);
     return Int32Array.from(out);
   }
 
