@@ -122,7 +122,7 @@ describe.each(NAMES)('tasks.%s', (name) => {
     expect(() => task.batch({ seed: 1.5, size: 2 })).toThrow(/seed must be an integer in 0…4294967295, got 1.5/);
     expect(() => task.batch({ size: 2, split: 'test' })).toThrow(`split must be 'train' or 'validation', got "test"`);
     expect(() => task.batch()).toThrow(/options must be an object/);
-    expect(() => task.decode([1, task.vocabulary.length])).toThrow(`token id ${task.vocabulary.length} at index 1 is outside the vocabulary (0…${task.vocabulary.length - 1})`);
+    expect(() => task.decode([1, task.vocabulary.length])).toThrow(`tasks.${name}.decode: token id ${task.vocabulary.length} at index 1 is outside the vocabulary (0…${task.vocabulary.length - 1})`);
     expect(() => task.encode(5)).toThrow(expect.objectContaining(code));
   });
 });
