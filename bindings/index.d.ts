@@ -27,6 +27,7 @@ export type { RotaryAnglesOptions, RotaryEmbeddingOptions, AlibiBiasOptions } fr
 export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
 export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCacheWork, KVCacheBytesOptions } from './types/kv-cache.js';
 export type { BackwardStepId, BackwardStep, AttentionBackwardOptions, AttentionBackwardResult } from './types/backward.js';
+export type { Task, TaskBatch, TaskBatchOptions, TaskDefaults, TaskGoal, Tasks, DatesTask, SequenceTask, RepeatTask, GrammarTask, GrammarSentence } from './types/tasks.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
 export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps {

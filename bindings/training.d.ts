@@ -2,11 +2,12 @@
 // what only this build has (the backward passes, the training tasks, trainable Transformers).
 import type { AttentionLab, InitOptions } from './index.js';
 import type { BackwardOps } from './types/backward.js';
+import type { TaskOps } from './types/tasks.js';
 
 export * from './index.js';
 
 /** The library of the training build: everything {@link AttentionLab} has, and training. */
-export interface TrainingLab extends AttentionLab, BackwardOps {
+export interface TrainingLab extends AttentionLab, BackwardOps, TaskOps {
   readonly training: true;
 }
 

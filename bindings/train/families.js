@@ -1,6 +1,10 @@
 // The operation families of the training build, each `(context) => functions` like the inference
 // families of ../api.js. Adding one is a file in this folder (its raw calls in a .cpp beside it,
 // built into the training .wasm only) and one entry below.
+import { TASKS } from '../tasks/index.js';
 import { backwardOps } from './backward.js';
 
-export const TRAINING_FAMILIES = [backwardOps];
+/** The training tasks (plain JS, shared by every instance): dates, reverse, grammar, repeat. */
+const tasksFamily = () => ({ tasks: TASKS });
+
+export const TRAINING_FAMILIES = [backwardOps, tasksFamily];

@@ -3,6 +3,7 @@
 // --noEmit`); every API member is used once, and each `@ts-expect-error` line
 // is a wrong call the declarations must reject.
 import { AttentionError, AttentionRangeError, init } from 'attention-lab';
+import { init as initTraining, type TrainingLab } from 'attention-lab/training';
 import type {
   AdditiveOptions,
   AlibiBiasOptions,
@@ -11,6 +12,9 @@ import type {
   BatchedAttentionResult,
   KVCache,
   KVCacheWork,
+  TaskBatch,
+  AttentionBackwardResult,
+  BackwardStep,
   Tensor,
   AttentionErrorCode,
   AttentionLab,
@@ -66,6 +70,8 @@ function describeSteps(steps: Step[] | undefined): string[] {
 export async function main(): Promise<number> {
   const options: InitOptions = { simd: false };
   const lab: AttentionLab = await init(options);
+  const trainer: TrainingLab = await initTraining(options);
+  const flavours: [boolean, true] = [lab.training, trainer.training];
   const withBytes: AttentionLab = await init({ wasmBinary: new Uint8Array(0), simd: true });
   await init({ wasmUrl: new URL('https://example.com/attention-lab-simd.wasm') });
   await init({ wasmUrl: 'attention-lab-simd.wasm', locateFile: (path: string, prefix: string) => prefix + path });
@@ -228,6 +234,19 @@ export async function main(): Promise<number> {
   // @ts-expect-error a rotated tensor is not a matrix
   const notAMatrix: Matrix = lab.rotaryEmbedding(q4);
 
-  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
+  const taskBatch: TaskBatch = trainer.tasks.dates.batch({ seed: 7, size: 4, split: 'validation' });
+  const taskText: string = trainer.tasks.dates.decode(taskBatch.target) + trainer.tasks.grammar.tokens(trainer.tasks.grammar.encode('the cats')).join(' ');
+  const agreement: Int32Array = trainer.tasks.grammar.batch({ size: 2, count: 'agreement', language: 'zh' }).target;
+  // @ts-expect-error a split is 'train' or 'validation'
+  trainer.tasks.repeat.batch({ size: 2, split: 'test' });
+  // @ts-expect-error count is 'every' or 'agreement'
+  trainer.tasks.grammar.batch({ size: 2, count: 'all' });
+
+  const gradients: AttentionBackwardResult = trainer.attentionBackward(Q, Q, Q, Q, { mask: 'causal', trace: true });
+  const backwardSteps: BackwardStep[] | undefined = gradients.steps;
+  // @ts-expect-error the inference build's type has no training functions
+  lab.attentionBackward(Q, Q, Q, Q);
+
+  return [flavours, gradients, backwardSteps, taskBatch, taskText, agreement, simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
     cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix].length;
 }
