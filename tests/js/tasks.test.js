@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { TASKS } from '../../bindings/tasks/index.js';
-import { loadLab } from './helpers.js';
+import { loadTrainingLab } from './helpers.js';
 
 const NAMES = ['dates', 'reverse', 'grammar', 'repeat'];
 const row = (a, b, length) => Array.from(a.subarray(b * length, (b + 1) * length));
@@ -138,12 +138,12 @@ function splitPrompt(name, e) {
 
 describe('lab.tasks', () => {
   it('is on the object init() returns, the same tasks in every build', async () => {
-    const lab = await loadLab(true);
+    const lab = await loadTrainingLab(true);
     expect(Object.keys(lab.tasks)).toEqual(NAMES);
     // dist/tasks is a copy of bindings/tasks: the same vocabularies and batches
     for (const name of NAMES) expect(lab.tasks[name].vocabulary).toEqual(TASKS[name].vocabulary);
     expect(lab.tasks.dates.batch({ seed: 3, size: 4 }).examples).toEqual(TASKS.dates.batch({ seed: 3, size: 4 }).examples);
-    const scalar = await loadLab(false);
+    const scalar = await loadTrainingLab(false);
     expect(scalar.tasks.grammar).toBe(lab.tasks.grammar);
     expect(lab.tasks.dates.encode('2026年12月1日').length).toBe(10);
   });

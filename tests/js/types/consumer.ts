@@ -242,10 +242,10 @@ export async function main(): Promise<number> {
   // @ts-expect-error count is 'every' or 'agreement'
   trainer.tasks.grammar.batch({ size: 2, count: 'all' });
 
-  const gradients: AttentionBackwardResult = trainer.attentionBackward(Q, Q, Q, Q, { mask: 'causal', trace: true });
+  const gradients: AttentionBackwardResult = trainer.attentionBackward(nested, nested, nested, nested, { mask: 'causal', trace: true });
   const backwardSteps: BackwardStep[] | undefined = gradients.steps;
   // @ts-expect-error the inference build's type has no training functions
-  lab.attentionBackward(Q, Q, Q, Q);
+  lab.attentionBackward(nested, nested, nested, nested);
 
   return [flavours, gradients, backwardSteps, taskBatch, taskText, agreement, simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
     cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix].length;
