@@ -4,12 +4,15 @@
 // of the group's heads. Each block visits the keys its rows can see in blocks of up to
 // kBlock: the key block is packed once (Kᵀ in panels of 8) and scored against every row of
 // the query block, the value block is packed once (strips of 8 columns) and summed into every
-// row, so each K and V load serves several rows and both are read sequentially. Per row, the online softmax
-// (running max M, running sum L, output O):
+// row, so each K and V load serves several rows and both are read sequentially. The block's
+// queries are packed once too (each tile of 4 rows interleaved by feature), and the inner loops
+// move pointers rather than index: Emscripten builds with -disable-lsr, so an indexed load costs
+// an address computation of its own. Per row, the online softmax (running max M, sum L, output O):
 //   M' = max(M, max_j s_j),  α = e^(M − M'),  L' = α L + Σ e^(s_j − M'),  O' = α O + Σ e^(s_j − M') v_j
 // and at the end O / L. The rules of attention_bias.h apply per row and per key block: the
 // blocks outside every row's key_range() are skipped (causal, windowed, padded rows do only
-// their own work), the keys outside a row's range are hidden, then the mask and the bias.
+// their own work), the keys outside a row's range are hidden, then the mask and the bias; a row
+// that sees a whole block and has no cap, mask or bias skips the rules there.
 #include <cmath>
 #include <cstring>
 
@@ -161,7 +164,8 @@ void score_tile(const float* packed, std::size_t d, std::size_t padded, float sc
       std::memset(b.s + r * kBlock + keys.end, 0, (padded - keys.end) * sizeof(float));
     }
   const float* q = tile_queries<R>(b, r0, d);
-  for (std::size_t p = keys.begin; p < keys.end; p += kPanel) score_panel<R>(q, packed + p * d, d, scale, b.s + r0 * kBlock + p);
+  for (std::size_t p = keys.begin; p < keys.end; p += kPanel)
+    score_panel<R>(q, packed + p * d, d, scale, b.s + r0 * kBlock + p);
 }
 
 [[gnu::noinline]]
@@ -258,7 +262,8 @@ void exponentiate_rows(RowBlock& b, std::size_t padded) {
     if (!b.live[r]) continue;
     float* s = b.s + r * kBlock;
     const f32x4 m = simd::splat(b.max[r]);
-    for (std::size_t c = 0; c < padded; c += simd::kWidth) simd::store(s + c, simd::exp_nonpositive(simd::sub(simd::load(s + c), m)));
+    for (std::size_t c = 0; c < padded; c += simd::kWidth)
+      simd::store(s + c, simd::exp_nonpositive(simd::sub(simd::load(s + c), m)));
   }
 }
 
