@@ -220,6 +220,44 @@ TEST(BatchedAttention, FusedRowAndKeyBlocks) {
   check_case(3, 11, 2049, 4, {2, 2}, Rule::bias, false, attn_test::seed_for(3, 407));
 }
 
+// Scores that overflow, in rows with no rule (the fused kernel's fast path: no rules pass, the
+// overflow check folded into its max pass), in the second of three key blocks: a +∞ or NaN score
+// makes its row NaN on both paths; a −∞ score counts as a hidden key (the row stays finite and
+// equal on both paths); every other row is finite and equal on both paths.
+TEST(BatchedAttention, OverflowingScoresInRowsWithoutRules) {
+  const std::size_t H = 4, G = 2, n = 6, m = 130, d = 8, j = 70;  // key 70: block 2 of 64
+  Rng rng(409);
+  auto q = random_vec(H * n * d, rng), k = random_vec(G * m * d, rng), v = random_vec(G * m * d, rng);
+  auto row = [&](std::size_t h, std::size_t i) { return q.data() + (h * n + i) * d; };
+  for (std::size_t g = 0; g < G; ++g) k[(g * m + j) * d] = k[(g * m + j) * d + 1] = 1e30f;
+  row(1, 2)[0] = 1e30f;                         // q·k = +∞ at key 70 (head 1 reads kv head 0)
+  row(2, 3)[0] = 1e30f, row(2, 3)[1] = -3e30f;  // +∞ + −∞ = NaN (head 2 reads kv head 1)
+  row(3, 4)[0] = -1e30f, row(3, 4)[1] = -1e30f; // −∞: a hidden key, nothing else is large
+  for (std::size_t t = 0; t < 2; ++t)           // … so every other key's score stays small
+    for (std::size_t c = 0; c < m; ++c)
+      if (c != j) k[(1 * m + c) * d + t] = 0.0f;
+  attn::ScoreRules rules;
+  rules.scale = 0.25f;
+  std::vector<float> out(H * n * d), fused(out), weights(H * n * m), scratch(attn::batched_fused_scratch_floats(d));
+  const auto qt = attn::heads_major(q.data(), 1, H, n, d), kt = attn::heads_major(k.data(), 1, G, m, d);
+  const auto vt = attn::heads_major(v.data(), 1, G, m, d);
+  ASSERT_EQ(attn::batched_attention(qt, kt, vt, rules, attn::heads_major(out.data(), 1, H, n, d), weights.data(), nullptr),
+            Status::ok);
+  ASSERT_EQ(attn::batched_fused_attention(qt, kt, vt, rules, attn::heads_major(fused.data(), 1, H, n, d), scratch.data()),
+            Status::ok);
+  for (std::size_t h = 0; h < H; ++h)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t t = 0; t < d; ++t) {
+        const std::size_t at = (h * n + i) * d + t;
+        if ((h == 1 && i == 2) || (h == 2 && i == 3)) {
+          EXPECT_TRUE(std::isnan(out[at]) && std::isnan(fused[at])) << "row " << h << "/" << i << ": " << fused[at];
+        } else {
+          ASSERT_TRUE(std::isfinite(fused[at])) << "row " << h << "/" << i;
+          EXPECT_NEAR(fused[at], out[at], 1e-5) << "row " << h << "/" << i;
+        }
+      }
+}
+
 // A decode step against a cache: the new rows attend to past ++ new with the
 // bottom-right offset, and equal the matching rows of full causal attention.
 TEST(BatchedAttention, CacheAppendPlusOffsetEqualsFullCausal) {
