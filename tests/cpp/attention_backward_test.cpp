@@ -355,7 +355,9 @@ TEST(BackwardGradientCheck, DotProductAgainstFiniteDifferences) {
       ref::MatD qd = q.to_double(), kd = k.to_double(), vd = v.to_double();
       const ref::MatD dod = d_out.to_double();
       const ref::AttentionGrads g = ref::dot_product_backward(qd, kd, vd, mc.vis, scale, dod);
-      const auto loss = [&] { return ref::loss_against(ref::dot_product_attention(qd, kd, vd, mc.vis, scale).output, dod); };
+      const auto loss = [&] {
+        return ref::loss_against(ref::dot_product_attention(qd, kd, vd, mc.vis, scale).output, dod);
+      };
       GradErrors worst;
       worst.worst_of(check_gradient(qd, loss, r.dq.cview(), g.dq, rng));
       worst.worst_of(check_gradient(kd, loss, r.dk.cview(), g.dk, rng));
