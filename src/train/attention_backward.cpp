@@ -118,7 +118,7 @@ Status attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView 
   pooling_backward(v, weights, d_out, grads.dv, buffers);
   // 4. dQ = dS K · scale
   matmul(buffers.ds, k, grads.dq);
-  if (scale != 1.0f)
+  if (scale != 1.0f && d > 0)
     for (std::size_t i = 0; i < n; ++i) scale_in_place(grads.dq.row(i), scale, d);
   // 5. dK = dSᵀ Q · scale
   matmul_transposed_a(buffers.ds, q, scale, grads.dk);
