@@ -373,7 +373,7 @@ TEST_P(LayerSizes, FeedForwardForwardBackward) {
   }
 }
 
-TEST(FeedForward, ShapeMismatchAndNoDx) {
+TEST(FeedForwardBackward, ShapeMismatchAndNoDx) {
   Mat x(2, 3, 1.0f), w1(3, 4, 0.5f), w2(4, 3, 0.5f), pre(2, 4), hidden(2, 4), y(2, 3), dh(2, 4), dy(2, 3, 1.0f);
   Mat dw1(3, 4), dw2(4, 3);
   const attn::FeedForwardWeights weights{w1.cview(), nullptr, w2.cview(), nullptr};
