@@ -112,10 +112,9 @@ std::string shape_name(std::initializer_list<std::size_t> dims) {
 
 class LayerSizes : public ::testing::TestWithParam<std::size_t> {};
 
-INSTANTIATE_TEST_SUITE_P(Sizes, LayerSizes, ::testing::ValuesIn(attn_test::sizes()),
-                         [](const ::testing::TestParamInfo<std::size_t>& info) {
-                           return "s" + std::to_string(info.param);
-                         });
+std::string size_name(const ::testing::TestParamInfo<std::size_t>& param) { return "s" + std::to_string(param.param); }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, LayerSizes, ::testing::ValuesIn(attn_test::sizes()), size_name);
 
 // ---------------------------------------------------------------- dense layer
 
