@@ -12,6 +12,7 @@ import { onlineSoftmaxOps } from './ops/online-softmax.js';
 import { poolingOps } from './ops/pooling.js';
 import { positionalOps } from './ops/positional.js';
 import { relativePositionOps } from './ops/relative-position.js';
+import { trainingOps } from './ops/training.js';
 import { transformerOps } from './ops/transformer.js';
 import { variantOps } from './ops/variants.js';
 import { Workspace } from './workspace.js';
@@ -39,6 +40,7 @@ export function createApi(module, { simd }) {
     ...relativePositionOps(context),
     ...batchedOps(context),
     ...kvCacheOps(context),
+    ...trainingOps(context),
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };
