@@ -59,12 +59,13 @@ export function generate(state, ids, options) {
   const r = request(state, fn, ids, options);
   const { config } = state;
   const S = r.source?.length ?? 0;
-  const T = r.maxNew;
+  // Rows (and decoder columns) of the maps: every position the decoder may read, the prefix and each output but the last.
+  const T = r.prefix.length + r.maxNew - 1;
   const f = state.context.frame(fn);
   const want = (floats) => f.output(floats, r.attention && floats > 0);
   const slots = {
     source: f.input(r.source), sourceLength: S, prefix: f.input(r.prefix), prefixLength: r.prefix.length, eos: r.eos,
-    maxNew: T, tokens: f.output(T), outLength: f.output(1),
+    maxNew: r.maxNew, tokens: f.output(r.maxNew), outLength: f.output(1),
     encoder: want(config.encoderLayers * config.heads * S * S),
     decoder: want(config.decoderLayers * config.heads * T * T),
     cross: want(config.kind === 'seq2seq' ? config.decoderLayers * config.heads * T * S : 0),
@@ -79,8 +80,8 @@ export function generate(state, ids, options) {
   if (!r.attention) return result;
   // Decoder rows: the tokens the decoder read (the prefix, then each output but the last).
   const read = [...r.prefix, ...tokens].slice(0, Math.max(r.prefix.length, r.prefix.length + length - 1));
-  const rows = Math.min(read.length, T);
-  const decoderLabels = labelsOf(state.task, read.slice(0, rows));
+  const rows = read.length;
+  const decoderLabels = labelsOf(state.task, read);
   const sourceLabels = labelsOf(state.task, r.source ?? []);
   result.attention = {
     encoder: slots.encoder ? maps(HEAPF32, f.addr(slots.encoder), config.encoderLayers, config.heads, S, S, S) : null,
