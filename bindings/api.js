@@ -15,6 +15,7 @@ import { relativePositionOps } from './ops/relative-position.js';
 import { trainingOps } from './ops/training.js';
 import { transformerOps } from './ops/transformer.js';
 import { variantOps } from './ops/variants.js';
+import { TASKS } from './tasks/index.js';
 import { Workspace } from './workspace.js';
 
 /** The most memory a module may grow to (set at link time: -sMAXIMUM_MEMORY). */
@@ -41,6 +42,8 @@ export function createApi(module, { simd }) {
     ...batchedOps(context),
     ...kvCacheOps(context),
     ...trainingOps(context),
+    /** The training tasks (pure JS, shared by every instance): dates, reverse, grammar, repeat. */
+    tasks: TASKS,
     /** Frees the module's workspace; the instance stays usable and reallocates on the next call. */
     releaseMemory: () => workspace.release(),
   };

@@ -12,6 +12,7 @@ import type { PositionalOps } from './types/positional.js';
 import type { RelativePositionOps } from './types/relative-position.js';
 import type { AttentionError, AttentionRangeError } from './types/shared.js';
 import type { TrainingOps } from './types/training.js';
+import type { TaskOps } from './types/tasks.js';
 import type { TransformerOps } from './types/transformer.js';
 import type { VariantOps } from './types/variants.js';
 
@@ -28,9 +29,10 @@ export type { RotaryAnglesOptions, RotaryEmbeddingOptions, AlibiBiasOptions } fr
 export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
 export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCacheWork, KVCacheBytesOptions } from './types/kv-cache.js';
 export type { TransformerModel, TransformerBatch, CreateTransformerOptions, TransformerConfig, TransformerSizes, TransformerTaskLike, TrainStepOptions, TrainStepResult, EvaluateResult, GenerateOptions, GenerateResult, GenerateAttention, AttentionLabels, TokenRow } from './types/training.js';
+export type { Task, TaskBatch, TaskBatchOptions, TaskDefaults, TaskGoal, Tasks, DatesTask, SequenceTask, RepeatTask, GrammarTask, GrammarSentence } from './types/tasks.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
-export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps, TrainingOps {
+export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps, TrainingOps, TaskOps {
   /** True when the SIMD128 build is in use. */
   readonly simd: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */

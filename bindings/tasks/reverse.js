@@ -1,0 +1,43 @@
+// lab.tasks.reverse: a short sequence of symbols → the same symbols in reverse order
+// (encoder–decoder). Trained, the cross-attention is an anti-diagonal: output i reads input n−1−i.
+import { defineTask, drawWhere } from './task.js';
+import { splitOf } from './seeded.js';
+import { createVocabulary } from './vocabulary.js';
+
+const SYMBOLS = Array.from('abcdefghij');
+const SHORTEST = 3;
+const LONGEST = 10;
+
+const vocabulary = () => createVocabulary(SYMBOLS, { level: 'char', owner: 'tasks.reverse' });
+const reversed = (text) => Array.from(text).reverse().join('');
+
+function drawExample(vocab, random, split) {
+  const make = () => Array.from({ length: random.int(SHORTEST, LONGEST) }, () => random.pick(SYMBOLS)).join('');
+  const source = drawWhere(make, (s) => splitOf(s) === split);
+  const target = reversed(source);
+  return { source, target, sourceIds: vocab.encode(source), targetIds: vocab.encode(target) };
+}
+
+/** The reverse task (built on first use, as every task: index.js). */
+export function createReverse() {
+  const vocab = vocabulary();
+  const draw = (random, split) => drawExample(vocab, random, split);
+  return defineTask({
+    name: 'reverse',
+    kind: 'seq2seq',
+    vocab,
+    maxSourceLength: LONGEST,
+    maxLength: LONGEST + 1,
+    draw,
+    // a starting point: chosen before the model could train (session 8); measure and adjust
+    defaults: {
+      model: { dModel: 64, heads: 4, dFF: 128, encoderLayers: 2, decoderLayers: 2, norm: 'post', positions: 'sinusoidal' },
+      training: { learningRate: 1e-3, warmup: 100, batchSize: 64, steps: 2000, clipNorm: 1 },
+    },
+    goal: { metric: 'exactMatch', value: 0.99 },
+    examples: ['abcdef', 'jihgfedcba', 'aabbc'],
+    /** True when `output` is `input` reversed (input of 3…10 task symbols). */
+    check: (input, output) => typeof input === 'string' && /^[a-j]{3,10}$/.test(input) && output === reversed(input),
+    extra: { symbols: Object.freeze(SYMBOLS), shortest: SHORTEST, longest: LONGEST, splitOf: (sequence) => splitOf(sequence) },
+  });
+}

@@ -1,0 +1,73 @@
+// What every task shares: its tokenizer, the checked options of batch(), and the split rule
+// (an example's key is hashed; see splitOf). A task module supplies `draw(random, split)`, one
+// example of that split, and gets back the object of the contract (docs/api.md, "Training tasks").
+import { AttentionError } from '../errors.js';
+import { lmBatch, seq2seqBatch } from './batch.js';
+import { drawer } from './seeded.js';
+import { BOS, EOS, PAD, UNK } from './vocabulary.js';
+
+/** The most rows one batch may hold. */
+export const MAX_BATCH = 65536;
+
+const bad = (message) => new AttentionError('INVALID_ARGUMENT', message);
+
+/** The checked { seed, size, split } of a batch call. */
+function batchOptions(name, options) {
+  if (options === null || typeof options !== 'object') throw bad(`tasks.${name}.batch: options must be an object { seed, size, split }`);
+  const { seed = 1, size, split = 'train' } = options;
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw bad(`tasks.${name}.batch: seed must be an integer in 0…4294967295, got ${seed}`);
+  if (!Number.isInteger(size) || size < 1 || size > MAX_BATCH) throw bad(`tasks.${name}.batch: size must be an integer in 1…${MAX_BATCH}, got ${size}`);
+  if (split !== 'train' && split !== 'validation') throw bad(`tasks.${name}.batch: split must be 'train' or 'validation', got ${JSON.stringify(split)}`);
+  return { ...options, seed, size, split };
+}
+
+/**
+ * A task object. spec: { name, kind, vocab (createVocabulary), maxSourceLength, maxLength, draw,
+ * defaults, goal, examples, check, extra? (more own properties), batchExtras? (options → draw's 3rd argument) }.
+ * The seed and the split choose the stream, so a train and a validation batch of one seed differ.
+ */
+export function defineTask(spec) {
+  const { name, kind, vocab } = spec;
+  const build = kind === 'seq2seq' ? seq2seqBatch : lmBatch;
+  function batch(options) {
+    const o = batchOptions(name, options);
+    const random = drawer((o.seed * 2 + (o.split === 'validation' ? 1 : 0)) >>> 0);
+    const extras = spec.batchExtras ? spec.batchExtras(o) : {};
+    const rows = Array.from({ length: o.size }, () => spec.draw(random, o.split, extras));
+    return build(rows);
+  }
+  return Object.freeze({
+    name,
+    kind,
+    vocabulary: vocab.vocabulary,
+    pad: PAD,
+    bos: BOS,
+    eos: EOS,
+    unk: UNK,
+    maxSourceLength: spec.maxSourceLength,
+    maxLength: spec.maxLength,
+    encode: vocab.encode,
+    decode: vocab.decode,
+    tokens: vocab.tokens,
+    batch,
+    defaults: deepFreeze(spec.defaults),
+    goal: Object.freeze(spec.goal),
+    examples: Object.freeze(spec.examples),
+    check: spec.check,
+    ...spec.extra,
+  });
+}
+
+function deepFreeze(value) {
+  for (const v of Object.values(value)) if (v && typeof v === 'object') deepFreeze(v);
+  return Object.freeze(value);
+}
+
+/** Draws until `accept` holds (the split test), at most `tries` times: the sample spaces are large. */
+export function drawWhere(make, accept, tries = 1000) {
+  for (let i = 0; i < tries; i++) {
+    const value = make();
+    if (accept(value)) return value;
+  }
+  throw new Error('tasks: no example of the asked split found (a bug: the split rule rejects everything)');
+}
