@@ -1,5 +1,6 @@
 #include "train/model_attention.h"
 
+#include <initializer_list>
 #include <tuple>
 
 #include "attention.h"

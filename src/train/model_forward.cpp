@@ -95,7 +95,7 @@ void plan_stack(Carver& c, StackRun& run, const StackOffsets& so, const ModelCon
   run.self_bits.resize(std::max(run.self_bits.size(), batch * length * length));
 }
 
-void plan_all(TransformerModel::State& s, Carver& c, std::size_t batch, std::size_t S, std::size_t T) {
+void plan_all(ModelState& s, Carver& c, std::size_t batch, std::size_t S, std::size_t T) {
   const ModelConfig& cfg = s.config;
   const std::size_t d = cfg.d_model, rows = std::max(batch * S, batch * T);
   if (S > 0) plan_stack(c, s.encoder, s.layout.encoder, cfg, batch, S, 0);
@@ -119,7 +119,7 @@ void plan_all(TransformerModel::State& s, Carver& c, std::size_t batch, std::siz
   s.backward_scratch = c.take(bwd);
 }
 
-HeadShape head_shape(const TransformerModel::State& s, SubKind kind, const StackRun& run) {
+HeadShape head_shape(const ModelState& s, SubKind kind, const StackRun& run) {
   const ModelConfig& cfg = s.config;
   const float scale = cfg.scaled ? default_scale(cfg.d_model / cfg.heads) : 1.0f;
   if (kind == SubKind::self) return {run.batch, run.length, run.length, cfg.heads, cfg.d_model, scale, false};
@@ -127,7 +127,7 @@ HeadShape head_shape(const TransformerModel::State& s, SubKind kind, const Stack
           cfg.cross_scoring == CrossScoring::additive};
 }
 
-AttentionParams attention_params(const TransformerModel::State& s, const AttentionOffsets& a) {
+AttentionParams attention_params(const ModelState& s, const AttentionOffsets& a) {
   const float* p = s.params.data();
   const std::size_t d = s.config.d_model;
   AttentionParams ap{dense(p + a.w_q, d, d), dense(p + a.w_k, d, d), dense(p + a.w_v, d, d), dense(p + a.w_o, d, d)};
@@ -139,7 +139,7 @@ AttentionParams attention_params(const TransformerModel::State& s, const Attenti
   return ap;
 }
 
-AttentionParamGrads attention_grads(TransformerModel::State& s, const AttentionOffsets& a) {
+AttentionParamGrads attention_grads(ModelState& s, const AttentionOffsets& a) {
   float* g = s.grads.data();
   const std::size_t d = s.config.d_model;
   AttentionParamGrads ag{dense(g + a.w_q, d, d), dense(g + a.w_k, d, d), dense(g + a.w_v, d, d),
@@ -152,7 +152,7 @@ AttentionParamGrads attention_grads(TransformerModel::State& s, const AttentionO
   return ag;
 }
 
-FeedForwardWeights ffn_weights(const TransformerModel::State& s, const FeedForwardOffsets& f) {
+FeedForwardWeights ffn_weights(const ModelState& s, const FeedForwardOffsets& f) {
   const float* p = s.params.data();
   const std::size_t d = s.config.d_model, h = s.config.d_ff;
   return {dense(p + f.w1, d, h), p + f.b1, dense(p + f.w2, h, d), p + f.b2};
@@ -165,7 +165,7 @@ const AttentionOffsets& attention_at(const StackOffsets& so, std::size_t k) {
 
 const FeedForwardOffsets& ffn_at(const StackOffsets& so, std::size_t k) { return so.layers[k / per_layer(so)].ffn; }
 
-bool is_pre(const TransformerModel::State& s) { return s.config.norm == NormPlacement::pre; }
+bool is_pre(const ModelState& s) { return s.config.norm == NormPlacement::pre; }
 
 // Mask bytes: key j is visible when it is not padding (and, causal, j ≤ i).
 void fill_bits(std::uint8_t* bits, const std::int32_t* keys, std::size_t batch, std::size_t n, std::size_t m,
@@ -176,7 +176,7 @@ void fill_bits(std::uint8_t* bits, const std::int32_t* keys, std::size_t batch, 
         bits[(b * n + i) * m + j] = keys[b * m + j] != pad && (!causal || j <= i) ? 1 : 0;
 }
 
-Status embed_stack(TransformerModel::State& s, const StackOffsets& so, StackRun& run, const std::int32_t* ids) {
+Status embed_stack(ModelState& s, const StackOffsets& so, StackRun& run, const std::int32_t* ids) {
   const ModelConfig& cfg = s.config;
   const std::size_t d = cfg.d_model;
   const ConstMatrixView table = dense(s.params.data() + so.embedding, cfg.vocab_size, d);
@@ -192,7 +192,7 @@ Status embed_stack(TransformerModel::State& s, const StackOffsets& so, StackRun&
 }
 
 // Sublayer k: streams[k + 1] from streams[k].
-Status forward_sublayer(TransformerModel::State& s, const StackOffsets& so, StackRun& run, std::size_t k,
+Status forward_sublayer(ModelState& s, const StackOffsets& so, StackRun& run, std::size_t k,
                         const std::uint8_t* bits) {
   const bool pre = is_pre(s);
   const MatrixView x = run.streams[k], y = run.streams[k + 1];
@@ -220,7 +220,7 @@ Status forward_sublayer(TransformerModel::State& s, const StackOffsets& so, Stac
   return layer_norm_forward(sv.aux, gamma, beta, kEpsilon, y, sv.mean, sv.rstd);
 }
 
-Status forward_stack(TransformerModel::State& s, const StackOffsets& so, StackRun& run, const std::int32_t* ids) {
+Status forward_stack(ModelState& s, const StackOffsets& so, StackRun& run, const std::int32_t* ids) {
   if (Status st = embed_stack(s, so, run, ids); st != Status::ok) return st;
   for (std::size_t k = 0; k < run.subs.size(); ++k) {
     const std::uint8_t* bits = kind_at(so, k) == SubKind::cross ? s.cross_bits.data() : run.self_bits.data();
@@ -233,7 +233,7 @@ Status forward_stack(TransformerModel::State& s, const StackOffsets& so, StackRu
 }
 
 // d holds ∂L/∂streams[k + 1] on entry and ∂L/∂streams[k] on return.
-Status backward_sublayer(TransformerModel::State& s, const StackOffsets& so, StackRun& run, std::size_t k,
+Status backward_sublayer(ModelState& s, const StackOffsets& so, StackRun& run, std::size_t k,
                          MatrixView d) {
   const bool pre = is_pre(s);
   const MatrixView x = run.streams[k];
@@ -275,7 +275,7 @@ Status backward_sublayer(TransformerModel::State& s, const StackOffsets& so, Sta
   return add(d, tmp, d);
 }
 
-Status backward_stack(TransformerModel::State& s, const StackOffsets& so, StackRun& run, const std::int32_t* ids,
+Status backward_stack(ModelState& s, const StackOffsets& so, StackRun& run, const std::int32_t* ids,
                       MatrixView d) {
   if (so.final_norm_present)
     if (Status st = layer_norm_backward(run.streams.back(), d, s.params.data() + so.final_norm.gamma,
@@ -307,7 +307,7 @@ bool ids_in_range(const std::int32_t* ids, std::size_t count, std::size_t vocab)
   return true;
 }
 
-void plan_workspace(TransformerModel::State& s, std::size_t batch, std::size_t S, std::size_t T) {
+void plan_workspace(ModelState& s, std::size_t batch, std::size_t S, std::size_t T) {
   const std::size_t longest = std::max(S, T);
   if (s.config.positions == PositionKind::sinusoidal && s.sinusoid_rows < longest) {
     s.sinusoid.resize(longest * s.config.d_model);
@@ -322,7 +322,7 @@ void plan_workspace(TransformerModel::State& s, std::size_t batch, std::size_t S
   s.cross_bits.resize(std::max(s.cross_bits.size(), batch * T * S));
 }
 
-Status forward_pass(TransformerModel::State& s, const std::int32_t* source, const std::int32_t* input) {
+Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input) {
   const ModelConfig& cfg = s.config;
   const bool pre = is_pre(s);
   const std::size_t B = s.decoder.batch, T = s.decoder.length;
@@ -339,7 +339,7 @@ Status forward_pass(TransformerModel::State& s, const std::int32_t* source, cons
                         p + s.layout.output_b, s.logits);
 }
 
-Status backward_pass(TransformerModel::State& s, const std::int32_t* source, const std::int32_t* input) {
+Status backward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input) {
   const ModelConfig& cfg = s.config;
   const bool pre = is_pre(s);
   float* g = s.grads.data();

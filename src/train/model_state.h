@@ -38,7 +38,7 @@ struct StackRun {
   ConstMatrixView output(bool pre) const { return pre ? final_out : streams.back(); }
 };
 
-struct TransformerModel::State {
+struct ModelState {
   ModelConfig config;
   ModelLayout layout;
   std::vector<float> params, grads;
@@ -61,14 +61,16 @@ struct TransformerModel::State {
   std::vector<std::int32_t> ids;          // generate's growing decoder input
 };
 
+struct TransformerModel::State : ModelState {};
+
 // Lays out the arena for a batch (source length 0 for decoder_only); grows it when needed.
-void plan_workspace(TransformerModel::State& s, std::size_t batch, std::size_t source_length, std::size_t length);
+void plan_workspace(ModelState& s, std::size_t batch, std::size_t source_length, std::size_t length);
 
 // The forward pass of the planned batch: encoder (seq2seq), decoder, logits.
-Status forward_pass(TransformerModel::State& s, const std::int32_t* source, const std::int32_t* input);
+Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input);
 
 // The backward pass from d_logits (held in s.logits) into s.grads (accumulated).
-Status backward_pass(TransformerModel::State& s, const std::int32_t* source, const std::int32_t* input);
+Status backward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input);
 
 // Every id of a row-major batch × length block inside [0, vocab).
 bool ids_in_range(const std::int32_t* ids, std::size_t count, std::size_t vocab);

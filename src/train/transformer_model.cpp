@@ -18,7 +18,7 @@ namespace {
 // At most this many rows (sequences × length) in one batch: the arena's sizes never wrap.
 constexpr std::size_t kMaxBatchRows = std::size_t{1} << 22;
 
-void initialise(TransformerModel::State& s) {
+void initialise(ModelState& s) {
   Random random(s.config.seed);
   float* p = s.params.data();
   for (std::size_t t = 0; t < s.layout.tensors.size(); ++t) {
@@ -36,16 +36,16 @@ void initialise(TransformerModel::State& s) {
   }
 }
 
-TransformerModel::State* make_state(const ModelConfig& config, Status* status) {
+// The config checked, the layout built, parameters and gradients allocated (zero).
+bool set_up(ModelState& state, const ModelConfig& config, Status* status) {
   const Status s = check_config(config);
   if (status) *status = s;
-  if (s != Status::ok) return nullptr;
-  auto* state = new TransformerModel::State;
-  state->config = config;
-  state->layout = build_layout(config);
-  state->params.assign(state->layout.count, 0.0f);
-  state->grads.assign(state->layout.count, 0.0f);
-  return state;
+  if (s != Status::ok) return false;
+  state.config = config;
+  state.layout = build_layout(config);
+  state.params.assign(state.layout.count, 0.0f);
+  state.grads.assign(state.layout.count, 0.0f);
+  return true;
 }
 
 Status check_batch(const ModelConfig& c, const Batch& b) {
@@ -62,7 +62,7 @@ Status check_batch(const ModelConfig& c, const Batch& b) {
   return Status::ok;
 }
 
-Status forward_batch(TransformerModel::State& s, const Batch& b) {
+Status forward_batch(ModelState& s, const Batch& b) {
   if (Status st = check_batch(s.config, b); st != Status::ok) return st;
   const bool seq2seq = s.config.kind == ModelKind::encoder_decoder;
   plan_workspace(s, b.size, seq2seq ? b.source_length : 0, b.length);
@@ -99,8 +99,11 @@ TransformerModel::TransformerModel(State* state) : state_(state) {}
 TransformerModel::~TransformerModel() { delete state_; }
 
 TransformerModel* TransformerModel::create(const ModelConfig& config, Status* status) {
-  State* state = make_state(config, status);
-  if (state == nullptr) return nullptr;
+  auto* state = new State;
+  if (!set_up(*state, config, status)) {
+    delete state;
+    return nullptr;
+  }
   initialise(*state);
   return new TransformerModel(state);
 }
@@ -199,14 +202,15 @@ TransformerModel* TransformerModel::load(const std::uint8_t* bytes, std::size_t 
   std::int64_t steps = 0;
   std::size_t count = 0;
   Status st = read_image_header(bytes, size, &config, &steps, &count);
-  State* state = st == Status::ok ? make_state(config, &st) : nullptr;
-  if (state != nullptr && (state->params.size() != count || !read_image_parameters(bytes, count, state->params.data()))) {
-    delete state;
-    state = nullptr;
+  auto* state = new State;
+  if (st == Status::ok && !set_up(*state, config, &st)) st = Status::bad_argument;
+  if (st == Status::ok && (state->params.size() != count || !read_image_parameters(bytes, count, state->params.data())))
     st = Status::bad_argument;
-  }
   if (status) *status = st;
-  if (state == nullptr) return nullptr;
+  if (st != Status::ok) {
+    delete state;
+    return nullptr;
+  }
   state->steps = steps;
   return new TransformerModel(state);
 }
