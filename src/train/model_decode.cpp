@@ -1,6 +1,6 @@
 // Greedy decoding: run the model on the tokens so far, append the argmax of
-// the last row, stop at eos or after max_new tokens. Each step recomputes the
-// whole (short) sequence; with causal self-attention row i of the last pass
+// the last row, stop at eos or after max_new tokens. The encoder runs once;
+// each step recomputes the decoder over the whole (short) sequence; with causal self-attention row i of the last pass
 // is exactly what step i computed, so the attention maps are read from it.
 #include <algorithm>
 #include <cstring>
@@ -49,12 +49,16 @@ Status TransformerModel::generate(const std::int32_t* source, std::size_t source
   *out_length = 0;
   if (max_new == 0) return Status::ok;
   const std::size_t S = seq2seq ? source_length : 0;
+  const std::size_t T = prefix_length + max_new - 1;  // the most positions the decoder reads
+  s.ids.reserve(T);
   s.ids.assign(prefix, prefix + prefix_length);
+  plan_workspace(s, 1, S, T);  // the arena at its largest first: later plans only shrink the layout
   std::size_t n = 0;
   for (;;) {
     const std::size_t L = s.ids.size();
     plan_workspace(s, 1, S, L);
-    if (Status st = forward_pass(s, seq2seq ? source : nullptr, s.ids.data()); st != Status::ok) return st;
+    // The encoder runs once; its activations keep their place in the arena.
+    if (Status st = forward_pass(s, seq2seq ? source : nullptr, s.ids.data(), n == 0); st != Status::ok) return st;
     const auto next = static_cast<std::int32_t>(argmax(s.logits.row(L - 1), c.vocab_size));
     out[n++] = next;
     if (next == eos || n == max_new) break;
@@ -62,7 +66,7 @@ Status TransformerModel::generate(const std::int32_t* source, std::size_t source
   }
   *out_length = n;
   // Every position the decoder read: prefix_length + max_new − 1 rows at most.
-  const std::size_t L = s.ids.size(), T = prefix_length + max_new - 1, per = seq2seq ? 3 : 2;
+  const std::size_t L = s.ids.size(), per = seq2seq ? 3 : 2;
   if (seq2seq && maps.encoder) copy_maps(s.encoder, 0, 2, c.heads, S, S, S, S, maps.encoder);
   if (maps.decoder) copy_maps(s.decoder, 0, per, c.heads, L, L, T, T, maps.decoder);
   if (seq2seq && maps.cross) copy_maps(s.decoder, 1, per, c.heads, L, S, T, S, maps.cross);

@@ -322,15 +322,17 @@ void plan_workspace(ModelState& s, std::size_t batch, std::size_t S, std::size_t
   s.cross_bits.resize(std::max(s.cross_bits.size(), batch * T * S));
 }
 
-Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input) {
+Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input, bool encode) {
   const ModelConfig& cfg = s.config;
   const bool pre = is_pre(s);
   const std::size_t B = s.decoder.batch, T = s.decoder.length;
   if (cfg.kind == ModelKind::encoder_decoder) {
     const std::size_t S = s.encoder.length;
-    fill_bits(s.encoder.self_bits.data(), source, B, S, S, cfg.pad_id, false);
     fill_bits(s.cross_bits.data(), source, B, T, S, cfg.pad_id, false);
-    if (Status st = forward_stack(s, s.layout.encoder, s.encoder, source); st != Status::ok) return st;
+    if (encode) {
+      fill_bits(s.encoder.self_bits.data(), source, B, S, S, cfg.pad_id, false);
+      if (Status st = forward_stack(s, s.layout.encoder, s.encoder, source); st != Status::ok) return st;
+    }
   }
   fill_bits(s.decoder.self_bits.data(), input, B, T, T, cfg.pad_id, true);
   if (Status st = forward_stack(s, s.layout.decoder, s.decoder, input); st != Status::ok) return st;

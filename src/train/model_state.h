@@ -67,7 +67,10 @@ struct TransformerModel::State : ModelState {};
 void plan_workspace(ModelState& s, std::size_t batch, std::size_t source_length, std::size_t length);
 
 // The forward pass of the planned batch: encoder (seq2seq), decoder, logits.
-Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input);
+// encode false: the encoder's activations of the last pass are reused (the
+// same batch and source length, planned again for a longer decoder input:
+// the encoder's part of the arena comes first and keeps its place).
+Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input, bool encode = true);
 
 // The backward pass from d_logits (held in s.logits) into s.grads (accumulated).
 Status backward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input);
