@@ -3,7 +3,7 @@
 // example of that split, and gets back the object of the contract (docs/api.md, "Training tasks").
 import { AttentionError } from '../errors.js';
 import { lmBatch, seq2seqBatch } from './batch.js';
-import { drawer } from './seeded.js';
+import { drawer, hashString } from './seeded.js';
 import { BOS, EOS, PAD, UNK } from './vocabulary.js';
 
 /** The most rows one batch may hold. */
@@ -24,14 +24,15 @@ function batchOptions(name, options) {
 /**
  * A task object. spec: { name, kind, vocab (createVocabulary), maxSourceLength, maxLength, draw,
  * defaults, goal, examples, check, extra? (more own properties), batchExtras? (options → draw's 3rd argument) }.
- * The seed and the split choose the stream, so a train and a validation batch of one seed differ.
+ * The task, the split and the seed choose the stream (hashed), so a train and a validation batch of one
+ * seed differ, and so do two tasks' batches of one seed.
  */
 export function defineTask(spec) {
   const { name, kind, vocab } = spec;
   const build = kind === 'seq2seq' ? seq2seqBatch : lmBatch;
   function batch(options) {
     const o = batchOptions(name, options);
-    const random = drawer((o.seed * 2 + (o.split === 'validation' ? 1 : 0)) >>> 0);
+    const random = drawer(hashString(`${name}/${o.split}/${o.seed}`));
     const extras = spec.batchExtras ? spec.batchExtras(o) : {};
     const rows = Array.from({ length: o.size }, () => spec.draw(random, o.split, extras));
     return build(rows);

@@ -75,9 +75,9 @@ export function createVocabulary(symbols, { level, owner }) {
   const index = new Map(vocabulary.map((s, i) => [s, i]));
   if (index.size !== vocabulary.length) throw new Error(`${owner}: duplicate symbols in the vocabulary`);
   const longest = Math.max(...symbols.map((s) => Array.from(s).length));
-  const label = (id, where) => {
+  const label = (id, where, caller) => {
     if (!Number.isInteger(id) || id < 0 || id >= vocabulary.length) {
-      throw new AttentionError('INVALID_ARGUMENT', `${owner}: token id ${id} at index ${where} is outside the vocabulary (0…${vocabulary.length - 1})`);
+      throw new AttentionError('INVALID_ARGUMENT', `${caller}: token id ${id} at index ${where} is outside the vocabulary (0…${vocabulary.length - 1})`);
     }
     return vocabulary[id];
   };
@@ -92,11 +92,11 @@ export function createVocabulary(symbols, { level, owner }) {
   }
 
   /** Labels of the ids, up to the first eos, without pad and bos. */
-  function words(ids, owner2) {
+  function words(ids, caller) {
     const out = [];
-    for (const [i, id] of idList(ids, owner2).entries()) {
+    for (const [i, id] of idList(ids, caller).entries()) {
       if (id === EOS) break;
-      if (id !== PAD && id !== BOS) out.push(label(id, i));
+      if (id !== PAD && id !== BOS) out.push(label(id, i, caller));
     }
     return out;
   }
@@ -112,6 +112,6 @@ export function createVocabulary(symbols, { level, owner }) {
     }, '');
   }
 
-  const tokens = (ids) => idList(ids, `${owner}.tokens`).map((id, i) => label(id, i));
+  const tokens = (ids) => idList(ids, `${owner}.tokens`).map((id, i) => label(id, i, `${owner}.tokens`));
   return { vocabulary, encode, decode, tokens, index };
 }

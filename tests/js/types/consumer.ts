@@ -11,6 +11,7 @@ import type {
   BatchedAttentionResult,
   KVCache,
   KVCacheWork,
+  TaskBatch,
   Tensor,
   AttentionErrorCode,
   AttentionLab,
@@ -228,6 +229,14 @@ export async function main(): Promise<number> {
   // @ts-expect-error a rotated tensor is not a matrix
   const notAMatrix: Matrix = lab.rotaryEmbedding(q4);
 
-  return [simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
+  const taskBatch: TaskBatch = lab.tasks.dates.batch({ seed: 7, size: 4, split: 'validation' });
+  const taskText: string = lab.tasks.dates.decode(taskBatch.target) + lab.tasks.grammar.tokens(lab.tasks.grammar.encode('the cats')).join(' ');
+  const agreement: Int32Array = lab.tasks.grammar.batch({ size: 2, count: 'agreement', language: 'zh' }).target;
+  // @ts-expect-error a split is 'train' or 'validation'
+  lab.tasks.repeat.batch({ size: 2, split: 'test' });
+  // @ts-expect-error count is 'every' or 'agreement'
+  lab.tasks.grammar.batch({ size: 2, count: 'all' });
+
+  return [taskBatch, taskText, agreement, simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
     cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix].length;
 }
