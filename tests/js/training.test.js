@@ -268,6 +268,37 @@ describe.each(BUILDS)('training ($name build)', ({ simd }) => {
     model.dispose();
   });
 
+  it("a task's model: sizes from task.defaults, its typed-array batches, text and token labels, and a task again after loading", () => {
+    const task = lab.tasks.dates;
+    const model = lab.createTransformer({ task, seed: 1 });
+    const sizes = task.defaults.model;
+    expect(model.config).toMatchObject({ ...sizes, kind: 'seq2seq', vocabSize: task.vocabulary.length, maxLength: Math.max(task.maxLength, task.maxSourceLength) });
+    expect(model.task).toBe(task);
+    const batch = task.batch({ seed: 1, size: 4, split: 'train' });
+    const step = model.trainStep(batch);
+    expect(step.step).toBe(1);
+    expect(model.evaluate(batch).counted).toBe(batch.target.filter((id) => id !== task.pad).length);
+    const source = task.encode('2026年12月1日');
+    const { tokens, text, attention } = model.generate(source, { attention: true });
+    expect(text).toBe(task.decode(tokens));
+    expect(attention.labels.cross.cols).toEqual(task.tokens(source));
+    expect(attention.labels.decoder.rows[0]).toBe(task.vocabulary[task.bos]);
+    expect(attention.encoder.length).toBe(sizes.encoderLayers);
+    const copy = lab.loadTransformer(model.save(), { task });
+    expect(copy.generate(source).text).toBe(text);
+    expect(messageOf(() => lab.loadTransformer(model.save(), { task: lab.tasks.reverse }))).toMatch(/saved model has a vocabulary of \d+ but the task's has \d+/);
+    for (const name of ['reverse', 'repeat', 'grammar']) {
+      const t = lab.tasks[name];
+      const m = lab.createTransformer({ task: t });
+      expect(m.config.kind, name).toBe(t.kind);
+      expect(m.config.encoderLayers === 0, name).toBe(t.kind === 'lm');
+      expect(m.trainStep(t.batch({ seed: 2, size: 4, split: 'train' })).diverged, name).toBe(false);
+      m.dispose();
+    }
+    model.dispose();
+    copy.dispose();
+  });
+
   it('bad options are refused with messages naming them', () => {
     const cases = [
       [{ ...TINY, dmodel: 16 }, /unknown option dmodel.*did you mean dModel/],
