@@ -416,6 +416,20 @@ TEST(TransformerModel, RefusesTokensOutsideTheVocabularyAndBadLengths) {
   b = ob.batch;
   b.size = 0;
   EXPECT_EQ(m->evaluate(b, &r), Status::bad_argument);
+  {
+    // A batch whose saved attention weights alone (heads × length²) would pass the workspace limit.
+    ModelConfig wide = tiny(ModelKind::decoder_only);
+    wide.max_length = 8192;
+    auto big = make(wide);
+    const std::vector<std::int32_t> ids(8192, 3);
+    const Batch huge{1, nullptr, 0, ids.data(), ids.data(), 8192};
+    EXPECT_EQ(big->evaluate(huge, &r), Status::bad_argument);
+    std::int32_t one = 0;
+    std::size_t got = 0;
+    EXPECT_EQ(big->generate(nullptr, 0, ids.data(), 8000, kEos, 1, &one, &got, {}), Status::bad_argument);
+    const Batch fits{1, nullptr, 0, ids.data(), ids.data(), 512};
+    EXPECT_EQ(big->evaluate(fits, &r), Status::ok);
+  }
   attn::TrainSettings nan_rate = settings(NAN);
   EXPECT_EQ(m->train_step(ob.batch, nan_rate, &sr), Status::bad_argument);
   std::int32_t out[6];
