@@ -44,6 +44,8 @@ Status TransformerModel::generate(const std::int32_t* source, std::size_t source
   if (max_new > c.max_length - prefix_length + 1) return Status::bad_argument;
   if (seq2seq && (source == nullptr || source_length == 0)) return Status::shape_mismatch;
   if (seq2seq && source_length > c.max_length) return Status::bad_argument;
+  if (workspace_floats(c, 1, seq2seq ? source_length : 0, prefix_length + max_new) > kMaxWorkspaceFloats)
+    return Status::bad_argument;
   if (!ids_in_range(prefix, prefix_length, c.vocab_size)) return Status::bad_argument;
   if (seq2seq && !ids_in_range(source, source_length, c.vocab_size)) return Status::bad_argument;
   *out_length = 0;

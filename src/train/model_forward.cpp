@@ -307,6 +307,22 @@ bool ids_in_range(const std::int32_t* ids, std::size_t count, std::size_t vocab)
   return true;
 }
 
+double workspace_floats(const ModelConfig& c, std::size_t batch, std::size_t source_length, std::size_t length) {
+  const double B = static_cast<double>(batch), S = static_cast<double>(source_length);
+  const double T = static_cast<double>(length), d = static_cast<double>(c.d_model);
+  const double ff = static_cast<double>(c.d_ff), H = static_cast<double>(c.heads);
+  const double enc_rows = B * S, dec_rows = B * T, rows = std::max(enc_rows, dec_rows);
+  const double norm = 2 * d + 2, attention = 4 * d, ffn = 2 * ff;
+  const double enc_layer = enc_rows * (2 * norm + attention + ffn) + B * H * S * S;
+  const double dec_layer = dec_rows * (3 * norm + attention + 2 * d + ffn) + 2 * B * S * d + B * H * T * (T + S);
+  const double stacks = static_cast<double>(c.encoder_layers) * enc_layer + static_cast<double>(c.decoder_layers) * dec_layer;
+  const double longest = std::max(S, T);
+  const double scratch = 6 * longest * longest + 4 * longest * d + 3 * d * d;
+  // the last stream, the final norm, d_stream or d_memory: per stack
+  return stacks + (enc_rows + dec_rows) * (3 * d + 2) + dec_rows * static_cast<double>(c.vocab_size) + rows * (8 * d + ff) +
+         scratch + longest * d;
+}
+
 void plan_workspace(ModelState& s, std::size_t batch, std::size_t S, std::size_t T) {
   const std::size_t longest = std::max(S, T);
   if (s.config.positions == PositionKind::sinusoidal && s.sinusoid_rows < longest) {

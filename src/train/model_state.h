@@ -63,6 +63,11 @@ struct ModelState {
 
 struct TransformerModel::State : ModelState {};
 
+// The arena's floats for a batch, in double (no wrap on a 32-bit size_t);
+// calls whose workspace would exceed kMaxWorkspaceFloats are refused.
+double workspace_floats(const ModelConfig& c, std::size_t batch, std::size_t source_length, std::size_t length);
+constexpr double kMaxWorkspaceFloats = 67108864.0;  // 2^26 floats: 256 MiB
+
 // Lays out the arena for a batch (source length 0 for decoder_only); grows it when needed.
 void plan_workspace(ModelState& s, std::size_t batch, std::size_t source_length, std::size_t length);
 

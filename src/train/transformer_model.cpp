@@ -55,6 +55,8 @@ Status check_batch(const ModelConfig& c, const Batch& b) {
   if (seq2seq && (b.source == nullptr || b.source_length == 0)) return Status::shape_mismatch;
   if (seq2seq && b.source_length > c.max_length) return Status::bad_argument;
   if (b.size > kMaxBatchRows / std::max(b.length, seq2seq ? b.source_length : 0)) return Status::bad_argument;
+  if (workspace_floats(c, b.size, seq2seq ? b.source_length : 0, b.length) > kMaxWorkspaceFloats)
+    return Status::bad_argument;
   const std::size_t n = b.size * b.length;
   if (!ids_in_range(b.input, n, c.vocab_size) || !ids_in_range(b.target, n, c.vocab_size))
     return Status::bad_argument;

@@ -82,7 +82,7 @@ struct StepResult {
 struct EvalResult {
   double loss = 0;
   double accuracy = 0;          // counted target positions predicted right (teacher forcing)
-  double exact_match = 0;       // sequences with every counted position right
+  double exact_match = 0;       // sequences with every counted position right (of all; none counted: right)
   std::size_t counted = 0;
 };
 
@@ -114,7 +114,7 @@ class TransformerModel {
   const ModelConfig& config() const;
   std::size_t parameter_count() const;
   float* parameters();                    // parameter_count() floats
-  const float* gradients() const;         // of the last gradients() / train_step()
+  const float* gradients() const;         // of the last compute_gradients() / train_step() (clipped by it)
   const std::vector<ParameterInfo>& tensors() const;
   std::int64_t steps() const;             // updates applied
 

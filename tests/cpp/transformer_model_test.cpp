@@ -7,6 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -416,6 +419,20 @@ TEST(TransformerModel, RefusesTokensOutsideTheVocabularyAndBadLengths) {
   b = ob.batch;
   b.size = 0;
   EXPECT_EQ(m->evaluate(b, &r), Status::bad_argument);
+  {
+    // A batch whose saved attention weights alone (heads × length²) would pass the workspace limit.
+    ModelConfig wide = tiny(ModelKind::decoder_only);
+    wide.max_length = 8192;
+    auto big = make(wide);
+    const std::vector<std::int32_t> ids(8192, 3);
+    const Batch huge{1, nullptr, 0, ids.data(), ids.data(), 8192};
+    EXPECT_EQ(big->evaluate(huge, &r), Status::bad_argument);
+    std::int32_t one = 0;
+    std::size_t got = 0;
+    EXPECT_EQ(big->generate(nullptr, 0, ids.data(), 8000, kEos, 1, &one, &got, {}), Status::bad_argument);
+    const Batch fits{1, nullptr, 0, ids.data(), ids.data(), 512};
+    EXPECT_EQ(big->evaluate(fits, &r), Status::ok);
+  }
   attn::TrainSettings nan_rate = settings(NAN);
   EXPECT_EQ(m->train_step(ob.batch, nan_rate, &sr), Status::bad_argument);
   std::int32_t out[6];
@@ -576,6 +593,50 @@ TEST(TransformerModel, RefusesTruncatedCorruptAndHostileImages) {
   EXPECT_EQ(field(120, 0x7F800000u, 4), Status::bad_argument);            // an infinite one
   EXPECT_EQ(field(120, 0x3F800000u, 4), Status::ok);                      // a finite one is fine
   EXPECT_EQ(field(88, 12345, 8), Status::ok);                             // any seed
+}
+
+// A measurement, not a check (run it with --gtest_also_run_disabled_tests
+// --gtest_filter='*DatesSized*'): training steps per second of a model the size
+// of the dates task's (vocab 60, d_model 64, 4 heads, d_ff 128, 2 + 2 layers,
+// source 30, target 11, batch 32), by wall clock and by this process's CPU time.
+TEST(TransformerModel, DISABLED_DatesSizedStepsPerSecond) {
+  for (auto scoring : {attn::CrossScoring::dot, attn::CrossScoring::additive}) {
+    ModelConfig c;
+    c.vocab_size = 60;
+    c.max_length = 32;
+    c.d_model = 64;
+    c.heads = 4;
+    c.d_ff = 128;
+    c.encoder_layers = c.decoder_layers = 2;
+    c.cross_scoring = scoring;
+    auto m = make(c);
+    const std::size_t B = 32, S = 30, T = 11;
+    attn_test::Rng rng(5);
+    std::vector<std::int32_t> source(B * S), input(B * T), target(B * T);
+    for (std::size_t b = 0; b < B; ++b) {
+      const std::size_t used = 10 + rng.below(21);
+      for (std::size_t t = 0; t < S; ++t) source[b * S + t] = t < used ? static_cast<std::int32_t>(4 + rng.below(56)) : kPad;
+      for (std::size_t t = 0; t < T; ++t) {
+        target[b * T + t] = static_cast<std::int32_t>(4 + rng.below(56));
+        input[b * T + t] = t == 0 ? kBos : target[b * T + t - 1];
+      }
+    }
+    const Batch batch{B, source.data(), S, input.data(), target.data(), T};
+    attn::StepResult r;
+    auto run = [&](int count) {
+      for (int i = 0; i < count; ++i) ASSERT_EQ(m->train_step(batch, settings(1e-3f), &r), Status::ok);
+    };
+    run(3);
+    const int steps = 50;
+    const std::clock_t cpu0 = std::clock();
+    const auto wall0 = std::chrono::steady_clock::now();
+    run(steps);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
+    std::printf("%s cross-attention, %zu parameters: %.1f steps/s wall, %.1f steps/s CPU time\n",
+                scoring == attn::CrossScoring::dot ? "dot" : "additive", m->parameter_count(), steps / wall,
+                steps / cpu);
+  }
 }
 
 }  // namespace
