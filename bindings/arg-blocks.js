@@ -142,24 +142,25 @@ export const ARG_BLOCKS = {
   modelInfo: { model: 'ptr', what: 'u32' },
   // config: 16 float64 (ModelConfig in order); names: '\n'-separated; table: offset, rows, cols per tensor
   modelDescribe: { model: 'ptr', config: 'ptr', names: 'ptr', table: 'ptr' },
-  // result: float64 loss, accuracy, exactMatch, counted
+  // result: float64 loss, accuracy, exactMatch, counted. status (here and below): the core's, in an
+  // int32 slot: it refuses a batch whose activations would pass its workspace limit
   modelEvaluate: {
     model: 'ptr', size: 'u32', source: 'ptr', sourceLength: 'u32', input: 'ptr', target: 'ptr', length: 'u32',
-    result: 'ptr',
+    result: 'ptr', status: 'ptr',
   },
   modelGradients: {
     model: 'ptr', size: 'u32', source: 'ptr', sourceLength: 'u32', input: 'ptr', target: 'ptr', length: 'u32',
-    loss: 'ptr',
+    loss: 'ptr', status: 'ptr',
   },
   // result: float64 loss, gradientNorm, step, diverged
   modelTrainStep: {
     model: 'ptr', size: 'u32', source: 'ptr', sourceLength: 'u32', input: 'ptr', target: 'ptr', length: 'u32',
     learningRate: 'f32', beta1: 'f32', beta2: 'f32', epsilon: 'f32', weightDecay: 'f32', clipNorm: 'f64',
-    result: 'ptr',
+    result: 'ptr', status: 'ptr',
   },
   modelGenerate: {
     model: 'ptr', source: 'ptr', sourceLength: 'u32', prefix: 'ptr', prefixLength: 'u32', eos: 'i32', maxNew: 'u32',
-    tokens: 'ptr', outLength: 'ptr', encoder: 'ptr', decoder: 'ptr', cross: 'ptr',
+    tokens: 'ptr', outLength: 'ptr', encoder: 'ptr', decoder: 'ptr', cross: 'ptr', status: 'ptr',
   },
   modelSave: { model: 'ptr', bytes: 'ptr', capacity: 'u32' },
 };

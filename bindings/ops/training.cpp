@@ -2,7 +2,9 @@
 // (src/train/transformer_model.h). A model is allocated by the core and held by
 // JS as a number, its address; every call below names it in its block. Create
 // and load write their status into a result slot instead of returning it: a
-// refused config or a hostile image is the caller's error, not a bug.
+// refused config or a hostile image is the caller's error, not a bug. So do the
+// batch calls: the core refuses a batch whose activations would pass its
+// workspace limit (model_state.h), which JS reports as out of memory.
 #include <emscripten/bind.h>
 
 #include <cstdint>
@@ -126,12 +128,14 @@ int model_evaluate(addr p) {
   const attn::Status s = model_at(a.model)->evaluate(batch_of(a), &r);
   const double out[] = {r.loss, r.accuracy, r.exact_match, static_cast<double>(r.counted)};
   std::memcpy(f64(a.result), out, sizeof out);
-  return status(s);
+  *i32(a.status) = status(s);
+  return 0;
 }
 
 int model_gradients(addr p) {
   const auto& a = block<ModelGradientsArgs>(p);
-  return status(model_at(a.model)->compute_gradients(batch_of(a), f64(a.loss)));
+  *i32(a.status) = status(model_at(a.model)->compute_gradients(batch_of(a), f64(a.loss)));
+  return 0;
 }
 
 int model_train_step(addr p) {
@@ -143,7 +147,8 @@ int model_train_step(addr p) {
   const attn::Status s = model_at(a.model)->train_step(batch_of(a), settings, &r);
   const double out[] = {r.loss, r.gradient_norm, static_cast<double>(r.step), r.diverged ? 1.0 : 0.0};
   std::memcpy(f64(a.result), out, sizeof out);
-  return status(s);
+  *i32(a.status) = status(s);
+  return 0;
 }
 
 int model_generate(addr p) {
@@ -153,7 +158,8 @@ int model_generate(addr p) {
   const attn::Status s = model_at(a.model)->generate(ci32(a.source), a.sourceLength, ci32(a.prefix), a.prefixLength,
                                                      a.eos, a.maxNew, i32(a.tokens), &length, maps);
   *i32(a.outLength) = static_cast<std::int32_t>(length);
-  return status(s);
+  *i32(a.status) = status(s);
+  return 0;
 }
 
 int model_save(addr p) {

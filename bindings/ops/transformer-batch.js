@@ -4,9 +4,10 @@
 // sourceLength, source } with flat typed arrays) or as nested arrays of rows
 // ({ source: [[…]], input: [[…]], target: [[…]] }, shorter rows padded).
 // Every token id is checked here, so the core never sees one it would refuse.
-import { AttentionError, fail } from '../errors.js';
+import { AttentionError, AttentionRangeError, fail } from '../errors.js';
 
-const { INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
+const { INTERNAL, INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
+const BAD_ARGUMENT = 2; // attn::Status::bad_argument
 const BATCH_FIELDS = ['size', 'length', 'input', 'target', 'sourceLength', 'source', 'examples'];
 
 const isFlat = (x) => ArrayBuffer.isView(x) || (Array.isArray(x) && (x.length === 0 || typeof x[0] === 'number'));
@@ -116,4 +117,16 @@ export function toIds(fn, name, ids, vocabSize) {
     data[j] = id;
   }
   return data;
+}
+
+/**
+ * The core's status of a batch call (an int32 result slot). Every id and length was checked here
+ * first, so a refusal means the batch's activations would pass the core's workspace limit
+ * (2^26 floats, 256 MiB: model_state.h); anything else is a bug.
+ */
+export function checkCoreStatus(fn, status, what) {
+  if (status === 0) return;
+  if (status === BAD_ARGUMENT)
+    throw new AttentionRangeError(`${fn}: ${what} needs more than the 256 MiB of activations the model may hold; use fewer or shorter rows`);
+  fail(INTERNAL, `${fn}: the core rejected arguments the JS layer accepted (status ${status}); please report this`);
 }

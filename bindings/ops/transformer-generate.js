@@ -4,7 +4,7 @@
 // its decoder starts from BOS; a decoder-only model continues BOS + the ids.
 import { AttentionError, fail } from '../errors.js';
 import { checkOptions, toBoolean, toPositiveInteger } from '../validate.js';
-import { toIds } from './transformer-batch.js';
+import { checkCoreStatus, toIds } from './transformer-batch.js';
 
 const { INVALID_ARGUMENT } = AttentionError.codes;
 const GENERATE_OPTIONS = ['maxLength', 'attention', 'bos', 'eos'];
@@ -68,10 +68,11 @@ export function generate(state, ids, options) {
     maxNew: r.maxNew, tokens: f.output(r.maxNew), outLength: f.output(1),
     encoder: want(config.encoderLayers * config.heads * S * S),
     decoder: want(config.decoderLayers * config.heads * T * T),
-    cross: want(config.kind === 'seq2seq' ? config.decoderLayers * config.heads * T * S : 0),
+    cross: want(config.kind === 'seq2seq' ? config.decoderLayers * config.heads * T * S : 0), status: f.output(1),
   };
   f.call('modelGenerate', { model: state.handle, ...slots });
   const { HEAP32, HEAPF32 } = state.context.module;
+  checkCoreStatus(fn, HEAP32[f.addr(slots.status) >> 2], `decoding ${r.maxNew} tokens after ${r.prefix.length}${S ? ` from a source of ${S}` : ''}`);
   const length = HEAP32[f.addr(slots.outLength) >> 2];
   const start = f.addr(slots.tokens) >> 2;
   const tokens = Array.from(HEAP32.subarray(start, start + length));

@@ -5,7 +5,7 @@
 // core here is a bug (INTERNAL). After dispose() every call throws DISPOSED.
 import { AttentionError, fail } from '../errors.js';
 import { checkOptions, nearestName, toMatrix, toNumber } from '../validate.js';
-import { toBatch } from './transformer-batch.js';
+import { checkCoreStatus, toBatch } from './transformer-batch.js';
 import { generate } from './transformer-generate.js';
 
 const { DISPOSED, INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
@@ -66,12 +66,16 @@ function info(state, fn, what) {
   return state.context.frame(fn).query('modelInfo', { model: state.handle, what });
 }
 
-// A checked batch's slots in a frame, named as the raw blocks name them.
+// A checked batch's slots in a frame, named as the raw blocks name them, with the status slot.
 function batchSlots(state, fn, batch) {
   const b = toBatch(fn, batch, state.config, state.padId);
   const f = state.context.frame(fn);
-  const slots = { size: b.size, source: f.input(b.source), sourceLength: b.sourceLength, input: f.input(b.input), target: f.input(b.target), length: b.length };
-  return { f, slots };
+  const slots = {
+    size: b.size, source: f.input(b.source), sourceLength: b.sourceLength, input: f.input(b.input), target: f.input(b.target),
+    length: b.length, status: f.output(1),
+  };
+  const check = () => checkCoreStatus(fn, state.context.module.HEAP32[f.addr(slots.status) >> 2], `a batch of ${b.size} rows of ${b.length} tokens${b.sourceLength ? ` (sources of ${b.sourceLength})` : ''}`);
+  return { f, slots, check };
 }
 
 function float64s(state, f, slot, count) {
@@ -97,26 +101,29 @@ function stepSettings(fn, options) {
 function trainStep(state, batch, options) {
   const fn = 'TransformerModel.trainStep';
   const settings = stepSettings(fn, options);
-  const { f, slots } = batchSlots(state, fn, batch);
+  const { f, slots, check } = batchSlots(state, fn, batch);
   const result = f.output(8);
   f.call('modelTrainStep', { model: state.handle, ...slots, ...settings, result });
+  check();
   const [loss, gradientNorm, step, diverged] = float64s(state, f, result, 4);
   return { loss, gradientNorm, step, diverged: diverged !== 0 };
 }
 
 function evaluate(state, fn, batch) {
-  const { f, slots } = batchSlots(state, fn, batch);
+  const { f, slots, check } = batchSlots(state, fn, batch);
   const result = f.output(8);
   f.call('modelEvaluate', { model: state.handle, ...slots, result });
+  check();
   const [loss, accuracy, exactMatch, counted] = float64s(state, f, result, 4);
   return { loss, accuracy, exactMatch, counted };
 }
 
 function gradients(state, batch) {
   const fn = 'TransformerModel.gradients';
-  const { f, slots } = batchSlots(state, fn, batch);
+  const { f, slots, check } = batchSlots(state, fn, batch);
   const loss = f.output(2);
   f.call('modelGradients', { model: state.handle, ...slots, loss });
+  check();
   return readTensors(state, fn, INFO.gradients);
 }
 

@@ -8,7 +8,7 @@
 // refused with messages that name them.
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { AttentionError } from '../../dist/node.js';
+import { AttentionError, AttentionRangeError } from '../../dist/node.js';
 import { BUILDS, loadLab, rng, thrown } from './helpers.js';
 
 // ids: 0 pad, 1 bos, 2 eos, 3 … 9 symbols. The task: reverse the source.
@@ -297,6 +297,21 @@ describe.each(BUILDS)('training ($name build)', ({ simd }) => {
     }
     model.dispose();
     copy.dispose();
+  });
+
+  it('a batch or decode too large for the core\'s activation limit is an AttentionRangeError, and the model keeps working', () => {
+    const wide = lab.createTransformer({ vocabSize: VOCAB, maxLength: 4096, kind: 'lm', dModel: 16, heads: 2, dFF: 32 });
+    const long = [Array(4096).fill(3)];
+    for (const call of [() => wide.loss({ input: long, target: long }), () => wide.trainStep({ input: long, target: long }), () => wide.generate(long[0].slice(0, 3000), { maxLength: 1000 })]) {
+      const error = thrown(call);
+      expect(error).toBeInstanceOf(AttentionRangeError);
+      expect(error.code).toBe('OUT_OF_MEMORY');
+      expect(error.message).toMatch(/needs more than the 256 MiB of activations the model may hold/);
+    }
+    const short = [Array(64).fill(3)];
+    expect(Number.isFinite(wide.loss({ input: short, target: short }))).toBe(true);
+    expect(wide.steps).toBe(0);
+    wide.dispose();
   });
 
   it('bad options are refused with messages naming them', () => {
