@@ -138,6 +138,41 @@ export const ARG_BLOCKS = {
     Q: 'ptr', K: 'ptr', V: 'ptr', dO: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr',
     scale: 'f32', weights: 'ptr', output: 'ptr', dP: 'ptr', dS: 'ptr', dQ: 'ptr', dK: 'ptr', dV: 'ptr',
   },
+  // ---- training.js (model: the handle of an attn::TransformerModel the core allocated; handle and
+  // status: int32 result slots, so a refused config or image is reported, not taken for a bug)
+  modelCreate: {
+    kind: 'u32', vocabSize: 'u32', maxLength: 'u32', dModel: 'u32', heads: 'u32', dFF: 'u32', encoderLayers: 'u32',
+    decoderLayers: 'u32', crossScoring: 'u32', scaled: 'u32', norm: 'u32', positions: 'u32', activation: 'u32',
+    seedLow: 'u32', seedHigh: 'u32', padId: 'i32', handle: 'ptr', status: 'ptr',
+  },
+  modelLoad: { bytes: 'ptr', size: 'u32', handle: 'ptr', status: 'ptr' },
+  modelDestroy: { model: 'ptr' },
+  // what: 0 parameter count, 1 tensors, 2 bytes of their names, 3 steps, 4 saved bytes,
+  // 5 address of the parameters, 6 of the gradients
+  modelInfo: { model: 'ptr', what: 'u32' },
+  // config: 16 float64 (ModelConfig in order); names: '\n'-separated; table: offset, rows, cols per tensor
+  modelDescribe: { model: 'ptr', config: 'ptr', names: 'ptr', table: 'ptr' },
+  // result: float64 loss, accuracy, exactMatch, counted. status (here and below): the core's, in an
+  // int32 slot: it refuses a batch whose activations would pass its workspace limit
+  modelEvaluate: {
+    model: 'ptr', size: 'u32', source: 'ptr', sourceLength: 'u32', input: 'ptr', target: 'ptr', length: 'u32',
+    result: 'ptr', status: 'ptr',
+  },
+  modelGradients: {
+    model: 'ptr', size: 'u32', source: 'ptr', sourceLength: 'u32', input: 'ptr', target: 'ptr', length: 'u32',
+    loss: 'ptr', status: 'ptr',
+  },
+  // result: float64 loss, gradientNorm, step, diverged
+  modelTrainStep: {
+    model: 'ptr', size: 'u32', source: 'ptr', sourceLength: 'u32', input: 'ptr', target: 'ptr', length: 'u32',
+    learningRate: 'f32', beta1: 'f32', beta2: 'f32', epsilon: 'f32', weightDecay: 'f32', clipNorm: 'f64',
+    result: 'ptr', status: 'ptr',
+  },
+  modelGenerate: {
+    model: 'ptr', source: 'ptr', sourceLength: 'u32', prefix: 'ptr', prefixLength: 'u32', eos: 'i32', maxNew: 'u32',
+    tokens: 'ptr', outLength: 'ptr', encoder: 'ptr', decoder: 'ptr', cross: 'ptr', status: 'ptr',
+  },
+  modelSave: { model: 'ptr', bytes: 'ptr', capacity: 'u32' },
 };
 
 /** Bytes of each field type (wasm32: an address is 4 bytes). */

@@ -3,11 +3,12 @@
 import type { AttentionLab, InitOptions } from './index.js';
 import type { BackwardOps } from './types/backward.js';
 import type { TaskOps } from './types/tasks.js';
+import type { TrainingOps } from './types/training.js';
 
 export * from './index.js';
 
 /** The library of the training build: everything {@link AttentionLab} has, and training. */
-export interface TrainingLab extends AttentionLab, BackwardOps, TaskOps {
+export interface TrainingLab extends AttentionLab, BackwardOps, TrainingOps, TaskOps {
   readonly training: true;
 }
 

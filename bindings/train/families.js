@@ -3,8 +3,9 @@
 // built into the training .wasm only) and one entry below.
 import { TASKS } from '../tasks/index.js';
 import { backwardOps } from './backward.js';
+import { trainingOps } from './training.js';
 
 /** The training tasks (plain JS, shared by every instance): dates, reverse, grammar, repeat. */
 const tasksFamily = () => ({ tasks: TASKS });
 
-export const TRAINING_FAMILIES = [backwardOps, tasksFamily];
+export const TRAINING_FAMILIES = [backwardOps, trainingOps, tasksFamily];

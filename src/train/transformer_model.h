@@ -51,7 +51,8 @@ struct ModelConfig {
 
 // bad_argument for a size of 0 (but encoder_layers of a decoder-only model),
 // d_model not divisible by heads, an unknown enum, a pad_id outside the
-// vocabulary, or a parameter count above 2^28.
+// vocabulary, or a parameter count above 2^28. A decoder_only model must have
+// encoder_layers = 0; layers are at most 256 per stack.
 Status check_config(const ModelConfig& config);
 
 // A batch of `size` sequences padded with pad_id. Teacher forcing: input row
@@ -81,7 +82,7 @@ struct StepResult {
 struct EvalResult {
   double loss = 0;
   double accuracy = 0;          // counted target positions predicted right (teacher forcing)
-  double exact_match = 0;       // sequences with every counted position right
+  double exact_match = 0;       // sequences with every counted position right (of all; none counted: right)
   std::size_t counted = 0;
 };
 
@@ -95,9 +96,12 @@ struct ParameterInfo {
 
 // Attention weights of one greedy decode, each optional (nullptr: not wanted),
 // layer-major, then head, then query row (stride = the maximum length asked for).
+// The decoder's rows are the positions it read: T = prefix_length + max_new − 1
+// (= max_new for a one-token BOS prefix); rows past the decode's end are 0.
+// encoder and cross are not written for a decoder_only model.
 struct AttentionMaps {
   float* encoder = nullptr;     // encoder_layers × heads × S × S
-  float* decoder = nullptr;     // decoder_layers × heads × T × T  (T = max_new rows)
+  float* decoder = nullptr;     // decoder_layers × heads × T × T
   float* cross = nullptr;       // decoder_layers × heads × T × S
 };
 
@@ -110,7 +114,7 @@ class TransformerModel {
   const ModelConfig& config() const;
   std::size_t parameter_count() const;
   float* parameters();                    // parameter_count() floats
-  const float* gradients() const;         // of the last gradients() / train_step()
+  const float* gradients() const;         // of the last compute_gradients() / train_step() (clipped by it)
   const std::vector<ParameterInfo>& tensors() const;
   std::int64_t steps() const;             // updates applied
 
@@ -125,7 +129,8 @@ class TransformerModel {
   // Greedy decoding: the encoder reads source (encoder_decoder; ignored for
   // decoder_only, whose prompt is `prefix`), the decoder starts from prefix
   // (BOS for a seq2seq model) and appends argmax tokens until eos or max_new
-  // tokens. out: max_new ids; *out_length written.
+  // tokens. out: max_new ids; *out_length written. bad_argument when
+  // prefix_length + max_new − 1 exceeds max_length (no position left to read).
   Status generate(const std::int32_t* source, std::size_t source_length, const std::int32_t* prefix,
                   std::size_t prefix_length, std::int32_t eos, std::size_t max_new, std::int32_t* out,
                   std::size_t* out_length, const AttentionMaps& maps);

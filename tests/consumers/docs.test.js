@@ -80,7 +80,9 @@ describe('docs/api.md', () => {
   let dts; // all of them, one after another
   beforeAll(() => {
     app = freshApp('docs', {}, { type: 'module' });
-    files = declarationFiles(join(app, 'node_modules', 'attention-lab', 'dist', 'index.d.ts'));
+    // The inference entry first, then the training entry (its TrainingLab extends AttentionLab).
+    const dist = join(app, 'node_modules', 'attention-lab', 'dist');
+    files = [...new Set([...declarationFiles(join(dist, 'index.d.ts')), ...declarationFiles(join(dist, 'training.d.ts'))])];
     dts = files.join('\n');
   });
   afterAll(() => app && rmSync(app, { recursive: true, force: true }));
@@ -92,10 +94,11 @@ describe('docs/api.md', () => {
     expect(codes).toContain('OVERFLOW');
     const missing = [...names, ...codes, ...steps, ...kernels].filter((n) => !doc.includes(`\`${n}\``) && !doc.includes(`'${n}'`) && !new RegExp(`\\b${n}\\b`).test(doc));
     expect(missing).toEqual([]);
-    // every lab function has its own section
-    const lab = interfaceMembers(dts, 'AttentionLab');
+    // every lab function of both builds has its own section
+    const lab = interfaceMembers(dts, 'TrainingLab');
     const functions = [...lab.matchAll(/^ {2}(\w+)\(/gm)].map((m) => m[1]);
     expect(functions.length).toBeGreaterThanOrEqual(13);
+    expect(functions).toEqual(expect.arrayContaining(['attentionBackward', 'createTransformer', 'loadTransformer']));
     for (const f of functions) expect(doc, f).toMatch(new RegExp(`^## \`lab\\.${f}\\(`, 'm'));
     // every error code has an example in the errors example
     for (const code of codes.filter((c) => c !== 'INTERNAL')) expect(doc, code).toMatch(new RegExp(`^\\s+${code}: \\(\\) =>`, 'm'));

@@ -1,0 +1,115 @@
+// libFuzzer target: attn::TransformerModel::load on hostile bytes. The first
+// byte picks how the image is made:
+//   0  the rest of the input as it is (mostly refused at the hash);
+//   1  the rest as an image whose trailing hash is made right, so the header's
+//      fields (magic, version, enums, sizes, counts, reserved, steps) and the
+//      parameters' values are what gets checked;
+//   2  the saved image of a small model (every kind, norm, scoring, positions,
+//      activation; sizes ≤ 8) with some bytes changed, then truncated or
+//      extended now and then, the hash made right or not.
+// Invariants: the status is ok or bad_argument, a model exactly when ok, and
+// then: the byte count is the parameter count's, saving again gives the same
+// bytes, every parameter is finite, and evaluate and generate on in-range
+// tokens return ok without reading or writing out of bounds.
+#include <cmath>
+#include <memory>
+
+#include "fuzz_common.h"
+#include "train/model_image.h"
+#include "train/transformer_model.h"
+
+namespace {
+
+void fix_hash(std::vector<std::uint8_t>& bytes) {
+  if (bytes.size() < 8) return;
+  const std::uint64_t h = attn::fnv1a(bytes.data(), bytes.size() - 8);
+  for (std::size_t i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<std::uint8_t>(h >> (8 * i));
+}
+
+std::vector<std::uint8_t> small_model_image(fuzz::Decoder& in) {
+  attn::ModelConfig c;
+  c.kind = in.flag() ? attn::ModelKind::decoder_only : attn::ModelKind::encoder_decoder;
+  c.norm = in.flag() ? attn::NormPlacement::pre : attn::NormPlacement::post;
+  c.cross_scoring = in.flag() ? attn::CrossScoring::additive : attn::CrossScoring::dot;
+  c.scaled = in.flag();
+  c.positions = in.flag() ? attn::PositionKind::learned : attn::PositionKind::sinusoidal;
+  c.activation = in.flag() ? attn::Activation::gelu : attn::Activation::relu;
+  c.vocab_size = in.dim(1, 8);
+  c.max_length = in.dim(1, 8);
+  c.heads = in.dim(1, 4);
+  c.d_model = c.heads * in.dim(1, 2);
+  c.d_ff = in.dim(1, 8);
+  c.encoder_layers = c.kind == attn::ModelKind::encoder_decoder ? in.dim(1, 2) : 0;
+  c.decoder_layers = in.dim(1, 2);
+  c.seed = in.in_range<std::uint64_t>(0, UINT64_MAX);
+  c.pad_id = static_cast<std::int32_t>(in.dim(0, c.vocab_size - 1));
+  attn::Status s = attn::Status::ok;
+  std::unique_ptr<attn::TransformerModel> m(attn::TransformerModel::create(c, &s));
+  FUZZ_CHECK(s == attn::Status::ok && m, "a small consistent config was refused");
+  std::vector<std::uint8_t> bytes(m->saved_bytes());
+  FUZZ_CHECK(m->save(bytes.data(), bytes.size()) == attn::Status::ok, "save refused its own size");
+  return bytes;
+}
+
+// Runs the loaded model on a short batch and a short decode of in-range tokens.
+void exercise(attn::TransformerModel& m, fuzz::Decoder& in) {
+  const attn::ModelConfig& c = m.config();
+  const std::size_t n = in.dim(1, std::min<std::size_t>(c.max_length, 4));
+  std::vector<std::int32_t> source(n), input(n), target(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    source[i] = static_cast<std::int32_t>(in.dim(0, c.vocab_size - 1));
+    input[i] = static_cast<std::int32_t>(in.dim(0, c.vocab_size - 1));
+    target[i] = static_cast<std::int32_t>(in.dim(0, c.vocab_size - 1));
+  }
+  const bool seq2seq = c.kind == attn::ModelKind::encoder_decoder;
+  attn::Batch b{1, seq2seq ? source.data() : nullptr, seq2seq ? n : 0, input.data(), target.data(), n};
+  attn::EvalResult r;
+  FUZZ_CHECK(m.evaluate(b, &r) == attn::Status::ok, "evaluate refused a consistent batch of a loaded model");
+  const std::size_t max_new = in.dim(1, c.max_length);
+  std::vector<std::int32_t> out(max_new);
+  std::vector<float> dec(c.decoder_layers * c.heads * max_new * max_new);
+  std::size_t got = 0;
+  attn::AttentionMaps maps{nullptr, dec.data(), nullptr};
+  FUZZ_CHECK(m.generate(source.data(), n, input.data(), 1, 0, max_new, out.data(), &got, maps) == attn::Status::ok,
+             "generate refused a consistent call of a loaded model");
+  FUZZ_CHECK(got >= 1 && got <= max_new, "generate's length");
+  for (std::size_t i = 0; i < got; ++i)
+    FUZZ_CHECK(out[i] >= 0 && static_cast<std::size_t>(out[i]) < c.vocab_size, "a generated id outside the vocabulary");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const int mode = data[0] % 3;
+  fuzz::Decoder in(data + 1, size - 1);
+  std::vector<std::uint8_t> bytes;
+  if (mode < 2) {
+    bytes.assign(data + 1, data + size);
+    if (mode == 1) fix_hash(bytes);
+  } else {
+    bytes = small_model_image(in);
+    const std::size_t changes = in.dim(0, 4);
+    for (std::size_t k = 0; k < changes && !bytes.empty(); ++k) bytes[in.dim(0, bytes.size() - 1)] ^= in.byte();
+    const int resize = in.in_range<int>(0, 7);
+    if (resize == 1) bytes.resize(in.dim(0, bytes.size()));
+    if (resize == 2) bytes.resize(bytes.size() + in.dim(1, 16), in.byte());
+    if (in.flag()) fix_hash(bytes);
+  }
+  attn::Status s = attn::Status::ok;
+  // An exactly-sized copy (an empty vector may have no data: pass a null pointer then).
+  std::unique_ptr<attn::TransformerModel> m(
+      attn::TransformerModel::load(bytes.empty() ? nullptr : bytes.data(), bytes.size(), &s));
+  fuzz::report({}, "mode=%d size=%zu status=%d", mode, bytes.size(), static_cast<int>(s));
+  FUZZ_CHECK(s == attn::Status::ok || s == attn::Status::bad_argument, "load gave a status other than ok/bad_argument");
+  FUZZ_CHECK((m != nullptr) == (s == attn::Status::ok), "a model without ok, or ok without a model");
+  if (!m) return 0;
+  FUZZ_CHECK(bytes.size() == attn::image_bytes(m->parameter_count()), "the byte count is not the parameter count's");
+  std::vector<std::uint8_t> again(m->saved_bytes());
+  FUZZ_CHECK(m->save(again.data(), again.size()) == attn::Status::ok && again == bytes,
+             "saving a loaded image again gave other bytes");
+  for (std::size_t i = 0; i < m->parameter_count(); ++i)
+    FUZZ_CHECK(std::isfinite(m->parameters()[i]), "a loaded parameter is not finite");
+  exercise(*m, in);
+  return 0;
+}
