@@ -189,7 +189,7 @@ function plainJs({ n, causal }, { Q, K, V, dO }) {
 
 // ---- the cells: check, then interleaved timing
 
-const lab = await createAttentionLab({ simd: true });
+const lab = await createAttentionLab({ simd: true, training: true });
 if (typeof lab.lab.attentionBackward !== 'function') throw new Error('this build has no lab.attentionBackward');
 const tfjs = await createTfjsGrads();
 const results = [];

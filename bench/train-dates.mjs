@@ -12,7 +12,7 @@
 // teacher forcing (model.evaluate's exactMatch, which equals greedy decoding's); once that reaches
 // the goal it is decoded greedily (model.generate) and checked with task.check, and the clock stops
 // at the first greedy check ≥ the goal. The time includes every check. Prints one JSON line at the end.
-import { init } from '../dist/node.js';
+import { init } from '../dist/training-node.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split(/=(.*)/s).slice(0, 2)));
 const number = (name, fallback) => (args[name] === undefined ? fallback : Number(args[name]));

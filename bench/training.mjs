@@ -26,7 +26,7 @@ const outFile = args.out ?? path.join(here, 'results', 'training.json');
 const timing = quick ? { rounds: 3, budgetMs: 3000, minReps: 3 } : { rounds: 6, budgetMs: 12000, minReps: 5 };
 const log = (...a) => console.error(...a);
 if (!existsSync(path.join(here, '..', 'dist', 'node.js'))) throw new Error('dist/ is missing: run node scripts/build.mjs first');
-const { init } = await import('../dist/node.js');
+const { init } = await import('../dist/training-node.js');
 
 const builds = [await init({ simd: true })];
 if ('scalar' in args) builds.push(await init({ simd: false }));

@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+// The inference build, or with { training: true } the training build ('attention-lab/training').
 const DIST = new URL('../../dist/node.js', import.meta.url);
+const TRAINING_DIST = new URL('../../dist/training-node.js', import.meta.url);
 
 // WebAssembly memories created while `fn` runs (the library keeps its heap
 // private; the benchmark reads its size to report memory use).
@@ -32,9 +34,9 @@ function waitForBuild() {
 }
 
 // Loads one build. Returns the implementation object the runner uses.
-export async function createAttentionLab({ simd }) {
+export async function createAttentionLab({ simd, training = false }) {
   waitForBuild();
-  const { init } = await import(DIST);
+  const { init } = await import(training ? TRAINING_DIST : DIST);
   const { value: lab, memories } = await captureMemories(() => init({ simd }));
   if (lab.simd !== simd) throw new Error(`init({ simd: ${simd} }) loaded lab.simd = ${lab.simd}`);
   // lab.heapBytes where the library has it; else the memories seen at instantiation.

@@ -80,7 +80,7 @@ export function createDates() {
     // a starting point: chosen before the model could train (session 8); measure and adjust
     defaults: {
       model: { dModel: 64, heads: 4, dFF: 128, encoderLayers: 2, decoderLayers: 2, norm: 'post', positions: 'sinusoidal' },
-      training: { learningRate: 1e-3, warmup: 100, batchSize: 64, steps: 3000, clipNorm: 1 },
+      training: { learningRate: 3e-3, warmup: 200, batchSize: 64, steps: 3000, clipNorm: 1 },
     },
     goal: { metric: 'exactMatch', value: 0.99 },
     examples: ['December 1, 2026', '1 Dec 2026', '12/01/2026', 'Tuesday, the 1st of December 2026', '2026年12月1日', '二〇二六年十二月一日', '2026年12月1日星期二'],
