@@ -21,13 +21,20 @@ bool present(ConstMatrixView m) { return m.rows * m.cols == 0 || m.data != nullp
 // ---- C = alpha · Aᵀ B (A: n×k, B: n×m, C: k×m, overwritten): the products
 // with a transposed left operand, dV = Pᵀ dO and dK = dSᵀ Q. Aᵀ is never
 // formed: row p of A and row p of B meet in an outer product, R entries of A's
-// row (splat) times V vectors of B's row, R·V accumulators in registers.
+// row (splat) times V vectors of B's row, R·V accumulators in registers. The
+// rows p pass in chunks, so the few lines of A and B a tile reads stay in L1
+// for the next tile (a tile's A entries are one per row, a row apart).
 
+constexpr std::size_t kChunkRows = 64;
+
+// One chunk's part of a tile: acc starts at 0 (first chunk) or at C's partial
+// sum, continues over the chunk's rows, and is scaled by alpha after the last.
 template <int R, int V>
-void transposed_tile(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c, std::size_t i, std::size_t j) {
+void transposed_tile(ConstMatrixView a, ConstMatrixView b, float alpha, bool accumulate, MatrixView c, std::size_t i,
+                     std::size_t j) {
   f32x4 acc[R][V];
   for (int r = 0; r < R; ++r)
-    for (int v = 0; v < V; ++v) acc[r][v] = simd::zero();
+    for (int v = 0; v < V; ++v) acc[r][v] = accumulate ? simd::load(c.row(i + r) + j + 4 * v) : simd::zero();
   for (std::size_t p = 0; p < a.rows; ++p) {
     f32x4 bv[V];
     for (int v = 0; v < V; ++v) bv[v] = simd::load(b.row(p) + j + 4 * v);
@@ -42,25 +49,38 @@ void transposed_tile(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixVi
 }
 
 // One entry the plain way, for the columns left over after the vectors.
-float transposed_entry(ConstMatrixView a, ConstMatrixView b, std::size_t i, std::size_t j) {
-  float sum = 0.0f;
+void transposed_entry(ConstMatrixView a, ConstMatrixView b, float alpha, bool accumulate, MatrixView c,
+                      std::size_t i, std::size_t j) {
+  float sum = accumulate ? c.at(i, j) : 0.0f;
   for (std::size_t p = 0; p < a.rows; ++p) sum += a.at(p, i) * b.at(p, j);
-  return sum;
+  c.at(i, j) = alpha * sum;
 }
 
 template <int R>
-void transposed_rows(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c, std::size_t i) {
+void transposed_rows(ConstMatrixView a, ConstMatrixView b, float alpha, bool accumulate, MatrixView c, std::size_t i) {
   std::size_t j = 0;
-  for (; j + 8 <= c.cols; j += 8) transposed_tile<R, 2>(a, b, alpha, c, i, j);
-  for (; j + 4 <= c.cols; j += 4) transposed_tile<R, 1>(a, b, alpha, c, i, j);
+  for (; j + 8 <= c.cols; j += 8) transposed_tile<R, 2>(a, b, alpha, accumulate, c, i, j);
+  for (; j + 4 <= c.cols; j += 4) transposed_tile<R, 1>(a, b, alpha, accumulate, c, i, j);
   for (; j < c.cols; ++j)
-    for (int r = 0; r < R; ++r) c.at(i + r, j) = alpha * transposed_entry(a, b, i + r, j);
+    for (int r = 0; r < R; ++r) transposed_entry(a, b, alpha, accumulate, c, i + r, j);
+}
+
+ConstMatrixView row_range(ConstMatrixView m, std::size_t first, std::size_t end) {
+  return {m.data + first * m.stride, end - first, m.cols, m.stride};
 }
 
 void matmul_transposed_a(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c) {
-  std::size_t i = 0;
-  for (; i + 4 <= c.rows; i += 4) transposed_rows<4>(a, b, alpha, c, i);
-  for (; i < c.rows; ++i) transposed_rows<1>(a, b, alpha, c, i);
+  std::size_t p0 = 0;
+  do {  // at least once: with no rows, C = 0
+    const std::size_t p1 = p0 + kChunkRows < a.rows ? p0 + kChunkRows : a.rows;
+    const ConstMatrixView ac = row_range(a, p0, p1), bc = row_range(b, p0, p1);
+    const float scale = p1 == a.rows ? alpha : 1.0f;
+    const bool accumulate = p0 > 0;
+    std::size_t i = 0;
+    for (; i + 4 <= c.rows; i += 4) transposed_rows<4>(ac, bc, scale, accumulate, c, i);
+    for (; i < c.rows; ++i) transposed_rows<1>(ac, bc, scale, accumulate, c, i);
+    p0 = p1;
+  } while (p0 < a.rows);
 }
 
 // ---- the pooling half shared by both scoring functions:
@@ -98,7 +118,7 @@ Status attention_backward(ConstMatrixView q, ConstMatrixView k, ConstMatrixView 
   pooling_backward(v, weights, d_out, grads.dv, buffers);
   // 4. dQ = dS K · scale
   matmul(buffers.ds, k, grads.dq);
-  if (scale != 1.0f)
+  if (scale != 1.0f && d > 0)
     for (std::size_t i = 0; i < n; ++i) scale_in_place(grads.dq.row(i), scale, d);
   // 5. dK = dSᵀ Q · scale
   matmul_transposed_a(buffers.ds, q, scale, grads.dk);

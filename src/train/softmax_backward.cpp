@@ -32,6 +32,7 @@ Status softmax_backward(ConstMatrixView p, ConstMatrixView dp, MatrixView ds) {
   if (!same_shape(p, dp) || !same_shape(p, ds)) return Status::shape_mismatch;
   if (p.rows * p.cols > 0 && (p.data == nullptr || dp.data == nullptr || ds.data == nullptr))
     return Status::bad_argument;
+  if (p.cols == 0) return Status::ok;  // no keys: nothing to write
   for (std::size_t i = 0; i < p.rows; ++i) softmax_backward_row(p.row(i), dp.row(i), ds.row(i), p.cols);
   return Status::ok;
 }

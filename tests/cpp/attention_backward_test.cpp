@@ -355,7 +355,9 @@ TEST(BackwardGradientCheck, DotProductAgainstFiniteDifferences) {
       ref::MatD qd = q.to_double(), kd = k.to_double(), vd = v.to_double();
       const ref::MatD dod = d_out.to_double();
       const ref::AttentionGrads g = ref::dot_product_backward(qd, kd, vd, mc.vis, scale, dod);
-      const auto loss = [&] { return ref::loss_against(ref::dot_product_attention(qd, kd, vd, mc.vis, scale).output, dod); };
+      const auto loss = [&] {
+        return ref::loss_against(ref::dot_product_attention(qd, kd, vd, mc.vis, scale).output, dod);
+      };
       GradErrors worst;
       worst.worst_of(check_gradient(qd, loss, r.dq.cview(), g.dq, rng));
       worst.worst_of(check_gradient(kd, loss, r.dk.cview(), g.dk, rng));
@@ -452,6 +454,50 @@ TEST(AdditiveBackward, SaturatedTanhStaysFinite) {
   EXPECT_TRUE(grad_close(r.dq.cview(), g.dq, 1e-4));
   EXPECT_TRUE(grad_close(r.dw_q.cview(), g.dw_q, 1e-4));
   EXPECT_TRUE(grad_close(attn::dense(r.dw_v.data(), 1, 6), as_row(g.dw_v), 1e-4));
+}
+
+// Empty sizes: no queries (dK, dV are all zero), no keys (dQ is zero), zero
+// widths; views of no entries may have no data.
+TEST(AttentionBackward, EmptySizesWriteZerosOrNothing) {
+  struct Case {
+    std::size_t n, m, d, d_v;
+  };
+  for (const Case& c : std::vector<Case>{{0, 5, 4, 3}, {3, 0, 4, 3}, {3, 5, 0, 3}, {3, 5, 4, 0}, {0, 0, 0, 0}}) {
+    SCOPED_TRACE("n " + std::to_string(c.n) + " m " + std::to_string(c.m) + " d " + std::to_string(c.d) + " d_v " +
+                 std::to_string(c.d_v));
+    Rng rng(attn_test::seed_for(c.n, c.m, c.d, 120));
+    const Mat q = attn_test::random_mat(c.n, c.d, rng), k = attn_test::random_mat(c.m, c.d, rng);
+    const Mat v = attn_test::random_mat(c.m, c.d_v, rng), d_out = attn_test::random_mat(c.n, c.d_v, rng);
+    Mat p(c.n, c.m, 1.0f / static_cast<float>(c.m > 0 ? c.m : 1));
+    Mat dq(c.n, c.d, kSentinel), dk(c.m, c.d, kSentinel), dv(c.m, c.d_v, kSentinel), dp(c.n, c.m), ds(c.n, c.m);
+    ASSERT_EQ(attn::attention_backward(q.cview(), k.cview(), v.cview(), p.cview(), d_out.cview(), 0.5f,
+                                       {dq.view(), dk.view(), dv.view()}, {dp.view(), ds.view()}),
+              Status::ok);
+    if (c.n == 0)
+      for (const Mat* x : {&dk, &dv})
+        for (float f : x->data) EXPECT_EQ(f, 0.0f);
+    if (c.m == 0)
+      for (float f : dq.data) EXPECT_EQ(f, 0.0f);
+    // additive, hidden width 3 (and 0: no w_v, no scratch needed)
+    for (std::size_t h : {3u, 0u}) {
+      const Mat w_q = attn_test::random_mat(c.d, h, rng), w_k = attn_test::random_mat(c.d, h, rng);
+      std::vector<float> w_v(h, 0.5f), dw_v(h, kSentinel);
+      Mat qh(c.n, h), kh(c.m, h), dw_q(c.d, h, kSentinel), dw_k(c.d, h, kSentinel);
+      std::vector<float> scratch(attn::additive_backward_scratch_floats(c.n, c.m, h));
+      const attn::AdditiveParams params{w_q.cview(), w_k.cview(), h > 0 ? w_v.data() : nullptr, qh.view(), kh.view()};
+      ASSERT_EQ(attn::additive_attention_backward(q.cview(), k.cview(), v.cview(), params, p.cview(), d_out.cview(),
+                                                  {dq.view(), dk.view(), dv.view(), dw_q.view(), dw_k.view(),
+                                                   h > 0 ? dw_v.data() : nullptr},
+                                                  {dp.view(), ds.view()}, scratch.empty() ? nullptr : scratch.data()),
+                Status::ok)
+          << "h " << h;
+      if (c.n == 0 || c.m == 0) {
+        for (const Mat* x : {&dw_q, &dw_k})
+          for (float f : x->data) EXPECT_EQ(f, 0.0f);
+        for (float f : dw_v) EXPECT_EQ(f, 0.0f);
+      }
+    }
+  }
 }
 
 // ---- Status paths: every shape that disagrees is refused before anything is written

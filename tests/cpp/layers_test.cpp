@@ -112,10 +112,9 @@ std::string shape_name(std::initializer_list<std::size_t> dims) {
 
 class LayerSizes : public ::testing::TestWithParam<std::size_t> {};
 
-INSTANTIATE_TEST_SUITE_P(Sizes, LayerSizes, ::testing::ValuesIn(attn_test::sizes()),
-                         [](const ::testing::TestParamInfo<std::size_t>& info) {
-                           return "s" + std::to_string(info.param);
-                         });
+std::string size_name(const ::testing::TestParamInfo<std::size_t>& param) { return "s" + std::to_string(param.param); }
+
+INSTANTIATE_TEST_SUITE_P(Sizes, LayerSizes, ::testing::ValuesIn(attn_test::sizes()), size_name);
 
 // ---------------------------------------------------------------- dense layer
 
@@ -373,7 +372,7 @@ TEST_P(LayerSizes, FeedForwardForwardBackward) {
   }
 }
 
-TEST(FeedForward, ShapeMismatchAndNoDx) {
+TEST(FeedForwardBackward, ShapeMismatchAndNoDx) {
   Mat x(2, 3, 1.0f), w1(3, 4, 0.5f), w2(4, 3, 0.5f), pre(2, 4), hidden(2, 4), y(2, 3), dh(2, 4), dy(2, 3, 1.0f);
   Mat dw1(3, 4), dw2(4, 3);
   const attn::FeedForwardWeights weights{w1.cview(), nullptr, w2.cview(), nullptr};
