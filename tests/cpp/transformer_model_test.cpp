@@ -485,6 +485,16 @@ TEST(TransformerModel, GenerateFillsAttentionMapsThatAreRowsOfWeights) {
       }
       EXPECT_NEAR(enc_sum, 1.0, 1e-5);
     }
+  // Greedy decoding is the argmax of the teacher-forced pass over its own output
+  // (the encoder, run once by generate, gives the same rows as a full pass).
+  std::vector<std::int32_t> read = {kBos};
+  read.insert(read.end(), out, out + n - 1);
+  const OwnedBatch forced = owned(1, std::vector<std::int32_t>(source, source + S), S, read,
+                                  std::vector<std::int32_t>(out, out + n), n);
+  attn::EvalResult r;
+  ASSERT_EQ(m->evaluate(forced.batch, &r), Status::ok);
+  EXPECT_EQ(r.accuracy, 1.0);
+  EXPECT_EQ(r.exact_match, 1.0);
   // The same decode without maps gives the same tokens; stopping at eos shortens it.
   std::int32_t again[max_new];
   std::size_t n2 = 0;
