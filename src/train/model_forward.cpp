@@ -315,12 +315,13 @@ double workspace_floats(const ModelConfig& c, std::size_t batch, std::size_t sou
   const double norm = 2 * d + 2, attention = 4 * d, ffn = 2 * ff;
   const double enc_layer = enc_rows * (2 * norm + attention + ffn) + B * H * S * S;
   const double dec_layer = dec_rows * (3 * norm + attention + 2 * d + ffn) + 2 * B * S * d + B * H * T * (T + S);
-  const double stacks = static_cast<double>(c.encoder_layers) * enc_layer + static_cast<double>(c.decoder_layers) * dec_layer;
+  const double stacks =
+      static_cast<double>(c.encoder_layers) * enc_layer + static_cast<double>(c.decoder_layers) * dec_layer;
   const double longest = std::max(S, T);
   const double scratch = 6 * longest * longest + 4 * longest * d + 3 * d * d;
   // the last stream, the final norm, d_stream or d_memory: per stack
-  return stacks + (enc_rows + dec_rows) * (3 * d + 2) + dec_rows * static_cast<double>(c.vocab_size) + rows * (8 * d + ff) +
-         scratch + longest * d;
+  return stacks + (enc_rows + dec_rows) * (3 * d + 2) + dec_rows * static_cast<double>(c.vocab_size) +
+         rows * (8 * d + ff) + scratch + longest * d;
 }
 
 void plan_workspace(ModelState& s, std::size_t batch, std::size_t S, std::size_t T) {

@@ -378,9 +378,10 @@ TEST(TransformerModel, NamesEveryTensorOnceAndInitialisesThem) {
       const bool gamma = t.name.ends_with(".gamma"), zero = t.name.ends_with(".beta") || t.name.ends_with(".b") ||
                                                            t.name.ends_with(".b1") || t.name.ends_with(".b2");
       for (std::size_t i = 0; i < t.rows * t.cols; ++i) {
-        if (gamma) EXPECT_EQ(w[i], 1.0f) << t.name;
-        if (zero) EXPECT_EQ(w[i], 0.0f) << t.name;
-        if (!gamma && !zero) EXPECT_LE(std::fabs(w[i]), std::sqrt(6.0 / static_cast<double>(t.cols + 1))) << t.name;
+        if (gamma) { EXPECT_EQ(w[i], 1.0f) << t.name; }
+        if (zero) { EXPECT_EQ(w[i], 0.0f) << t.name; }
+        const double bound = std::sqrt(6.0 / static_cast<double>(t.cols + 1));  // Xavier's largest
+        if (!gamma && !zero) { EXPECT_LE(std::fabs(w[i]), bound) << t.name; }
       }
     }
     EXPECT_EQ(next, m->parameter_count());
@@ -466,12 +467,12 @@ TEST(TransformerModel, GenerateFillsAttentionMapsThatAreRowsOfWeights) {
       double dec_sum = 0, cross_sum = 0;
       for (std::size_t j = 0; j < T; ++j) {
         const float w = dec[(h * T + i) * T + j];
-        if (j > i || i >= rows) EXPECT_EQ(w, 0.0f) << "decoder " << h << " " << i << " " << j;
+        if (j > i || i >= rows) { EXPECT_EQ(w, 0.0f) << "decoder " << h << " " << i << " " << j; }
         dec_sum += w;
       }
       for (std::size_t j = 0; j < S; ++j) {
         const float w = cross[(h * T + i) * S + j];
-        if (source[j] == kPad) EXPECT_EQ(w, 0.0f);
+        if (source[j] == kPad) { EXPECT_EQ(w, 0.0f); }
         cross_sum += w;
       }
       EXPECT_NEAR(dec_sum, i < rows ? 1.0 : 0.0, 1e-5);
@@ -480,7 +481,7 @@ TEST(TransformerModel, GenerateFillsAttentionMapsThatAreRowsOfWeights) {
       double enc_sum = 0;
       for (std::size_t j = 0; j < S; ++j) {
         const float w = enc[(h * S + i) * S + j];
-        if (source[j] == kPad) EXPECT_EQ(w, 0.0f);
+        if (source[j] == kPad) { EXPECT_EQ(w, 0.0f); }
         enc_sum += w;
       }
       EXPECT_NEAR(enc_sum, 1.0, 1e-5);
@@ -625,7 +626,8 @@ TEST(TransformerModel, DISABLED_DatesSizedStepsPerSecond) {
     std::vector<std::int32_t> source(B * S), input(B * T), target(B * T);
     for (std::size_t b = 0; b < B; ++b) {
       const std::size_t used = 10 + rng.below(21);
-      for (std::size_t t = 0; t < S; ++t) source[b * S + t] = t < used ? static_cast<std::int32_t>(4 + rng.below(56)) : kPad;
+      for (std::size_t t = 0; t < S; ++t)
+        source[b * S + t] = t < used ? static_cast<std::int32_t>(4 + rng.below(56)) : kPad;
       for (std::size_t t = 0; t < T; ++t) {
         target[b * T + t] = static_cast<std::int32_t>(4 + rng.below(56));
         input[b * T + t] = t == 0 ? kBos : target[b * T + t - 1];
