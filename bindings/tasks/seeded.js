@@ -1,6 +1,6 @@
-// Seeded random numbers for the tasks. The same algorithms as web/src/random.js (mulberry32,
-// FNV-1a), written again here because dist/tasks/ ships without the page's files: a seed draws the
-// same stream everywhere, and a hash of an example's text decides its split.
+// Seeded random numbers for the tasks: mulberry32 and FNV-1a (web/src/random.js, the page's
+// generator, re-exports these two), so a seed draws the same stream everywhere, and a hash of an
+// example's text decides its split.
 
 /** A uniform [0, 1) generator from a 32-bit seed (mulberry32). */
 export function mulberry32(seed) {

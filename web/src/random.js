@@ -1,17 +1,9 @@
 // Seeded random numbers: mulberry32 for uniforms, Box-Muller for normals.
-// Every matrix the demo invents comes from here, so a seed reproduces a view.
+// Every matrix the demo invents comes from here, so a seed reproduces a view. mulberry32 and the
+// string hash are the library's own (its training tasks draw and split with them).
+import { hashString, mulberry32 } from '../../bindings/tasks/seeded.js';
 
-/** A uniform [0, 1) generator from a 32-bit seed (mulberry32). */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return function next() {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { hashString, mulberry32 };
 
 /** Standard normal samples from a uniform generator (Box-Muller, both values used). */
 export function normals(uniform) {
@@ -28,16 +20,6 @@ export function normals(uniform) {
     spare = r * Math.sin(2 * Math.PI * u2);
     return r * Math.cos(2 * Math.PI * u2);
   };
-}
-
-/** A 32-bit hash of a string (FNV-1a), to give each distinct token its own stream. */
-export function hashString(text) {
-  let h = 0x811c9dc5;
-  for (const ch of text) {
-    h ^= ch.codePointAt(0);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** A rows×cols matrix of N(0, std²) entries drawn from `seed`. */
