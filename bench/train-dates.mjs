@@ -55,7 +55,9 @@ function greedyExactMatch(model) {
 const rate = (step) => peak * Math.min(step / warmup, Math.sqrt(warmup / step));
 const log = (...a) => console.error(...a);
 const start = performance.now();
-const model = lab.createTransformer({ task, seed: number('seed', 1) });
+const overrides = Object.fromEntries(['dModel', 'heads', 'dFF', 'encoderLayers', 'decoderLayers'].filter((k) => k in args).map((k) => [k, Number(args[k])]));
+if ('norm' in args) overrides.norm = args.norm;
+const model = lab.createTransformer({ task, seed: number('seed', 1), ...overrides });
 let step = 0;
 let exact = 0;
 let trainMs = 0;
@@ -84,6 +86,6 @@ const sample = validation[0].examples.slice(0, 3).map((e) => ({ source: e.source
 console.log(JSON.stringify({
   build: lab.simd ? 'simd' : 'scalar', reached: exact >= task.goal.value, exactMatch: exact, steps: step, seconds: +seconds.toFixed(1),
   trainSeconds: +(trainMs / 1000).toFixed(1), checkSeconds: +(checkMs / 1000).toFixed(1), stepsPerSecond: +(step / (trainMs / 1000)).toFixed(1),
-  batchSize, model: sizes, parameters: model.parameterCount, validation: validation.length * batchSize, sample, curve,
+  batchSize, learningRate: peak, warmup, model: { ...sizes, ...overrides }, parameters: model.parameterCount, validation: validation.length * batchSize, sample, curve,
 }));
 model.dispose();
