@@ -1,10 +1,10 @@
 // The dates model written with tfjs-core ops (the same shape as attn::TransformerModel): an
-// encoder–decoder Transformer, post-norm, sinusoidal positions added to √d-scaled embeddings,
+// encoder–decoder Transformer, post-norm or pre-norm (with a final norm per stack), sinusoidal positions added to √d-scaled embeddings,
 // multi-head attention without projection biases, ReLU FFN, masked softmax cross-entropy, Adam
 // with clipping by global norm. The embedding lookup is a one-hot product (the wasm backend has no
 // UnsortedSegmentSum, which tf.gather's gradient needs). One training step = forward, tf.variableGrads, clip, update.
 // Used by bench/training.mjs to time steps per second against model.trainStep.
-export function tfjsTransformer(tf, { vocabSize, maxLength, dModel: d, heads, dFF, encoderLayers, decoderLayers, seed = 1 }) {
+export function tfjsTransformer(tf, { vocabSize, maxLength, dModel: d, heads, dFF, encoderLayers, decoderLayers, norm: placement = 'post', seed = 1 }) {
   const vars = [];
   let k = 0;
   const xavier = (rows, cols) => {
@@ -26,6 +26,8 @@ export function tfjsTransformer(tf, { vocabSize, maxLength, dModel: d, heads, dF
     decoder: Array.from({ length: decoderLayers }, () => ({ att: attention(), n1: norm(), cross: attention(), n2: norm(), ffn: ffn(), n3: norm() })),
     outW: xavier(d, vocabSize), outB: constant([vocabSize], 0),
   };
+  const pre = placement === 'pre';
+  if (pre) Object.assign(params, { encFinal: norm(), decFinal: norm() });
   const positions = tf.tensor2d(sinusoid(maxLength, d), [maxLength, d]);
   const causal = tf.tensor2d(Float32Array.from({ length: maxLength * maxLength }, (_, i) => (i % maxLength > Math.floor(i / maxLength) ? -1e9 : 0)), [maxLength, maxLength]);
   const dk = d / heads;
@@ -45,18 +47,22 @@ export function tfjsTransformer(tf, { vocabSize, maxLength, dModel: d, heads, dF
   function loss({ size: B, length: T, sourceLength: S, source, input, target }) {
     const src = tf.tensor1d(source, 'int32'), inp = tf.tensor1d(input, 'int32'), tgt = tf.tensor1d(target, 'int32');
     const keyBias = tf.reshape(tf.mul(tf.cast(tf.equal(tf.reshape(src, [B, S]), 0), 'float32'), -1e9), [B, 1, 1, S]);
+    // post-norm: x = LN(x + f(x)); pre-norm: x = x + f(LN(x)), then a final LN.
+    const sublayer = (n, x, f) => (pre ? tf.add(x, f(layerNorm(n, x))) : layerNorm(n, tf.add(x, f(x))));
     let x = embed(params.encEmbed, src, B, S);
     for (const l of params.encoder) {
-      x = layerNorm(l.n1, tf.add(x, mha(l.att, x, x, B, S, S, keyBias)));
-      x = layerNorm(l.n2, tf.add(x, feedForward(l.ffn, x)));
+      x = sublayer(l.n1, x, (h) => mha(l.att, h, h, B, S, S, keyBias));
+      x = sublayer(l.n2, x, (h) => feedForward(l.ffn, h));
     }
+    if (pre) x = layerNorm(params.encFinal, x);
     let y = embed(params.decEmbed, inp, B, T);
     const selfBias = tf.slice(causal, [0, 0], [T, T]);
     for (const l of params.decoder) {
-      y = layerNorm(l.n1, tf.add(y, mha(l.att, y, y, B, T, T, selfBias)));
-      y = layerNorm(l.n2, tf.add(y, mha(l.cross, y, x, B, T, S, keyBias)));
-      y = layerNorm(l.n3, tf.add(y, feedForward(l.ffn, y)));
+      y = sublayer(l.n1, y, (h) => mha(l.att, h, h, B, T, T, selfBias));
+      y = sublayer(l.n2, y, (h) => mha(l.cross, h, x, B, T, S, keyBias));
+      y = sublayer(l.n3, y, (h) => feedForward(l.ffn, h));
     }
+    if (pre) y = layerNorm(params.decFinal, y);
     const logits = tf.add(tf.matMul(y, params.outW), params.outB);
     const counted = tf.cast(tf.notEqual(tgt, 0), 'float32');
     const nll = tf.neg(tf.sum(tf.mul(tf.oneHot(tgt, vocabSize), tf.logSoftmax(logits)), -1));

@@ -35,10 +35,11 @@ export function createRepeat() {
     maxSourceLength: 0,
     maxLength: 2 * LONGEST + 2,
     draw,
-    // a starting point: chosen before the model could train (session 8); measure and adjust
+    // Measured (bench/train.mjs, session 9): 99 % exact match on the copy at step 1,600, about 45 s
+    // (two layers: an induction head needs a previous-token head below it).
     defaults: {
       model: { dModel: 64, heads: 4, dFF: 128, encoderLayers: 0, decoderLayers: 2, norm: 'pre', positions: 'sinusoidal' },
-      training: { learningRate: 1e-3, warmup: 100, batchSize: 64, steps: 3000, clipNorm: 1 },
+      training: { learningRate: 3e-3, warmup: 100, batchSize: 32, steps: 2000, clipNorm: 1 },
     },
     goal: { metric: 'exactMatch', value: 0.99 },
     examples: ['abcdefg|', 'pmkdaoif|', 'ccab|'],
