@@ -4,9 +4,9 @@
 //   node bench/train.mjs                        (dates, the task's default model and training settings)
 //   node bench/train.mjs --task=reverse         (dates, reverse, grammar, repeat; --task=all: each in turn)
 //   node bench/train.mjs --scalar               (the scalar build)
-//   node bench/train.mjs --seed=2 --batch=64 --lr=0.003 --warmup=200 --steps=2000 (0: 1/√step decay)
+//   node bench/train.mjs --seed=2 --batch=64 --lr=0.003 --warmup=200 --steps=2000 (where the cosine ends)
 //   node bench/train.mjs --dModel=64 --heads=4 --dFF=128 --encoderLayers=2 --decoderLayers=2 --norm=post
-//   node bench/train.mjs --every=100 --validation=8 --limit=300 (seconds before giving up)
+//   node bench/train.mjs --every=100 --validation=8 --limit=300 (seconds before giving up) --maxSteps=2000
 // Prints a line per check on stderr and one JSON line per task on stdout.
 import { trainToGoal } from './lib/train-to-goal.mjs';
 
@@ -25,7 +25,7 @@ export function parseTrainingArgs(argv) {
     simd: !('scalar' in args),
     options: {
       seed: number('seed'), batchSize: number('batch'), learningRate: number('lr'), warmup: number('warmup'),
-      steps: number('steps'), every: number('every'), validation: number('validation'), limitSeconds: number('limit'), model,
+      steps: number('steps'), maxSteps: number('maxSteps'), every: number('every'), validation: number('validation'), limitSeconds: number('limit'), model,
     },
   };
 }

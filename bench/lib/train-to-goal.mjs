@@ -2,9 +2,8 @@
 // Shared by bench/train.mjs (Node) and bench/train-browser.mjs (the same loop in Chromium), so both
 // measure the same thing. No Node API here: it runs in a page too.
 //
-// Each step trains on a fresh seeded batch of the train split. The learning rate warms up linearly,
-// then follows a cosine down to a tenth of its peak at `steps` (or, with steps = 0, decays as
-// 1/√step). Every `every` steps the validation split (`validation` seeded batches of 64, whatever the
+// Each step trains on a fresh seeded batch of the train split, at lab.learningRateAt(step, options):
+// a linear warm-up, then a cosine down to a tenth of the peak at `steps`. Every `every` steps the validation split (`validation` seeded batches of 64, whatever the
 // training batch) is scored with teacher forcing (model.evaluate's exactMatch: a row is right when
 // every counted position, its EOS included, is predicted right, which is exactly when greedy
 // decoding reproduces it). For an encoder–decoder task, once that reaches the goal the sources are
@@ -25,18 +24,9 @@ export function trainingOptions(task, given = {}) {
     every: pick('every', 100),
     validation: pick('validation', 8),
     limitSeconds: pick('limitSeconds', 300),
+    maxSteps: pick('maxSteps', Infinity),
     model: { ...model, ...(given.model ?? {}) },
   };
-}
-
-/** The learning rate at `step` (1-based). */
-export function rateAt(step, { learningRate, warmup, steps }) {
-  const warm = Math.min(1, step / warmup);
-  if (steps > warmup) {
-    const progress = Math.min(1, Math.max(0, step - warmup) / (steps - warmup));
-    return learningRate * Math.min(warm, 0.1 + 0.45 * (1 + Math.cos(Math.PI * progress)));
-  }
-  return learningRate * Math.min(warm, Math.sqrt(warmup / step));
 }
 
 function validationBatches(task, count) {
@@ -66,7 +56,7 @@ function greedyExactMatch(task, model, batches) {
 }
 
 /**
- * Train lab.tasks[taskName] to its goal (or until limitSeconds). log(line) gets a line per check.
+ * Train lab.tasks[taskName] to its goal (or until limitSeconds or maxSteps). log(line) gets a line per check.
  * Returns a plain object (JSON-ready): reached, exactMatch, steps, seconds, trainSeconds, checkSeconds,
  * stepsPerSecond, the options used, parameters, a sample of outputs and the curve.
  */
@@ -83,13 +73,13 @@ export function trainToGoal(lab, taskName, given = {}, log = () => {}) {
   let checkMs = 0;
   const curve = [];
   try {
-    while (performance.now() - start < o.limitSeconds * 1000) {
+    while (performance.now() - start < o.limitSeconds * 1000 && step < o.maxSteps) {
       const t0 = performance.now();
       let result;
       for (let i = 0; i < o.every; i++) {
         step++;
         const batch = task.batch({ seed: step, size: o.batchSize, split: 'train' });
-        result = model.trainStep(batch, { learningRate: rateAt(step, o), clipNorm: o.clipNorm });
+        result = model.trainStep(batch, { learningRate: lab.learningRateAt(step, o), clipNorm: o.clipNorm });
         if (result.diverged) throw new Error(`${taskName}: diverged at step ${result.step}`);
       }
       const t1 = performance.now();

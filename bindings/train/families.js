@@ -3,9 +3,13 @@
 // built into the training .wasm only) and one entry below.
 import { TASKS } from '../tasks/index.js';
 import { backwardOps } from './backward.js';
+import { learningRateAt } from './schedule.js';
 import { trainingOps } from './training.js';
 
 /** The training tasks (plain JS, shared by every instance): dates, reverse, grammar, repeat. */
 const tasksFamily = () => ({ tasks: TASKS });
 
-export const TRAINING_FAMILIES = [backwardOps, trainingOps, tasksFamily];
+/** The warm-up-then-cosine learning rate the tasks' defaults were measured with (plain JS). */
+const scheduleFamily = () => ({ learningRateAt });
+
+export const TRAINING_FAMILIES = [backwardOps, trainingOps, tasksFamily, scheduleFamily];

@@ -1,4 +1,5 @@
 // Types of tasks/*.js: the training tasks (pure JavaScript, no WebAssembly), lab.tasks.
+import type { LearningRateSchedule } from './training.js';
 
 /** Options of {@link Task.batch}. */
 export interface TaskBatchOptions {
@@ -43,7 +44,7 @@ export interface TaskDefaults {
     norm: 'post' | 'pre';
     positions: 'sinusoidal' | 'learned';
   };
-  training: { learningRate: number; warmup: number; batchSize: number; steps: number; clipNorm: number };
+  training: LearningRateSchedule & { batchSize: number; clipNorm: number };
 }
 
 /** What "learned" means for a task: a validation metric (greedy or teacher-forced) and its threshold. */

@@ -175,7 +175,22 @@ export interface TransformerModel {
   dispose(): void;
 }
 
+/** A warm-up-then-cosine schedule ({@link TrainingOps.learningRateAt}); a task's defaults.training is one. */
+export interface LearningRateSchedule {
+  /** The peak rate, reached at the end of warm-up. */
+  learningRate: number;
+  /** Steps of linear warm-up (0: none). */
+  warmup: number;
+  /** The step where the cosine reaches its floor, a tenth of the peak (> warmup). */
+  steps: number;
+}
+
 export interface TrainingOps {
+  /**
+   * The learning rate of `step` (1-based): a linear warm-up to `learningRate`, then a cosine down to
+   * a tenth of it at `steps`, constant after. Pass it to trainStep: `{ learningRate: lab.learningRateAt(step, task.defaults.training) }`.
+   */
+  learningRateAt(step: number, schedule: LearningRateSchedule): number;
   /** A new model with seeded Xavier weights. */
   createTransformer(options: CreateTransformerOptions): TransformerModel;
   /** A model from model.save()'s bytes; hostile bytes throw an AttentionError. */
