@@ -9,7 +9,20 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { COMPUTE, TRAIN, expectKnownAnswer, expectTrainingAnswer, freshApp, launch, openAndRead, packed, page, serve, trainInNode, writeFiles } from './helpers.js';
+import {
+  COMPUTE,
+  TRAIN,
+  expectKnownAnswer,
+  expectTrainingAnswer,
+  freshApp,
+  launch,
+  openAndRead,
+  packed,
+  page,
+  serve,
+  trainInNode,
+  writeFiles,
+} from './helpers.js';
 
 const { version } = packed();
 
@@ -131,7 +144,8 @@ const train = ${TRAIN};
 const ready = init();
 self.onmessage = async () => {
   try {
-    self.postMessage({ ...train(await ready), inWorker: typeof document === 'undefined' && typeof WorkerGlobalScope === 'function' });
+    const inWorker = typeof document === 'undefined' && typeof WorkerGlobalScope === 'function';
+    self.postMessage({ ...train(await ready), inWorker });
   } catch (e) {
     self.postMessage({ error: String(e) });
   }
@@ -264,7 +278,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     scalar.result.big.forEach((x, i) => expect(Math.abs(x - simd.result.big[i])).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(simd.result.big[i])));
   });
 
-  it('a page on another origin imports the training entry from /npm/attention-lab@<version>/dist/training.js and trains', async () => {
+  it('a page on another origin imports the training entry from the CDN (dist/training.js) and trains', async () => {
     const { result, problems, wasm, context } = await openAndRead(browser, `${blog.url}/training.html`);
     await context.close();
     expect(result.error).toBeUndefined();
@@ -272,7 +286,8 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     expectTrainingAnswer(expect, result.trained, node.simd, { simd: true });
     expect(problems).toEqual([]);
     // only the training .wasm, found relative to dist/training.js on the CDN
-    expect(wasm).toEqual([{ url: `${cdn.url}/dist/attention-lab-training-simd.wasm`, type: 'application/wasm', status: 200 }]);
+    const url = `${cdn.url}/dist/attention-lab-training-simd.wasm`;
+    expect(wasm).toEqual([{ url, type: 'application/wasm', status: 200 }]);
   });
 
   it('a module Web Worker imports the training entry from the CDN and trains off the main thread', async () => {
@@ -284,8 +299,9 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     expect(wasm.map((w) => w.url)).toEqual([`${cdn.url}/dist/attention-lab-training-simd.wasm`]);
   });
 
-  it("SIMD fallback, training entry: init() loads attention-lab-training-scalar.wasm and trains to Node's scalar losses", async () => {
-    const { result, problems, wasm, context } = await openAndRead(browser, `${blog.url}/training.html`, { init: NO_SIMD });
+  it("SIMD fallback, training entry: it loads attention-lab-training-scalar.wasm, Node's scalar losses", async () => {
+    const opened = await openAndRead(browser, `${blog.url}/training.html`, { init: NO_SIMD });
+    const { result, problems, wasm, context } = opened;
     await context.close();
     expect(result.error).toBeUndefined();
     expectKnownAnswer(expect, result, { simd: false });

@@ -12,7 +12,23 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { COMPUTE, TRAIN, expectKnownAnswer, expectTrainingAnswer, freshApp, launch, openAndRead, page, root, run, serve, tools, trainInNode, viteBin, writeFiles } from './helpers.js';
+import {
+  COMPUTE,
+  TRAIN,
+  expectKnownAnswer,
+  expectTrainingAnswer,
+  freshApp,
+  launch,
+  openAndRead,
+  page,
+  root,
+  run,
+  serve,
+  tools,
+  trainInNode,
+  viteBin,
+  writeFiles,
+} from './helpers.js';
 
 const main = (initArgs = '') => `import { init } from 'attention-lab';
 const compute = ${COMPUTE};
@@ -115,7 +131,11 @@ console.log(JSON.stringify(readdirSync(outdir)));
 `;
 
 // The training build's two .wasm, as the tarball packs them (dist/ is what `npm pack` took).
-const TRAINING_WASM = ['simd', 'scalar'].map((b) => readFileSync(join(root, 'dist', `attention-lab-training-${b}.wasm`)));
+const TRAINING_WASM = ['simd', 'scalar'].map((b) =>
+  readFileSync(join(root, 'dist', `attention-lab-training-${b}.wasm`)),
+);
+
+const WEBPACK_HTML = page('attention-lab consumer', '', '<script src="main.js"></script>');
 
 const HTML = (script) => page('attention-lab consumer', '', `<script type="module" src="${script}"></script>`);
 
@@ -155,6 +175,8 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     if (app) rmSync(app, { recursive: true, force: true });
   });
 
+  const webpack = (entry, outdir) => run(process.execPath, ['build-webpack.cjs', entry, outdir], { cwd: app });
+
   async function load(dir, path = '/index.html') {
     const server = await serve(dir);
     servers.push(server);
@@ -186,7 +208,8 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
   function trainingFiles(dir) {
     const files = readdirSync(dir, { recursive: true }).filter((f) => statSync(join(dir, f)).isFile());
     const isTrainingWasm = (bytes) => TRAINING_WASM.some((w) => w.equals(bytes));
-    const namesTraining = (f) => /\.m?js$/.test(f) && readFileSync(join(dir, f), 'utf8').includes('attention-lab-training');
+    const namesTraining = (f) => /\.m?js$/.test(f) &&
+      readFileSync(join(dir, f), 'utf8').includes('attention-lab-training');
     return files.filter((f) => isTrainingWasm(readFileSync(join(dir, f))) || namesTraining(f));
   }
 
@@ -202,11 +225,12 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     expect(out.wasm.map((w) => w.url).join()).toMatch(/attention-lab-simd-[^/]*\.wasm/);
   });
 
-  it('Vite 8: the training app (attention-lab/training in a module worker) emits the training .wasm and trains to Node\'s losses', async () => {
-    const log = run(process.execPath, [viteBin, 'build', 'train', '--outDir', '../out-vite-train', '--emptyOutDir', '--logLevel', 'warn'], { cwd: app });
+  it("Vite 8: the training app (training in a module worker) emits its .wasm, trains to Node's losses", async () => {
+    const args = ['build', 'train', '--outDir', '../out-vite-train', '--emptyOutDir', '--logLevel', 'warn'];
+    const log = run(process.execPath, [viteBin, ...args], { cwd: app });
     expect(log).not.toMatch(/warn|error/i);
     const assets = readdirSync(join(app, 'out-vite-train', 'assets')).filter((f) => f.endsWith('.wasm'));
-    for (const name of ['attention-lab-simd', 'attention-lab-scalar', 'attention-lab-training-simd', 'attention-lab-training-scalar'])
+    for (const name of ['simd', 'scalar', 'training-simd', 'training-scalar'].map((b) => `attention-lab-${b}`))
       expect(assets.filter((f) => new RegExp(`^${name}-[^.]+\\.wasm$`).test(f)), name).toHaveLength(1);
     const out = await load(join(app, 'out-vite-train'));
     expectLoaded(out, { worker: 'training' });
@@ -214,18 +238,18 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
   });
 
   it('webpack 5: production build, then the built app computes the known answer on the main thread and in a module worker', async () => {
-    const assets = JSON.parse(run(process.execPath, ['build-webpack.cjs', './src/app.js', 'out-webpack'], { cwd: app }));
+    const assets = JSON.parse(webpack('./src/app.js', 'out-webpack'));
     expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
     expect(trainingFiles(join(app, 'out-webpack'))).toEqual([]);
-    writeFiles(join(app, 'out-webpack'), { 'index.html': page('attention-lab consumer', '', '<script src="main.js"></script>') });
+    writeFiles(join(app, 'out-webpack'), { 'index.html': WEBPACK_HTML });
     expectLoaded(await load(join(app, 'out-webpack')), { worker: 'inference' });
   });
 
-  it('webpack 5: the training app emits the training .wasm too, and its module worker trains to Node\'s losses', async () => {
-    const assets = JSON.parse(run(process.execPath, ['build-webpack.cjs', './train/app.js', 'out-webpack-train'], { cwd: app }));
+  it("webpack 5: the training app emits the training .wasm; its module worker trains to Node's losses", async () => {
+    const assets = JSON.parse(webpack('./train/app.js', 'out-webpack-train'));
     expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(4);
     expect(trainingFiles(join(app, 'out-webpack-train')).filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
-    writeFiles(join(app, 'out-webpack-train'), { 'index.html': page('attention-lab consumer', '', '<script src="main.js"></script>') });
+    writeFiles(join(app, 'out-webpack-train'), { 'index.html': WEBPACK_HTML });
     expectLoaded(await load(join(app, 'out-webpack-train')), { worker: 'training' });
   });
 
@@ -242,7 +266,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     expect(out.problems).toEqual([]);
   });
 
-  it('Vite 8 dev server: both apps and their workers compute the known answers unbundled (dependency pre-bundling on)', async () => {
+  it('Vite 8 dev server: both apps and their workers compute the known answers unbundled (pre-bundling)', async () => {
     const { createServer } = await import('vite');
     const server = await createServer({ root: app, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false } });
     await server.listen();
@@ -272,8 +296,12 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
   it("esbuild: the training entry, bundled with its .wasm copied next to it, trains to Node's losses", async () => {
     const out = join(app, 'out-esbuild-training');
     rmSync(out, { recursive: true, force: true });
-    const files = JSON.parse(run(process.execPath, ['build-esbuild.mjs', 'src/main-training.js', out, out, 'attention-lab-training'], { cwd: app }));
-    expect(files.filter((f) => f.endsWith('.wasm')).sort()).toEqual(['attention-lab-training-scalar.wasm', 'attention-lab-training-simd.wasm']);
+    const args = ['build-esbuild.mjs', 'src/main-training.js', out, out, 'attention-lab-training'];
+    const files = JSON.parse(run(process.execPath, args, { cwd: app }));
+    const wasm = files.filter((f) => f.endsWith('.wasm')).sort();
+    expect(wasm).toEqual(['attention-lab-training-scalar.wasm', 'attention-lab-training-simd.wasm']);
+    // and the other way round: a bundle of the training entry alone holds no inference glue
+    expect(readFileSync(join(out, 'main-training.js'), 'utf8')).not.toContain('attention-lab-simd.wasm');
     writeFiles(out, { 'index.html': HTML('main-training.js') });
     const loaded = await load(out);
     expectLoaded(loaded);
