@@ -1,5 +1,6 @@
 // attention-lab for browsers, workers and bundlers. The .wasm sits next to
 // this file; `new URL(…, import.meta.url)` lets bundlers find and copy it.
+import { INFERENCE } from './builds.js';
 import { load } from './load.js';
 
 export { AttentionError, AttentionRangeError } from './errors.js';
@@ -14,8 +15,12 @@ const WASM_URLS = {
  * @param {import('./index.js').InitOptions} [options]
  */
 export function init(options) {
-  return load(options, async (simd) => {
-    const url = WASM_URLS[simd ? 'simd' : 'scalar']();
-    return { locateFile: () => url };
-  });
+  return load(
+    options,
+    async (simd) => {
+      const url = WASM_URLS[simd ? 'simd' : 'scalar']();
+      return { locateFile: () => url };
+    },
+    INFERENCE,
+  );
 }

@@ -16,22 +16,15 @@ export function simdSupported() {
   }
 }
 
-// The inference builds. The training entries (training.js, training-node.js) pass their own.
-const BUILDS = {
-  simd: () => import('./attention-lab-simd.js'),
-  scalar: () => import('./attention-lab-scalar.js'),
-};
-
-export const wasmFileName = (simd) => (simd ? 'attention-lab-simd.wasm' : 'attention-lab-scalar.wasm');
-
 /**
  * @param {object} options   user options: simd, wasmUrl, wasmBinary, locateFile
  * @param {(simd: boolean) => Promise<object>} defaults  module settings for the
  *        environment (how to find the .wasm when the user gave no option)
- * @param {{ builds?: object, training?: boolean, families?: Function[] }} [flavour]  the glue of
- *        each build and the operation families beyond the inference ones (the training build's)
+ * @param {{ builds: object, training?: boolean, families?: Function[] }} flavour  the glue of each
+ *        build (builds.js or train/builds.js: each entry passes its own, so that a bundle of one
+ *        entry holds no other build) and the operation families beyond the inference ones
  */
-export async function load(options = {}, defaults, { builds = BUILDS, training = false, families = [] } = {}) {
+export async function load(options = {}, defaults, { builds, training = false, families = [] }) {
   if (options === null || typeof options !== 'object') throw new TypeError('init: options must be an object');
   const known = ['simd', 'wasmUrl', 'wasmBinary', 'locateFile'];
   for (const key of Object.keys(options))

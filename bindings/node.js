@@ -2,7 +2,8 @@
 // this file (the Emscripten glue is built for web and worker only).
 import { readFile } from 'node:fs/promises';
 
-import { load, wasmFileName } from './load.js';
+import { INFERENCE, wasmFileName } from './builds.js';
+import { load } from './load.js';
 
 export { AttentionError, AttentionRangeError } from './errors.js';
 
@@ -11,7 +12,9 @@ export { AttentionError, AttentionRangeError } from './errors.js';
  * @param {import('./index.js').InitOptions} [options]
  */
 export function init(options) {
-  return load(options, async (simd) => ({
-    wasmBinary: await readFile(new URL(`./${wasmFileName(simd)}`, import.meta.url)),
-  }));
+  return load(
+    options,
+    async (simd) => ({ wasmBinary: await readFile(new URL(`./${wasmFileName(simd)}`, import.meta.url)) }),
+    INFERENCE,
+  );
 }

@@ -14,7 +14,8 @@ const wasmBuild = join(root, 'build', 'wasm');
 // (a new family ships without an edit here). Not shipped: the .cpp/.h files and
 // arg-blocks-header.js, which the WASM build runs.
 const PACKAGE_FILES = [
-  'index.js', 'node.js', 'index.cjs', 'load.js', 'api.js', 'frame.js', 'arg-blocks.js', 'errors.js', 'validate.js',
+  'index.js', 'node.js', 'index.cjs', 'load.js', 'builds.js', 'api.js', 'frame.js', 'arg-blocks.js', 'errors.js',
+  'validate.js',
   'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'tensors.js', 'index.d.ts', 'index.d.cts',
   'training.js', 'training-node.js', 'training.d.ts',
   ...readdirSync(join(root, 'bindings', 'ops')).filter((f) => f.endsWith('.js')).map((f) => `ops/${f}`),

@@ -2,13 +2,27 @@
 // Chromium: a CDN layout (the package's files under /npm/attention-lab@<version>/
 // on one 127.0.0.1 origin, a blog-like page on another), the web components
 // from that CDN with one <script type="module">, a module Web Worker, and the
-// SIMD → scalar fallback when WebAssembly.validate rejects SIMD.
+// SIMD → scalar fallback when WebAssembly.validate rejects SIMD. The training
+// entry (dist/training.js) the same way: a page, a module worker, the fallback.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { COMPUTE, expectKnownAnswer, freshApp, launch, openAndRead, packed, page, serve, writeFiles } from './helpers.js';
+import {
+  COMPUTE,
+  TRAIN,
+  expectKnownAnswer,
+  expectTrainingAnswer,
+  freshApp,
+  launch,
+  openAndRead,
+  packed,
+  page,
+  serve,
+  trainInNode,
+  writeFiles,
+} from './helpers.js';
 
 const { version } = packed();
 
@@ -101,6 +115,42 @@ self.onmessage = async () => {
   }
 };
 `,
+  // the training entry from the CDN: the inference answer and the training ones
+  'training.html': page(
+    'Training in the page',
+    '',
+    `<script type="module">
+import { init } from '${cdn}/dist/training.js';
+const compute = ${COMPUTE};
+const train = ${TRAIN};
+const show = (v) => { document.querySelector('#result').textContent = JSON.stringify(v); };
+init().then((lab) => show({ ...compute(lab), trained: train(lab) }), (e) => show({ error: String(e) }));
+</script>`,
+  ),
+  // training in a module worker, as the page will
+  'training-worker.html': page(
+    'Training off the main thread',
+    '',
+    `<script type="module">
+const show = (v) => { document.querySelector('#result').textContent = JSON.stringify(v); };
+const worker = new Worker(new URL('./training-worker.js', import.meta.url), { type: 'module' });
+worker.onerror = (e) => show({ error: 'worker: ' + e.message });
+worker.onmessage = ({ data }) => show(data);
+worker.postMessage('train');
+</script>`,
+  ),
+  'training-worker.js': `import { init } from '${cdn}/dist/training.js';
+const train = ${TRAIN};
+const ready = init();
+self.onmessage = async () => {
+  try {
+    const inWorker = typeof document === 'undefined' && typeof WorkerGlobalScope === 'function';
+    self.postMessage({ ...train(await ready), inWorker });
+  } catch (e) {
+    self.postMessage({ error: String(e) });
+  }
+};
+`,
 });
 
 describe('browser consumers from a CDN layout, in Chromium', () => {
@@ -109,6 +159,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
   let cdn;
   let blog;
   let bareCdn;
+  const node = {}; // the training answers computed in this Node process, by build
 
   beforeAll(async () => {
     app = freshApp('browser');
@@ -119,6 +170,8 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     writeFiles(blogDir, blogPages(cdn.url));
     blog = await serve(blogDir);
     browser = await launch();
+    node.simd = await trainInNode(true);
+    node.scalar = await trainInNode(false);
   });
 
   afterAll(async () => {
@@ -223,5 +276,37 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     // the two builds agree on a 64×16 causal attention
     expect(scalar.result.big).toHaveLength(simd.result.big.length);
     scalar.result.big.forEach((x, i) => expect(Math.abs(x - simd.result.big[i])).toBeLessThanOrEqual(1e-6 + 1e-5 * Math.abs(simd.result.big[i])));
+  });
+
+  it('a page on another origin imports the training entry from the CDN (dist/training.js) and trains', async () => {
+    const { result, problems, wasm, context } = await openAndRead(browser, `${blog.url}/training.html`);
+    await context.close();
+    expect(result.error).toBeUndefined();
+    expectKnownAnswer(expect, result, { simd: true });
+    expectTrainingAnswer(expect, result.trained, node.simd, { simd: true });
+    expect(problems).toEqual([]);
+    // only the training .wasm, found relative to dist/training.js on the CDN
+    const url = `${cdn.url}/dist/attention-lab-training-simd.wasm`;
+    expect(wasm).toEqual([{ url, type: 'application/wasm', status: 200 }]);
+  });
+
+  it('a module Web Worker imports the training entry from the CDN and trains off the main thread', async () => {
+    const { result, problems, wasm, context } = await openAndRead(browser, `${blog.url}/training-worker.html`);
+    await context.close();
+    expect(result.inWorker).toBe(true);
+    expectTrainingAnswer(expect, result, node.simd, { simd: true });
+    expect(problems).toEqual([]);
+    expect(wasm.map((w) => w.url)).toEqual([`${cdn.url}/dist/attention-lab-training-simd.wasm`]);
+  });
+
+  it("SIMD fallback, training entry: it loads attention-lab-training-scalar.wasm, Node's scalar losses", async () => {
+    const opened = await openAndRead(browser, `${blog.url}/training.html`, { init: NO_SIMD });
+    const { result, problems, wasm, context } = opened;
+    await context.close();
+    expect(result.error).toBeUndefined();
+    expectKnownAnswer(expect, result, { simd: false });
+    expectTrainingAnswer(expect, result.trained, node.scalar, { simd: false });
+    expect(wasm.map((w) => w.url)).toEqual([`${cdn.url}/dist/attention-lab-training-scalar.wasm`]);
+    expect(problems).toEqual([]);
   });
 });

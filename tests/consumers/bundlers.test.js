@@ -4,17 +4,44 @@
 // Vite and webpack find the .wasm through `new URL('./x.wasm', import.meta.url)`
 // and emit it; esbuild leaves that URL alone, so its app copies the .wasm next
 // to the bundle (the documented step) or passes init({ locateFile }).
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+// A second app trains the way the page will: the same main thread, and a module
+// worker importing 'attention-lab/training'. Only that app's output holds the
+// training .wasm; the inference app's never does.
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { COMPUTE, expectKnownAnswer, freshApp, launch, openAndRead, page, run, serve, tools, viteBin, writeFiles } from './helpers.js';
+import {
+  COMPUTE,
+  TRAIN,
+  expectKnownAnswer,
+  expectTrainingAnswer,
+  freshApp,
+  launch,
+  openAndRead,
+  page,
+  root,
+  run,
+  serve,
+  tools,
+  trainInNode,
+  viteBin,
+  writeFiles,
+} from './helpers.js';
 
 const main = (initArgs = '') => `import { init } from 'attention-lab';
 const compute = ${COMPUTE};
 const show = (value) => { document.querySelector('#result').textContent = JSON.stringify(value); };
 init(${initArgs}).then((lab) => show(compute(lab)), (e) => show({ error: String(e) }));
+`;
+
+// The training entry on the main thread (esbuild's app): the inference answer and the training ones.
+const MAIN_TRAINING = `import { init } from 'attention-lab/training';
+const compute = ${COMPUTE};
+const train = ${TRAIN};
+const show = (value) => { document.querySelector('#result').textContent = JSON.stringify(value); };
+init().then((lab) => show({ ...compute(lab), trained: train(lab) }), (e) => show({ error: String(e) }));
 `;
 
 // The Vite and webpack app also starts a module worker that computes with its own lab.
@@ -39,6 +66,19 @@ self.onmessage = async () => {
 };
 `;
 
+// The training app's worker (train/worker.js, started by the same APP from train/app.js).
+const TRAIN_WORKER = `import { init } from 'attention-lab/training';
+const train = ${TRAIN};
+const ready = init();
+self.onmessage = async () => {
+  try {
+    self.postMessage({ ...train(await ready), inWorker: typeof document === 'undefined' });
+  } catch (e) {
+    self.postMessage({ error: String(e) });
+  }
+};
+`;
+
 // `import 'attention-lab/components'` in a bundled app, and one element.
 const COMPONENTS_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>components in an app</title>
@@ -56,11 +96,12 @@ const poll = setInterval(() => { if ('ready' in el.dataset) { clearInterval(poll
 
 const WEBPACK = (toolsDir) => `// webpack 5 through its Node API (no CLI), production mode, default rules.
 const webpack = require(${JSON.stringify(join(toolsDir, 'node_modules', 'webpack'))});
+const [entry, outdir] = process.argv.slice(2);
 webpack({
   mode: 'production',
   context: __dirname,
-  entry: './src/app.js',
-  output: { path: __dirname + '/out-webpack', filename: 'main.js', clean: true },
+  entry,
+  output: { path: __dirname + '/' + outdir, filename: 'main.js', clean: true },
   performance: { hints: false },
 }, (err, stats) => {
   if (err) { console.error(err); process.exit(1); }
@@ -74,24 +115,34 @@ import { build } from ${JSON.stringify(join(toolsDir, 'node_modules', 'esbuild',
 import { copyFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-const [entry, outdir, copyTo] = process.argv.slice(2);
+// flavours: 'attention-lab' (the inference .wasm), 'attention-lab-training' (the training entry's)
+const [entry, outdir, copyTo, flavours = 'attention-lab'] = process.argv.slice(2);
 await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', outdir, logLevel: 'warning' });
 if (copyTo) {
   // the step users add: copy both builds' .wasm (init() picks one at run time)
   const require = createRequire(import.meta.url);
-  for (const build of ['simd', 'scalar']) {
-    const wasm = require.resolve('attention-lab/attention-lab-' + build + '.wasm');
-    copyFileSync(wasm, join(copyTo, 'attention-lab-' + build + '.wasm'));
-  }
+  for (const flavour of flavours.split(','))
+    for (const build of ['simd', 'scalar']) {
+      const file = flavour + '-' + build + '.wasm';
+      copyFileSync(require.resolve('attention-lab/' + file), join(copyTo, file));
+    }
 }
 console.log(JSON.stringify(readdirSync(outdir)));
 `;
+
+// The training build's two .wasm, as the tarball packs them (dist/ is what `npm pack` took).
+const TRAINING_WASM = ['simd', 'scalar'].map((b) =>
+  readFileSync(join(root, 'dist', `attention-lab-training-${b}.wasm`)),
+);
+
+const WEBPACK_HTML = page('attention-lab consumer', '', '<script src="main.js"></script>');
 
 const HTML = (script) => page('attention-lab consumer', '', `<script type="module" src="${script}"></script>`);
 
 describe('bundler consumers: the built app computes an attention in Chromium', () => {
   let app;
   let browser;
+  let node; // the training answers computed in this Node process, SIMD build
   const servers = [];
 
   beforeAll(async () => {
@@ -104,6 +155,10 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
         'src/worker.js': WORKER,
         'src/main.js': main(),
         'src/main-locate.js': main("{ locateFile: (file) => '/static/wasm/' + file }"),
+        'src/main-training.js': MAIN_TRAINING,
+        'train/index.html': HTML('./app.js'),
+        'train/app.js': APP,
+        'train/worker.js': TRAIN_WORKER,
         'build-webpack.cjs': WEBPACK(toolsDir),
         'build-esbuild.mjs': ESBUILD(toolsDir),
         'components/index.html': COMPONENTS_PAGE,
@@ -111,6 +166,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
       { type: 'module' },
     );
     browser = await launch();
+    node = await trainInNode(true);
   });
 
   afterAll(async () => {
@@ -118,6 +174,8 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     for (const s of servers) await s.close();
     if (app) rmSync(app, { recursive: true, force: true });
   });
+
+  const webpack = (entry, outdir) => run(process.execPath, ['build-webpack.cjs', entry, outdir], { cwd: app });
 
   async function load(dir, path = '/index.html') {
     const server = await serve(dir);
@@ -127,13 +185,13 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     return out;
   }
 
-  function expectLoaded(out, { simd = true, worker = false } = {}) {
+  /** `worker`: what the app's module worker computed, 'inference' (the known answer) or 'training'. */
+  function expectLoaded(out, { simd = true, worker } = {}) {
     expect(out.result.error).toBeUndefined();
     expectKnownAnswer(expect, out.result, { simd });
-    if (worker) {
-      expectKnownAnswer(expect, out.result.worker, { simd });
-      expect(out.result.worker.inWorker).toBe(true);
-    }
+    if (worker === 'inference') expectKnownAnswer(expect, out.result.worker, { simd });
+    if (worker === 'training') expectTrainingAnswer(expect, out.result.worker, node, { simd });
+    if (worker) expect(out.result.worker.inWorker).toBe(true);
     expect(out.problems).toEqual([]);
     // the .wasm was fetched over HTTP with the type instantiateStreaming needs
     expect(out.wasm.length).toBeGreaterThan(0);
@@ -143,22 +201,56 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     }
   }
 
+  /**
+   * The files of a build's output that are the training build's .wasm (by content: webpack names
+   * assets by hash alone) or JavaScript naming it (its glue, or the training entry).
+   */
+  function trainingFiles(dir) {
+    const files = readdirSync(dir, { recursive: true }).filter((f) => statSync(join(dir, f)).isFile());
+    const isTrainingWasm = (bytes) => TRAINING_WASM.some((w) => w.equals(bytes));
+    const namesTraining = (f) => /\.m?js$/.test(f) &&
+      readFileSync(join(dir, f), 'utf8').includes('attention-lab-training');
+    return files.filter((f) => isTrainingWasm(readFileSync(join(dir, f))) || namesTraining(f));
+  }
+
   it('Vite 8: vite build, then the built app computes the known answer on the main thread and in a module worker', async () => {
     const log = run(process.execPath, [viteBin, 'build', '--outDir', 'out-vite', '--emptyOutDir', '--logLevel', 'warn'], { cwd: app });
     expect(log).not.toMatch(/warn|error/i);
     const assets = readdirSync(join(app, 'out-vite', 'assets'));
     expect(assets.some((f) => /^attention-lab-simd-.*\.wasm$/.test(f))).toBe(true);
     expect(assets.some((f) => /^attention-lab-scalar-.*\.wasm$/.test(f))).toBe(true);
+    expect(trainingFiles(join(app, 'out-vite'))).toEqual([]); // an inference app never carries the training build
     const out = await load(join(app, 'out-vite'));
-    expectLoaded(out, { worker: true });
+    expectLoaded(out, { worker: 'inference' });
     expect(out.wasm.map((w) => w.url).join()).toMatch(/attention-lab-simd-[^/]*\.wasm/);
   });
 
+  it("Vite 8: the training app (training in a module worker) emits its .wasm, trains to Node's losses", async () => {
+    const args = ['build', 'train', '--outDir', '../out-vite-train', '--emptyOutDir', '--logLevel', 'warn'];
+    const log = run(process.execPath, [viteBin, ...args], { cwd: app });
+    expect(log).not.toMatch(/warn|error/i);
+    const assets = readdirSync(join(app, 'out-vite-train', 'assets')).filter((f) => f.endsWith('.wasm'));
+    for (const name of ['simd', 'scalar', 'training-simd', 'training-scalar'].map((b) => `attention-lab-${b}`))
+      expect(assets.filter((f) => new RegExp(`^${name}-[^.]+\\.wasm$`).test(f)), name).toHaveLength(1);
+    const out = await load(join(app, 'out-vite-train'));
+    expectLoaded(out, { worker: 'training' });
+    expect(out.wasm.map((w) => w.url).join()).toMatch(/attention-lab-training-simd-[^/]*\.wasm/);
+  });
+
   it('webpack 5: production build, then the built app computes the known answer on the main thread and in a module worker', async () => {
-    const assets = JSON.parse(run(process.execPath, ['build-webpack.cjs'], { cwd: app }));
+    const assets = JSON.parse(webpack('./src/app.js', 'out-webpack'));
     expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
-    writeFiles(join(app, 'out-webpack'), { 'index.html': page('attention-lab consumer', '', '<script src="main.js"></script>') });
-    expectLoaded(await load(join(app, 'out-webpack')), { worker: true });
+    expect(trainingFiles(join(app, 'out-webpack'))).toEqual([]);
+    writeFiles(join(app, 'out-webpack'), { 'index.html': WEBPACK_HTML });
+    expectLoaded(await load(join(app, 'out-webpack')), { worker: 'inference' });
+  });
+
+  it("webpack 5: the training app emits the training .wasm; its module worker trains to Node's losses", async () => {
+    const assets = JSON.parse(webpack('./train/app.js', 'out-webpack-train'));
+    expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(4);
+    expect(trainingFiles(join(app, 'out-webpack-train')).filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
+    writeFiles(join(app, 'out-webpack-train'), { 'index.html': WEBPACK_HTML });
+    expectLoaded(await load(join(app, 'out-webpack-train')), { worker: 'training' });
   });
 
   // dist/components.js keeps literal new URL('./attention-lab-*.wasm', import.meta.url) and font URLs, which bundlers follow.
@@ -174,7 +266,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     expect(out.problems).toEqual([]);
   });
 
-  it('Vite 8 dev server: the app and its worker compute the known answer unbundled (dependency pre-bundling on)', async () => {
+  it('Vite 8 dev server: both apps and their workers compute the known answers unbundled (pre-bundling)', async () => {
     const { createServer } = await import('vite');
     const server = await createServer({ root: app, configFile: false, logLevel: 'error', server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false } });
     await server.listen();
@@ -182,7 +274,10 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
       const { port } = server.httpServer.address();
       const out = await openAndRead(browser, `http://127.0.0.1:${port}/index.html`);
       await out.context.close();
-      expectLoaded(out, { worker: true });
+      expectLoaded(out, { worker: 'inference' });
+      const trained = await openAndRead(browser, `http://127.0.0.1:${port}/train/index.html`);
+      await trained.context.close();
+      expectLoaded(trained, { worker: 'training' });
     } finally {
       await server.close();
     }
@@ -193,8 +288,25 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     rmSync(out, { recursive: true, force: true });
     const files = JSON.parse(run(process.execPath, ['build-esbuild.mjs', 'src/main.js', out, out], { cwd: app }));
     expect(files).toEqual(expect.arrayContaining(['main.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.wasm']));
+    expect(trainingFiles(out)).toEqual([]);
     writeFiles(out, { 'index.html': HTML('main.js') });
     expectLoaded(await load(out));
+  });
+
+  it("esbuild: the training entry, bundled with its .wasm copied next to it, trains to Node's losses", async () => {
+    const out = join(app, 'out-esbuild-training');
+    rmSync(out, { recursive: true, force: true });
+    const args = ['build-esbuild.mjs', 'src/main-training.js', out, out, 'attention-lab-training'];
+    const files = JSON.parse(run(process.execPath, args, { cwd: app }));
+    const wasm = files.filter((f) => f.endsWith('.wasm')).sort();
+    expect(wasm).toEqual(['attention-lab-training-scalar.wasm', 'attention-lab-training-simd.wasm']);
+    // and the other way round: a bundle of the training entry alone holds no inference glue
+    expect(readFileSync(join(out, 'main-training.js'), 'utf8')).not.toContain('attention-lab-simd.wasm');
+    writeFiles(out, { 'index.html': HTML('main-training.js') });
+    const loaded = await load(out);
+    expectLoaded(loaded);
+    expectTrainingAnswer(expect, loaded.result.trained, node, { simd: true });
+    expect(loaded.wasm.map((w) => new URL(w.url).pathname)).toEqual(['/attention-lab-training-simd.wasm']);
   });
 
   it('esbuild: without the copy step the .wasm is missing, and init() rejects (the step is needed)', async () => {

@@ -244,3 +244,89 @@ export const page = (title, body = '', head = '') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>${title}</title>${head}</head>
 <body><h1>${title}</h1>${body}<pre id="result"></pre></body></html>
 `;
+
+// The training entry's known answers ('attention-lab/training'): the backward pass of the attention
+// above for an output gradient dO, checked against a float64 reference, and a few training steps of a
+// tiny seeded Transformer on the reverse task, checked against the same steps run in Node.
+export const DO = [
+  [1, 0],
+  [0, -1],
+  [0.5, 2],
+];
+
+/** The training consumer code, as source: needs a training lab; returns a JSON-able result. */
+export const TRAIN = `(lab) => {
+  const [Q, K, V, dO] = ${JSON.stringify([Q, K, V, DO])};
+  const { dQ, dK, dV } = lab.attentionBackward(Q, K, V, dO);
+  const task = lab.tasks.reverse;
+  const sizes = { dModel: 16, heads: 2, dFF: 32, encoderLayers: 1, decoderLayers: 1 };
+  const model = lab.createTransformer({ task, ...sizes, seed: 5 });
+  const batch = task.batch({ seed: 3, size: 8 });
+  const losses = [];
+  for (let i = 0; i < 4; i++) losses.push(model.trainStep(batch, { learningRate: 0.01 }).loss);
+  const generated = model.generate(task.encode('abcd')).tokens;
+  model.dispose();
+  const data = (m) => Array.from(m.data);
+  return { training: lab.training, simd: lab.simd, dQ: data(dQ), dK: data(dK), dV: data(dV), losses, generated };
+}`;
+
+/** float64 gradients of L = Σ O ∘ dO for the known answer's Q, K, V: { dQ, dK, dV }, row-major. */
+export function backwardReference() {
+  const scale = 1 / Math.sqrt(Q[0].length);
+  const dot = (a, b) => a.reduce((acc, x, i) => acc + x * b[i], 0);
+  const P = Q.map((q) => {
+    const e = K.map((k) => Math.exp(dot(q, k) * scale));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / sum);
+  });
+  // dS = P ∘ (dP − rowsum(P ∘ dP)) with dP = dO Vᵀ
+  const dS = P.map((p, i) => {
+    const dP = V.map((v) => dot(DO[i], v));
+    const mean = dot(p, dP);
+    return p.map((pj, j) => pj * (dP[j] - mean));
+  });
+  const column = (rows, c) => rows.map((r) => r[c]);
+  const times = (A, B) => A.flatMap((a) => B[0].map((_, c) => dot(a, column(B, c))));
+  const transpose = (A) => A[0].map((_, c) => column(A, c));
+  return {
+    dQ: times(dS, K).map((x) => x * scale),
+    dK: times(transpose(dS), Q).map((x) => x * scale),
+    dV: times(transpose(P), DO),
+  };
+}
+
+/** TRAIN run in this Node process on the repo's build (dist/training-node.js, what the tarball packs). */
+export async function trainInNode(simd) {
+  const { init } = await import(join(root, 'dist', 'training-node.js'));
+  return new Function(`return ${TRAIN}`)()(await init({ simd }));
+}
+
+/**
+ * Assert a training consumer's result: the gradients against the float64 reference, the losses and
+ * the decoded tokens against Node's (`node`, from trainInNode with the same build). Node and the
+ * browser run the same .wasm bytes, and WebAssembly's float arithmetic is deterministic (no fast
+ * math, no relaxed SIMD), so the losses agree bit for bit (they did, in Chromium, for both builds).
+ * The relative 1e-5 (float32's precision) keeps the test about "the training build loaded and
+ * computed" rather than about engines being bit-exact; a wrong seed, batch or rate moves the losses
+ * by far more (each step lowers them by 0.15 to 0.35).
+ */
+export function expectTrainingAnswer(expect, result, node, { simd } = {}) {
+  expect(result.error).toBeUndefined();
+  expect(result.training).toBe(true);
+  if (simd !== undefined) expect(result.simd).toBe(simd);
+  const ref = backwardReference();
+  for (const name of ['dQ', 'dK', 'dV']) {
+    expect(result[name], name).toHaveLength(ref[name].length);
+    const tolerance = (want) => 1e-5 + 1e-5 * Math.abs(want);
+    result[name].forEach((x, i) =>
+      expect(Math.abs(x - ref[name][i]), `${name}[${i}]`).toBeLessThanOrEqual(tolerance(ref[name][i])),
+    );
+  }
+  expect(result.losses).toHaveLength(node.losses.length);
+  const close = (x, want) => Math.abs(x - want) <= 1e-5 * Math.abs(want);
+  result.losses.forEach((x, i) =>
+    expect(close(x, node.losses[i]), `loss ${i}: ${x}, Node: ${node.losses[i]}`).toBe(true),
+  );
+  expect(result.losses.at(-1)).toBeLessThan(result.losses[0]); // it learns
+  expect(result.generated).toEqual(node.generated);
+}
