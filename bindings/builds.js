@@ -8,4 +8,4 @@ export const INFERENCE_BUILDS = {
 
 export const wasmFileName = (simd) => (simd ? 'attention-lab-simd.wasm' : 'attention-lab-scalar.wasm');
 
-export const INFERENCE = { builds: INFERENCE_BUILDS };
+export const INFERENCE = { builds: INFERENCE_BUILDS, wasmFileName };

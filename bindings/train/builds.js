@@ -10,4 +10,4 @@ export const TRAINING_BUILDS = {
 
 export const trainingWasmFileName = (simd) => (simd ? 'attention-lab-training-simd.wasm' : 'attention-lab-training-scalar.wasm');
 
-export const TRAINING = { builds: TRAINING_BUILDS, training: true, families: TRAINING_FAMILIES };
+export const TRAINING = { builds: TRAINING_BUILDS, wasmFileName: trainingWasmFileName, training: true, families: TRAINING_FAMILIES };

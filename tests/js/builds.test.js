@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { init } from '../../dist/node.js';
+import { init as initTraining } from '../../dist/training-node.js';
 import { SIZES, expectClose, loadLab, randomBits, randomMatrix, randomVector, rng } from './helpers.js';
 import * as R from './reference.js';
 
@@ -28,6 +29,26 @@ describe('init', () => {
     const lab = await init({ simd: false, wasmBinary: bytes });
     expect(lab.simd).toBe(false);
     expect(Array.from(lab.matmul([[1, 2]], [[3], [4]]).data)).toEqual([11]);
+  });
+
+  it("one build given the other's .wasm fails with an Error naming the file it needs, and the next init works", async () => {
+    const wasm = (name) => readFile(new URL(`../../dist/${name}`, import.meta.url));
+    const warn = console.warn;
+    const printed = [];
+    console.warn = (...a) => printed.push(a.join(' '));
+    try {
+      await expect(initTraining({ simd: true, wasmBinary: await wasm('attention-lab-simd.wasm') })).rejects.toThrow(
+        /^init: the wasmBinary given could not be instantiated; this entry needs attention-lab-training-simd\.wasm \(is it the other build's file\?\): /,
+      );
+      await expect(init({ simd: false, wasmBinary: await wasm('attention-lab-training-scalar.wasm') })).rejects.toThrow(
+        /^init: the wasmBinary given could not be instantiated; this entry needs attention-lab-scalar\.wasm .*LinkError/,
+      );
+      await expect(init({ wasmUrl: 'file:///nowhere/attention-lab-simd.wasm' })).rejects.toThrow(/^init: wasmUrl file:\/\/\/nowhere\/attention-lab-simd\.wasm could not be instantiated: \S/);
+    } finally {
+      console.warn = warn;
+    }
+    expect(printed).toEqual([]); // the glue's own messages went into the errors, not the console
+    expect(Array.from((await init()).matmul([[1, 2]], [[3], [4]]).data)).toEqual([11]);
   });
 
   it('rejects unknown options and non-object options', async () => {
