@@ -54,16 +54,22 @@ function check(name, lab, c, Q, K, V) {
   return r.maxAbs;
 }
 
-// Median ms per call of each entry, in `rounds` turns of about `turnMs` each.
+// Median ms per call of each entry, in `rounds` turns of about `turnMs` each. A sample times a
+// batch of calls lasting >= 2 ms: a page's clock ticks in 0.1 ms (Chromium coarsens performance.now).
 function interleave(entries, { rounds, turnMs }) {
-  for (const e of entries) e.samples = [];
+  for (const e of entries) {
+    const t = now();
+    e.run();
+    e.batch = Math.max(1, Math.ceil(2 / Math.max(now() - t, 0.01)));
+    e.samples = [];
+  }
   for (let r = 0; r < rounds; r++)
     for (const e of entries) {
       const t0 = now();
       do {
         const t = now();
-        e.run();
-        e.samples.push(now() - t);
+        for (let k = 0; k < e.batch; k++) e.run();
+        e.samples.push((now() - t) / e.batch);
       } while (now() - t0 < turnMs);
     }
   for (const e of entries) e.ms = median(e.samples);
@@ -90,7 +96,7 @@ export function compareFma(labs, { quick = false, log = () => {} } = {}) {
       gflops: flops / (e.ms * 1e6),
       speedup: entries[0].ms / e.ms,
       maxErr: e.maxErr,
-      calls: e.samples.length,
+      calls: e.samples.length * e.batch,
     }));
     log(`${label(c)}: ${builds.map((b) => `${b.name} ${b.ms.toFixed(2)} ms (×${b.speedup.toFixed(3)})`).join(', ')}`);
     rows.push({ case: label(c), builds });
