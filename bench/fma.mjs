@@ -38,7 +38,11 @@ async function inNode() {
   const { load } = await import(url('dist/load.js'));
   const { compareFma, loadBuilds } = await import('./lib/fma-compare.mjs');
   const labs = await loadBuilds(load, BUILDS, async (p) => readFileSync(path.join(root, p)), (p) => import(url(p)));
-  return { environment: `Node ${process.version} --experimental-wasm-relaxed-simd`, ...compareFma(labs, { quick, log: console.error }) };
+  const cpuClock = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  return { environment: `Node ${process.version} --experimental-wasm-relaxed-simd`, ...compareFma(labs, { quick, log: console.error, cpuClock }) };
 }
 
 async function inChromium() {
@@ -73,11 +77,13 @@ const result = await (browser ? inChromium() : inNode());
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 console.error(`\n${result.environment}, ${cpu}, d = 64, one thread; median ms per call, interleaved rounds; ×: speed-up over ${result.builds[0]}`);
 if (control) console.error(`control: ${BUILDS[2].dir}/attention-lab-simd.wasm`);
-console.error(`| case | ${result.builds.map((b) => `${b} ms | ${b} GFLOP/s`).join(' | ')} | ${result.builds.slice(1).map((b) => `${b} ×`).join(' | ')} | max error (${result.builds.join(' / ')}) |`);
-console.error(`|---|${result.builds.map(() => '---|---|').join('')}${result.builds.slice(1).map(() => '---|').join('')}---|`);
+const others = result.builds.slice(1), withCpu = result.rows[0].builds[0].cpuMs != null;
+const speedupTitles = others.flatMap((b) => [`${b} ×`, ...(withCpu ? [`${b} × (CPU time)`] : [])]);
+console.error(`| case | ${result.builds.map((b) => `${b} ms | ${b} GFLOP/s`).join(' | ')} | ${speedupTitles.join(' | ')} | max error (${result.builds.join(' / ')}) |`);
+console.error(`|---|${result.builds.map(() => '---|---|').join('')}${speedupTitles.map(() => '---|').join('')}---|`);
 for (const r of result.rows) {
   const cells = r.builds.map((b) => `${b.ms.toFixed(2)} | ${b.gflops.toFixed(2)}`);
-  const speedups = r.builds.slice(1).map((b) => `×${b.speedup.toFixed(3)}`);
+  const speedups = r.builds.slice(1).flatMap((b) => [`×${b.speedup.toFixed(3)}`, ...(withCpu ? [`×${b.cpuSpeedup.toFixed(3)}`] : [])]);
   console.error(`| ${r.case} | ${cells.join(' | ')} | ${speedups.join(' | ')} | ${r.builds.map((b) => b.maxErr.toExponential(1)).join(' / ')} |`);
 }
 console.log(JSON.stringify({ cpu, ...result }));

@@ -55,46 +55,52 @@ function check(name, lab, c, Q, K, V) {
 }
 
 // Median ms per call of each entry, in `rounds` turns of about `turnMs` each. A sample times a
-// batch of calls lasting >= 2 ms: a page's clock ticks in 0.1 ms (Chromium coarsens performance.now).
-function interleave(entries, { rounds, turnMs }) {
+// batch of calls lasting >= 10 ms: a page's clock ticks in 0.1 ms (Chromium coarsens performance.now).
+// With `cpuClock` (process CPU ms; Node only) each sample's CPU time too, which leaves out the time
+// the process waited for a core on a busy machine.
+function interleave(entries, { rounds, turnMs, cpuClock }) {
   for (const e of entries) {
     const t = now();
     e.run();
-    e.batch = Math.max(1, Math.ceil(2 / Math.max(now() - t, 0.01)));
+    e.batch = Math.max(1, Math.ceil(10 / Math.max(now() - t, 0.01)));
     e.samples = [];
+    e.cpuSamples = [];
   }
   for (let r = 0; r < rounds; r++)
     for (const e of entries) {
       const t0 = now();
       do {
-        const t = now();
+        const t = now(), c = cpuClock?.();
         for (let k = 0; k < e.batch; k++) e.run();
         e.samples.push((now() - t) / e.batch);
+        if (cpuClock) e.cpuSamples.push((cpuClock() - c) / e.batch);
       } while (now() - t0 < turnMs);
     }
-  for (const e of entries) e.ms = median(e.samples);
+  for (const e of entries) [e.ms, e.cpuMs] = [median(e.samples), cpuClock ? median(e.cpuSamples) : null];
 }
 
 /**
  * @param {{ name: string, lab: object }[]} labs  the builds, loaded; the first is the baseline
- * @param {{ quick?: boolean, log?: (line: string) => void }} [options]
+ * @param {{ quick?: boolean, log?: (line: string) => void, cpuClock?: () => number }} [options]
  * @returns {{ builds: string[], rows: object[] }}  per case and build: ms, GFLOP/s, speed-up over
  *          the first build, largest error on the sampled rows
  */
-export function compareFma(labs, { quick = false, log = () => {} } = {}) {
+export function compareFma(labs, { quick = false, log = () => {}, cpuClock } = {}) {
   const rows = [];
   for (const c of fmaCases(quick)) {
     const [Q, K, V] = [1, 2, 3].map((k) => randomMatrix(c.n, D, 1000 * c.n + k));
     const options = callOptions(c);
     const entries = labs.map(({ name, lab }) => ({ name, maxErr: check(name, lab, c, Q, K, V), run: () => lab.scaledDotProductAttention(Q, K, V, options) }));
     for (const e of entries) for (let t0 = now(); now() - t0 < (quick ? 100 : 300); ) e.run(); // warm-up: V8 tiers up
-    interleave(entries, quick ? { rounds: 5, turnMs: 60 } : { rounds: 15, turnMs: 100 });
+    interleave(entries, { ...(quick ? { rounds: 5, turnMs: 60 } : { rounds: 15, turnMs: 100 }), cpuClock });
     const flops = (c.causal ? 2 : 4) * c.n * c.n * D; // causal: the useful half, as bench/run.mjs counts it
     const builds = entries.map((e) => ({
       name: e.name,
       ms: e.ms,
       gflops: flops / (e.ms * 1e6),
       speedup: entries[0].ms / e.ms,
+      cpuMs: e.cpuMs,
+      cpuSpeedup: e.cpuMs == null ? null : entries[0].cpuMs / e.cpuMs,
       maxErr: e.maxErr,
       calls: e.samples.length * e.batch,
     }));
