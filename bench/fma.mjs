@@ -37,12 +37,14 @@ async function inNode() {
   const url = (p) => pathToFileURL(path.join(root, p)).href;
   const { load } = await import(url('dist/load.js'));
   const { compareFma, loadBuilds } = await import('./lib/fma-compare.mjs');
-  const labs = await loadBuilds(load, BUILDS, async (p) => readFileSync(path.join(root, p)), (p) => import(url(p)));
+  const bytes = async (p) => readFileSync(path.join(root, p));
+  const labs = await loadBuilds(load, BUILDS, bytes, (p) => import(url(p)));
   const cpuClock = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  return { environment: `Node ${process.version} --experimental-wasm-relaxed-simd`, ...compareFma(labs, { quick, log: console.error, cpuClock }) };
+  const result = compareFma(labs, { quick, log: console.error, cpuClock });
+  return { environment: `Node ${process.version} --experimental-wasm-relaxed-simd`, ...result };
 }
 
 async function inChromium() {
@@ -50,7 +52,8 @@ async function inChromium() {
   const { serveStatic } = await import('../scripts/serve.mjs');
   const server = await serveStatic(root, 0);
   const origin = `http://127.0.0.1:${server.address().port}`;
-  const instance = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] });
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  const instance = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
   try {
     const page = await instance.newPage();
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
@@ -75,15 +78,18 @@ async function inChromium() {
 
 const result = await (browser ? inChromium() : inNode());
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-console.error(`\n${result.environment}, ${cpu}, d = 64, one thread; median ms per call, interleaved rounds; ×: speed-up over ${result.builds[0]}`);
+console.error(`\n${result.environment}, ${cpu}, d = 64, one thread; median ms per call, interleaved rounds;` +
+  ` ×: speed-up over ${result.builds[0]}`);
 if (control) console.error(`control: ${BUILDS[2].dir}/attention-lab-simd.wasm`);
 const others = result.builds.slice(1), withCpu = result.rows[0].builds[0].cpuMs != null;
 const speedupTitles = others.flatMap((b) => [`${b} ×`, ...(withCpu ? [`${b} × (CPU time)`] : [])]);
-console.error(`| case | ${result.builds.map((b) => `${b} ms | ${b} GFLOP/s`).join(' | ')} | ${speedupTitles.join(' | ')} | max error (${result.builds.join(' / ')}) |`);
-console.error(`|---|${result.builds.map(() => '---|---|').join('')}${speedupTitles.map(() => '---|').join('')}---|`);
+const titles = ['case', ...result.builds.flatMap((b) => [`${b} ms`, `${b} GFLOP/s`]), ...speedupTitles, `max error (${result.builds.join(' / ')})`];
+console.error(`| ${titles.join(' | ')} |`);
+console.error(`|${titles.map(() => '---|').join('')}`);
 for (const r of result.rows) {
   const cells = r.builds.map((b) => `${b.ms.toFixed(2)} | ${b.gflops.toFixed(2)}`);
-  const speedups = r.builds.slice(1).flatMap((b) => [`×${b.speedup.toFixed(3)}`, ...(withCpu ? [`×${b.cpuSpeedup.toFixed(3)}`] : [])]);
-  console.error(`| ${r.case} | ${cells.join(' | ')} | ${speedups.join(' | ')} | ${r.builds.map((b) => b.maxErr.toExponential(1)).join(' / ')} |`);
+  const speedups = r.builds.slice(1).flatMap((b) => [b.speedup, ...(withCpu ? [b.cpuSpeedup] : [])].map((x) => `×${x.toFixed(3)}`));
+  const errors = r.builds.map((b) => b.maxErr.toExponential(1)).join(' / ');
+  console.error(`| ${r.case} | ${cells.join(' | ')} | ${speedups.join(' | ')} | ${errors} |`);
 }
 console.log(JSON.stringify({ cpu, ...result }));

@@ -123,14 +123,17 @@ function buildFmaWasm() {
     return;
   }
   mkdirSync(fmaBuild, { recursive: true });
-  const env = fmaEnvironment(root, fmaBuild, { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') });
+  const nodePath = [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':');
+  const env = fmaEnvironment(root, fmaBuild, { ...process.env, NODE_PATH: nodePath });
   const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
   if (!existsSync(join(fmaBuild, 'CMakeCache.txt')))
-    run('emcmake', ['cmake', '-S', '.', '-B', fmaBuild, '-DCMAKE_BUILD_TYPE=Release', '-DATTN_WASM_VARIANTS=fma', ...(process.env.CI ? ['-DATTN_WERROR=ON'] : [])]);
+    run('emcmake', ['cmake', '-S', '.', '-B', fmaBuild, '-DCMAKE_BUILD_TYPE=Release', '-DATTN_WASM_VARIANTS=fma',
+      ...(process.env.CI ? ['-DATTN_WERROR=ON'] : [])]);
   run('cmake', ['--build', fmaBuild, '-j', '2']);
   if (!fmaSmokeTest(fmaBuild)) {
     run('cmake', ['--build', fmaBuild, '--clean-first', '-j', '2']);
-    if (!fmaSmokeTest(fmaBuild)) throw new Error('attention-lab: the FMA build does not load; see the build output above');
+    if (!fmaSmokeTest(fmaBuild))
+      throw new Error('attention-lab: the FMA build does not load; see the build output above');
   }
   for (const f of FMA_GLUE) copyFileSync(join(fmaBuild, f), join(dist, `.${f}.tmp`));
   for (const f of FMA_GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));

@@ -33,10 +33,11 @@ const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], { e
 export function fmaMissing(root) {
   const version = spawnSync('em++', ['--version'], { encoding: 'utf8' });
   if (version.status !== 0) return 'em++ is not installed';
-  if (!/ 3\.1\.6 /.test(version.stdout.split('\n')[0])) return `this route is for Debian's Emscripten 3.1.6, not ${version.stdout.split('\n')[0]}`;
+  const first = version.stdout.split('\n')[0];
+  if (!/ 3\.1\.6 /.test(first)) return `this route is for Debian's Emscripten 3.1.6, not ${first}`;
   if (!existsSync(DEBIAN_EM_CONFIG)) return `${DEBIAN_EM_CONFIG} (Debian's Emscripten config) is missing`;
-  const missing = TOOLS.filter(([command]) => !onPath(command)).map(([, pkg]) => pkg);
-  if (missing.length) return `missing ${[...new Set(missing)].join(' ')} (apt-get install -y ${[...new Set(missing)].join(' ')})`;
+  const missing = [...new Set(TOOLS.filter(([command]) => !onPath(command)).map(([, pkg]) => pkg))].join(' ');
+  if (missing) return `missing ${missing} (apt-get install -y ${missing})`;
   if (!existsSync(join(root, 'node_modules', 'binaryen', 'bin', 'wasm-opt'))) return 'npm binaryen is not installed (npm ci)';
   return null;
 }
@@ -56,7 +57,8 @@ export function fmaEnvironment(root, dir, env) {
     .replace(/^LLVM_ADD_VERSION = .*$/m, `LLVM_ADD_VERSION = '${LLVM_VERSION}'`)
     .replace(/^CLANG_ADD_VERSION = .*$/m, `CLANG_ADD_VERSION = '${LLVM_VERSION}'`)
     .replace(/^BINARYEN_ROOT = .*$/m, `BINARYEN_ROOT = ${JSON.stringify(binaryen)}`);
-  if (!config.includes(`CLANG_ADD_VERSION = '${LLVM_VERSION}'`)) throw new Error(`attention-lab: ${DEBIAN_EM_CONFIG} has no CLANG_ADD_VERSION line to change`);
+  if (!config.includes(`CLANG_ADD_VERSION = '${LLVM_VERSION}'`))
+    throw new Error(`attention-lab: ${DEBIAN_EM_CONFIG} has no CLANG_ADD_VERSION line to change`);
   const configFile = join(dir, 'em-config.py');
   writeFileSync(configFile, config);
   return {

@@ -22,7 +22,10 @@ const median = (xs) => {
  */
 export async function loadBuilds(load, builds, bytes, glue) {
   const labs = [];
-  for (const b of builds) labs.push({ name: b.name, lab: await load({ wasmBinary: await bytes(b.wasm) }, null, { builds: { simd: () => glue(b.js) } }) });
+  for (const b of builds) {
+    const lab = await load({ wasmBinary: await bytes(b.wasm) }, null, { builds: { simd: () => glue(b.js) } });
+    labs.push({ name: b.name, lab });
+  }
   return labs;
 }
 
@@ -90,7 +93,11 @@ export function compareFma(labs, { quick = false, log = () => {}, cpuClock } = {
   for (const c of fmaCases(quick)) {
     const [Q, K, V] = [1, 2, 3].map((k) => randomMatrix(c.n, D, 1000 * c.n + k));
     const options = callOptions(c);
-    const entries = labs.map(({ name, lab }) => ({ name, maxErr: check(name, lab, c, Q, K, V), run: () => lab.scaledDotProductAttention(Q, K, V, options) }));
+    const entries = labs.map(({ name, lab }) => ({
+      name,
+      maxErr: check(name, lab, c, Q, K, V),
+      run: () => lab.scaledDotProductAttention(Q, K, V, options),
+    }));
     for (const e of entries) for (let t0 = now(); now() - t0 < (quick ? 100 : 300); ) e.run(); // warm-up: V8 tiers up
     interleave(entries, { ...(quick ? { rounds: 5, turnMs: 60 } : { rounds: 15, turnMs: 100 }), cpuClock });
     const flops = (c.causal ? 2 : 4) * c.n * c.n * D; // causal: the useful half, as bench/run.mjs counts it

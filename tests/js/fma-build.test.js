@@ -21,7 +21,8 @@ if (missing) console.log(`FMA build tests skipped: ${missing}`);
 
 // npm binaryen's wasm-dis (Debian's 108 cannot read relaxed SIMD).
 const disassemble = (file) => {
-  const r = spawnSync(process.execPath, [`${root}/node_modules/binaryen/bin/wasm-dis`, file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const wasmDis = `${root}/node_modules/binaryen/bin/wasm-dis`;
+  const r = spawnSync(process.execPath, [wasmDis, file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`wasm-dis ${file}: ${r.stderr}`);
   return r.stdout;
 };
@@ -32,7 +33,8 @@ const validates = (flags) => {
   return spawnSync(process.execPath, [...flags, '-e', probe]).status === 0;
 };
 // V8 on x86-64 fuses relaxed_madd where the CPU has FMA3 (and rounds twice where it does not).
-const cpuFuses = process.arch === 'x64' && existsSync('/proc/cpuinfo') && /^flags\s*:.*\bfma\b/m.test(readFileSync('/proc/cpuinfo', 'utf8'));
+const cpuFuses =
+  process.arch === 'x64' && existsSync('/proc/cpuinfo') && /^flags\s*:.*\bfma\b/m.test(readFileSync('/proc/cpuinfo', 'utf8'));
 
 async function loadBuild(name) {
   const { load } = await import(new URL('load.js', dist).href);
@@ -86,7 +88,8 @@ describe.skipIf(Boolean(missing))('the FMA build', () => {
       const full = fma.scaledDotProductAttention(Q, K, V, options);
       expectClose(full.weights, want.weights, { ...TOL, label: `weights (${mask ?? 'no mask'})` });
       expectClose(full.output, want.output, { ...TOL, label: `output (${mask ?? 'no mask'})` });
-      expectClose(fma.scaledDotProductAttention(Q, K, V, { ...options, weights: false }).output, want.output, { ...TOL, label: `fused output (${mask ?? 'no mask'})` });
+      const fused = fma.scaledDotProductAttention(Q, K, V, { ...options, weights: false });
+      expectClose(fused.output, want.output, { ...TOL, label: `fused output (${mask ?? 'no mask'})` });
     }
   });
 });
