@@ -23,7 +23,9 @@ const median = (xs) => {
 export async function loadBuilds(load, builds, bytes, glue) {
   const labs = [];
   for (const b of builds) {
-    const lab = await load({ wasmBinary: await bytes(b.wasm) }, null, { builds: { simd: () => glue(b.js) } });
+    // wasmFileName: the name load() puts in its error when the bytes do not instantiate
+    const flavour = { builds: { simd: () => glue(b.js) }, wasmFileName: () => b.wasm };
+    const lab = await load({ wasmBinary: await bytes(b.wasm) }, null, flavour);
     labs.push({ name: b.name, lab });
   }
   return labs;

@@ -39,7 +39,9 @@ const cpuFuses =
 async function loadBuild(name) {
   const { load } = await import(new URL('load.js', dist).href);
   const wasmBinary = readFileSync(fileURLToPath(new URL(`attention-lab-${name}.wasm`, dist)));
-  return load({ wasmBinary }, null, { builds: { simd: () => import(new URL(`attention-lab-${name}.js`, dist).href) } });
+  const glue = () => import(new URL(`attention-lab-${name}.js`, dist).href);
+  // wasmFileName: the name load() puts in its error when the bytes do not instantiate
+  return load({ wasmBinary }, null, { builds: { simd: glue }, wasmFileName: () => `attention-lab-${name}.wasm` });
 }
 
 describe.skipIf(Boolean(missing))('the FMA build', () => {
