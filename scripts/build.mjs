@@ -1,14 +1,17 @@
-// npm run build: the two WASM builds (SIMD and scalar) and the package's dist/.
+// npm run build: the two WASM builds (SIMD and scalar) and the package's dist/, and a third,
+// FMA (relaxed SIMD), where its toolchain is installed (scripts/fma-toolchain.mjs).
 // Usage: node scripts/build.mjs [--if-missing]
 //   --if-missing  skip the work when dist/ is already newer than every source
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fmaEnvironment, fmaMissing } from './fma-toolchain.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const wasmBuild = join(root, 'build', 'wasm');
+const fmaBuild = join(root, 'build', 'wasm-fma');
 
 // bindings/ files that ship in dist/, and every operation family in bindings/ops/
 // (a new family ships without an edit here). Not shipped: the .cpp/.h files and
@@ -26,6 +29,8 @@ const PACKAGE_FILES = [
 // The inference builds init() loads and the training builds 'attention-lab/training' loads.
 const BUILDS = ['simd', 'scalar', 'training-simd', 'training-scalar'];
 const GLUE = BUILDS.flatMap((b) => [`attention-lab-${b}.js`, `attention-lab-${b}.wasm`]);
+// The FMA inference build: made, and expected in dist/, only where fmaMissing() finds nothing missing.
+const FMA_GLUE = ['attention-lab-fma.js', 'attention-lab-fma.wasm'];
 
 function newestSource() {
   let newest = 0;
@@ -43,7 +48,7 @@ function newestSource() {
 }
 
 function upToDate() {
-  const outputs = [...PACKAGE_FILES, ...GLUE].map((f) => join(dist, f));
+  const outputs = [...PACKAGE_FILES, ...GLUE, ...(fmaMissing(root) ? [] : FMA_GLUE)].map((f) => join(dist, f));
   if (!outputs.every(existsSync)) return false;
   const oldest = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return oldest >= newestSource();
@@ -76,6 +81,17 @@ function smokeTest(dir) {
   return spawnSync(process.execPath, ['--input-type=module', '-e', probe], { encoding: 'utf8' }).status === 0;
 }
 
+// The same for the FMA build, in a Node that validates relaxed SIMD (Node 20: behind a flag).
+function fmaSmokeTest(dir) {
+  const probe = `
+    import { readFileSync } from 'node:fs';
+    const { default: create } = await import('${dir}/attention-lab-fma.js');
+    const module = await create({ wasmBinary: readFileSync('${dir}/attention-lab-fma.wasm'), printErr: () => {} });
+    if (module._simdEnabled() !== true) throw new Error('fma');`;
+  const args = ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', probe];
+  return spawnSync(process.execPath, args, { encoding: 'utf8' }).status === 0;
+}
+
 export function buildWasm() {
   requireEmscripten();
   // Debian's emscripten finds its Node modules (acorn) only through NODE_PATH.
@@ -96,6 +112,32 @@ export function buildWasm() {
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
   for (const dir of ['ops', 'types', 'tasks', 'train']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
+  buildFmaWasm();
+}
+
+// The FMA build in its own directory (another compiler: clang 16 under em++). Skipped, with one
+// line saying why, where its tools are missing; the two shipped builds do not depend on it.
+function buildFmaWasm() {
+  const missing = fmaMissing(root);
+  if (missing) {
+    console.log(`attention-lab: skipping the FMA build (${missing})`);
+    return;
+  }
+  mkdirSync(fmaBuild, { recursive: true });
+  const nodePath = [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':');
+  const env = fmaEnvironment(root, fmaBuild, { ...process.env, NODE_PATH: nodePath });
+  const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
+  if (!existsSync(join(fmaBuild, 'CMakeCache.txt')))
+    run('emcmake', ['cmake', '-S', '.', '-B', fmaBuild, '-DCMAKE_BUILD_TYPE=Release', '-DATTN_WASM_VARIANTS=fma',
+      ...(process.env.CI ? ['-DATTN_WERROR=ON'] : [])]);
+  run('cmake', ['--build', fmaBuild, '-j', '2']);
+  if (!fmaSmokeTest(fmaBuild)) {
+    run('cmake', ['--build', fmaBuild, '--clean-first', '-j', '2']);
+    if (!fmaSmokeTest(fmaBuild))
+      throw new Error('attention-lab: the FMA build does not load; see the build output above');
+  }
+  for (const f of FMA_GLUE) copyFileSync(join(fmaBuild, f), join(dist, `.${f}.tmp`));
+  for (const f of FMA_GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

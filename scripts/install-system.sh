@@ -29,6 +29,9 @@ if [ "$profile" = test ]; then
   command -v chromium >/dev/null || want chromium chromium
   command -v wasm-dis >/dev/null || want binaryen wasm-dis
   command -v clang++ >/dev/null || want clang clang++
+  # The FMA .wasm (relaxed SIMD): em++ drives clang 16 and its wasm-ld (scripts/fma-toolchain.mjs).
+  command -v clang++-16 >/dev/null || want clang-16 clang++-16
+  command -v wasm-ld-16 >/dev/null || want lld-16 wasm-ld-16
   [ -e /usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a ] || want libclang-rt-14-dev libFuzzer
   [ -e /usr/include/gtest/gtest.h ] || want libgtest-dev gtest/gtest.h
   [ -e /usr/include/benchmark/benchmark.h ] || want libbenchmark-dev benchmark/benchmark.h

@@ -1,7 +1,8 @@
 // The portable SIMD layer: one 4-lane float vector type and the handful of
 // operations the kernels need. The back end is picked here, at compile time,
 // and nowhere else:
-//   - WebAssembly SIMD128 when compiled with -msimd128 (__wasm_simd128__),
+//   - WebAssembly SIMD128 when compiled with -msimd128 (__wasm_simd128__), with a fused
+//     multiply-add (relaxed SIMD) when also compiled with -mrelaxed-simd (the FMA build),
 //   - SSE on x86-64 native builds (tests, sanitizers, the native benchmark),
 //   - plain scalar C++ otherwise (and for the scalar .wasm build).
 // Kernels are written once against this layer: a vector loop, then a shared
@@ -31,7 +32,17 @@ inline f32x4 add(f32x4 a, f32x4 b) { return wasm_f32x4_add(a, b); }
 inline f32x4 sub(f32x4 a, f32x4 b) { return wasm_f32x4_sub(a, b); }
 inline f32x4 mul(f32x4 a, f32x4 b) { return wasm_f32x4_mul(a, b); }
 inline f32x4 max(f32x4 a, f32x4 b) { return wasm_f32x4_pmax(a, b); }
+#if defined(__wasm_relaxed_simd__)
+// The FMA build (-mrelaxed-simd; clang 16 has the builtin, its wasm_simd128.h no wrapper yet):
+// acc + a·b rounded once where the CPU has fused multiply-add, twice where it does not
+// (relaxed SIMD lets the engine choose), so results may differ between machines in the last bits.
+inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) {
+  using floats = float __attribute__((__vector_size__(16)));
+  return (f32x4)__builtin_wasm_relaxed_madd_f32x4((floats)a, (floats)b, (floats)acc);
+}
+#else
 inline f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return wasm_f32x4_add(acc, wasm_f32x4_mul(a, b)); }
+#endif
 inline f32x4 load_splat(const float* p) { return wasm_v128_load32_splat(p); }
 inline f32x4 min(f32x4 a, f32x4 b) { return wasm_f32x4_pmin(a, b); }
 // Lanes where a > b keep x, the others become +0.

@@ -3,7 +3,8 @@
 // multiply and add (SIMD128 has no fused multiply-add), i.e. 12·8 flops per
 // iteration, enough independent work to keep the vector units busy despite
 // the latency of each mul→add step. Result = the sum of the lanes, so nothing
-// is dead code.
+// is dead code. With { fused: true } each step is one f32x4.relaxed_madd (relaxed
+// SIMD, the FMA build's multiply-add): the same 8 flops per chain and iteration.
 
 const CHAINS = 12;
 const uleb = (x) => {
@@ -19,9 +20,15 @@ const uleb = (x) => {
 const f32 = (x) => [...new Uint8Array(new Float32Array([x]).buffer)];
 const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
 const SIMD = 0xfd, V128 = 0x7b;
-const op = { splat: [SIMD, 0x13], extract0: [SIMD, 0x1f, 0], add: [SIMD, ...uleb(0xe4)], mul: [SIMD, ...uleb(0xe6)] };
+const op = {
+  splat: [SIMD, 0x13],
+  extract0: [SIMD, 0x1f, 0],
+  add: [SIMD, ...uleb(0xe4)],
+  mul: [SIMD, ...uleb(0xe6)],
+  relaxedMadd: [SIMD, ...uleb(0x105)], // a·b + c
+};
 
-export function peakModuleBytes() {
+export function peakModuleBytes({ fused = false } = {}) {
   const A = CHAINS + 1, B = CHAINS + 2; // locals: 0 = iters, 1..12 = acc, 13 = a, 14 = b
   const body = [
     1, ...uleb(CHAINS + 2), V128, // one local group: 14 × v128
@@ -29,7 +36,9 @@ export function peakModuleBytes() {
     0x43, ...f32(0.001), ...op.splat, 0x21, B,
     0x03, 0x40, // loop
   ];
-  for (let j = 1; j <= CHAINS; j++) body.push(0x20, j, 0x20, A, ...op.mul, 0x20, B, ...op.add, 0x21, j);
+  for (let j = 1; j <= CHAINS; j++)
+    if (fused) body.push(0x20, j, 0x20, A, 0x20, B, ...op.relaxedMadd, 0x21, j);
+    else body.push(0x20, j, 0x20, A, ...op.mul, 0x20, B, ...op.add, 0x21, j);
   body.push(0x20, 0, 0x41, 1, 0x6b, 0x22, 0, 0x0d, 0, 0x0b); // iters -= 1; br_if loop; end
   body.push(0x20, 1);
   for (let j = 2; j <= CHAINS; j++) body.push(0x20, j, ...op.add);
@@ -47,8 +56,8 @@ export function peakModuleBytes() {
 
 // Median GFLOP/s of `reps` timed runs after a warm-up, by the wall clock
 // and by the process CPU time (the fair ceiling when the machine is shared).
-export async function measurePeak({ iters = 4_000_000, reps = 7 } = {}) {
-  const { instance } = await WebAssembly.instantiate(peakModuleBytes());
+export async function measurePeak({ iters = 4_000_000, reps = 7, fused = false } = {}) {
+  const { instance } = await WebAssembly.instantiate(peakModuleBytes({ fused }));
   const peak = instance.exports.peak;
   for (let k = 0; k < 3; k++) peak(iters);
   const wall = [], cpu = [], flops = iters * CHAINS * 8;
