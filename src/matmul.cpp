@@ -75,6 +75,10 @@ void dot_rows(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c, s
   for (; j < c.cols; ++j) dot_tile<R, 1>(a, b, alpha, c, i, j);
 }
 
+// The largest B that matmul_transposed packs (16 KB on the stack). The choice
+// depends on B alone, so a product done row by row rounds as the whole.
+constexpr std::size_t kStackPackedFloats = 4096;
+
 constexpr std::size_t kPanel = kPackedPanel;  // columns per packed panel
 constexpr std::size_t kPanelsPerBlock = 8;  // panels sharing one pass over A's rows (64 columns)
 
@@ -110,7 +114,7 @@ void packed_tile(ConstMatrixView a, const float* panel, MatrixView c, std::size_
 // the block. (One pass over all n rows per tile read them from memory instead:
 // a weight gradient has thousands of rows.)
 
-constexpr std::size_t kChunkRows = 64;
+constexpr std::size_t kChunkRows = 32;
 constexpr std::size_t kBlock = 64;  // a block's sums: kBlock rows of kBlock floats
 
 // sums[r·kBlock + …] holds tile (p + r, j …)'s sum so far: 0 before the first chunk.
@@ -229,6 +233,17 @@ void matmul(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
 }
 
 void matmul_transposed(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c) {
+  // A small B (one head's keys) is packed on the stack: the packed product needs no horizontal
+  // sums, which cost as much as the multiply-adds of a 16-wide dot product.
+  if (packed_floats(b.cols, b.rows) <= kStackPackedFloats) {
+    alignas(16) float packed[kStackPackedFloats];
+    pack_transposed(b, packed);
+    matmul_packed(a, packed, c);
+    if (alpha != 1.0f)
+      for (std::size_t i = 0; i < c.rows; ++i)
+        for (std::size_t j = 0; j < c.cols; ++j) c.at(i, j) *= alpha;
+    return;
+  }
   std::size_t i = 0;
   for (; i + 2 <= c.rows; i += 2) dot_rows<2>(a, b, alpha, c, i);
   for (; i < c.rows; ++i) dot_rows<1>(a, b, alpha, c, i);

@@ -8,8 +8,10 @@ namespace attn {
 // C = A · B.          A: n×k, B: k×m, C: n×m.
 void matmul(ConstMatrixView a, ConstMatrixView b, MatrixView c);
 
-// C = alpha · A · Bᵀ. A: n×k, B: m×k, C: n×m. Bᵀ is never formed: each entry
-// is a dot product of a row of A with a row of B (QKᵀ is this with A = Q, B = K).
+// C = alpha · A · Bᵀ. A: n×k, B: m×k, C: n×m (QKᵀ is this with A = Q, B = K).
+// A small B (k·m up to 4096) is packed transposed on the stack for the packed
+// product; otherwise Bᵀ is never formed: each entry is a dot product of a row
+// of A with a row of B.
 void matmul_transposed(ConstMatrixView a, ConstMatrixView b, float alpha, MatrixView c);
 
 // Packed right-hand sides, for a B used many times (a layer's weights): B is
