@@ -1,6 +1,7 @@
 #include "matmul.h"
 
 #include "simd.h"
+#include "vector_ops.h"
 
 namespace attn {
 namespace {
@@ -196,11 +197,17 @@ void matmul_transposed_a_accumulate(ConstMatrixView a, ConstMatrixView b, Matrix
 }
 
 void pack_transposed(ConstMatrixView b, float* packed) {
-  // Bᵀ's columns are B's rows: panel j0 holds rows j0 … j0 + 7 of B, entry by entry along k.
+  // Bᵀ's columns are B's rows: panel j0 holds rows j0 … j0 + 7 of B, entry by entry along k,
+  // rows past the last written as 0.
   for (std::size_t j0 = 0; j0 < b.rows; j0 += kPanel) {
     float* panel = packed + j0 * b.cols;
-    for (std::size_t p = 0; p < b.cols; ++p)
-      for (std::size_t t = 0; t < kPanel; ++t) panel[p * kPanel + t] = j0 + t < b.rows ? b.at(j0 + t, p) : 0.0f;
+    const std::size_t rows = b.rows - j0 < kPanel ? b.rows - j0 : kPanel;
+    if (rows < kPanel)
+      for (std::size_t p = 0; p < b.cols * kPanel; ++p) panel[p] = 0.0f;
+    for (std::size_t t = 0; t < rows; ++t) {
+      const float* row = b.row(j0 + t);
+      for (std::size_t p = 0; p < b.cols; ++p) panel[p * kPanel + t] = row[p];
+    }
   }
 }
 
@@ -240,8 +247,7 @@ void matmul_transposed(ConstMatrixView a, ConstMatrixView b, float alpha, Matrix
     pack_transposed(b, packed);
     matmul_packed(a, packed, c);
     if (alpha != 1.0f)
-      for (std::size_t i = 0; i < c.rows; ++i)
-        for (std::size_t j = 0; j < c.cols; ++j) c.at(i, j) *= alpha;
+      for (std::size_t i = 0; i < c.rows; ++i) scale_in_place(c.row(i), alpha, c.cols);
     return;
   }
   std::size_t i = 0;
