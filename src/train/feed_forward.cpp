@@ -81,20 +81,20 @@ Status check_shapes(ConstMatrixView x, const FeedForwardWeights& weights, Activa
 }  // namespace
 
 Status feed_forward_forward(ConstMatrixView x, const FeedForwardWeights& weights, Activation act,
-                            const FeedForwardActivations& saved, MatrixView y) {
+                            const FeedForwardActivations& saved, MatrixView y, float* pack) {
   if (Status s = check_shapes(x, weights, act, saved); s != Status::ok) return s;
   if (y.rows != x.rows || y.cols != weights.w2.cols) return Status::shape_mismatch;
   // 1. hidden_pre = x W₁ + b₁.
-  if (Status s = linear_forward(x, weights.w1, weights.b1, saved.hidden_pre); s != Status::ok) return s;
+  if (Status s = linear_forward(x, weights.w1, weights.b1, saved.hidden_pre, pack); s != Status::ok) return s;
   // 2. hidden = act(hidden_pre).
   activation_forward(act, saved.hidden_pre, saved.hidden);
   // 3. y = hidden W₂ + b₂.
-  return linear_forward(saved.hidden, weights.w2, weights.b2, y);
+  return linear_forward(saved.hidden, weights.w2, weights.b2, y, pack);
 }
 
 Status feed_forward_backward(ConstMatrixView x, const FeedForwardWeights& weights, Activation act,
                              const FeedForwardActivations& saved, ConstMatrixView dy, MatrixView dx,
-                             const FeedForwardGradients& grads, MatrixView d_hidden) {
+                             const FeedForwardGradients& grads, MatrixView d_hidden, float* pack) {
   if (Status s = check_shapes(x, weights, act, saved); s != Status::ok) return s;
   const std::size_t n = x.rows, h = weights.w1.cols;
   if (dy.rows != n || dy.cols != weights.w2.cols) return Status::shape_mismatch;
@@ -104,12 +104,12 @@ Status feed_forward_backward(ConstMatrixView x, const FeedForwardWeights& weight
   if (grads.dw1.data != nullptr && (grads.dw1.rows != x.cols || grads.dw1.cols != h)) return Status::shape_mismatch;
   if (grads.dw2.data != nullptr && (grads.dw2.rows != h || grads.dw2.cols != dy.cols)) return Status::shape_mismatch;
   // 1. Second layer: d_hidden = dy W₂ᵀ, dW₂ += hiddenᵀ dy, db₂ += Σ dy.
-  if (Status s = linear_backward(saved.hidden, weights.w2, dy, d_hidden, grads.dw2, grads.db2); s != Status::ok)
+  if (Status s = linear_backward(saved.hidden, weights.w2, dy, d_hidden, grads.dw2, grads.db2, pack); s != Status::ok)
     return s;
   // 2. Through the activation, in place: d_pre = d_hidden ∘ act'(hidden_pre).
   activation_backward(act, saved.hidden_pre, d_hidden, d_hidden);
   // 3. First layer: dx = d_pre W₁ᵀ, dW₁ += xᵀ d_pre, db₁ += Σ d_pre.
-  return linear_backward(x, weights.w1, d_hidden, dx, grads.dw1, grads.db1);
+  return linear_backward(x, weights.w1, d_hidden, dx, grads.dw1, grads.db1, pack);
 }
 
 }  // namespace attn

@@ -35,14 +35,15 @@ struct FeedForwardActivations {
   MatrixView hidden;
 };
 
+// pack (both): nullptr, or scratch for either layer's weights, linear_pack_floats (linear.h) of W₁ and of W₂.
 // x: n×d, y: n×d_out.
 Status feed_forward_forward(ConstMatrixView x, const FeedForwardWeights& weights, Activation act,
-                            const FeedForwardActivations& saved, MatrixView y);
+                            const FeedForwardActivations& saved, MatrixView y, float* pack = nullptr);
 
 // dy: n×d_out; dx: n×d, overwritten (data == nullptr: not computed);
 // d_hidden: n×h scratch.
 Status feed_forward_backward(ConstMatrixView x, const FeedForwardWeights& weights, Activation act,
                              const FeedForwardActivations& saved, ConstMatrixView dy, MatrixView dx,
-                             const FeedForwardGradients& grads, MatrixView d_hidden);
+                             const FeedForwardGradients& grads, MatrixView d_hidden, float* pack = nullptr);
 
 }  // namespace attn

@@ -8,46 +8,6 @@ namespace {
 
 using simd::f32x4;
 
-// C[p..p+R, j..j+4V] += Σ_i A[i, p..p+R]ᵀ · B[i, j..j+4V]: R broadcast entries
-// of a row of A times V vectors of the same row of B, R·V accumulators in
-// registers. The sum starts from zero and is added to C once at the end, so a
-// second identical call adds exactly the same amount (dW doubles bit for bit).
-template <int R, int V>
-void gradient_tile(ConstMatrixView a, ConstMatrixView b, MatrixView c, std::size_t p, std::size_t j) {
-  f32x4 acc[R][V];
-  for (int r = 0; r < R; ++r)
-    for (int v = 0; v < V; ++v) acc[r][v] = simd::zero();
-  for (std::size_t i = 0; i < a.rows; ++i) {
-    f32x4 bv[V];
-    for (int v = 0; v < V; ++v) bv[v] = simd::load(b.row(i) + j + 4 * v);
-    for (int r = 0; r < R; ++r) {
-      const f32x4 av = simd::load_splat(a.row(i) + p + r);
-      for (int v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
-    }
-  }
-  for (int r = 0; r < R; ++r)
-    for (int v = 0; v < V; ++v) {
-      float* out = c.row(p + r) + j + 4 * v;
-      simd::store(out, simd::add(simd::load(out), acc[r][v]));
-    }
-}
-
-// The columns left over after the vectors, one entry at a time.
-void gradient_entry(ConstMatrixView a, ConstMatrixView b, MatrixView c, std::size_t p, std::size_t j) {
-  float sum = 0.0f;
-  for (std::size_t i = 0; i < a.rows; ++i) sum += a.at(i, p) * b.at(i, j);
-  c.at(p, j) += sum;
-}
-
-template <int R>
-void gradient_rows(ConstMatrixView a, ConstMatrixView b, MatrixView c, std::size_t p) {
-  std::size_t j = 0;
-  for (; j + 8 <= c.cols; j += 8) gradient_tile<R, 2>(a, b, c, p, j);
-  for (; j + 4 <= c.cols; j += 4) gradient_tile<R, 1>(a, b, c, p, j);
-  for (; j < c.cols; ++j)
-    for (int r = 0; r < R; ++r) gradient_entry(a, b, c, p + r, j);
-}
-
 // db[j] += Σ_i dy[i][j]; summed from zero first, as the weight gradient.
 void add_column_sums(ConstMatrixView dy, float* db) {
   std::size_t j = 0;
@@ -63,15 +23,18 @@ void add_column_sums(ConstMatrixView dy, float* db) {
   }
 }
 
+// Below this many rows packing W costs more than it saves (a decoding step, whose
+// rows are one sequence's); a training batch has hundreds.
+constexpr std::size_t kPackMinRows = 64;
+
 }  // namespace
 
-void matmul_transposed_a_accumulate(ConstMatrixView a, ConstMatrixView b, MatrixView c) {
-  std::size_t p = 0;
-  for (; p + 4 <= c.rows; p += 4) gradient_rows<4>(a, b, c, p);
-  for (; p < c.rows; ++p) gradient_rows<1>(a, b, c, p);
+std::size_t linear_pack_floats(std::size_t k, std::size_t m) {
+  const std::size_t forward = packed_floats(k, m), backward = packed_floats(m, k);
+  return forward > backward ? forward : backward;
 }
 
-Status linear_forward(ConstMatrixView x, ConstMatrixView w, const float* bias, MatrixView y) {
+Status linear_forward(ConstMatrixView x, ConstMatrixView w, const float* bias, MatrixView y, float* pack) {
   if (x.cols != w.rows || y.rows != x.rows || y.cols != w.cols) return Status::shape_mismatch;
   if (y.rows == 0 || y.cols == 0) return Status::ok;
   if (x.cols == 0) {
@@ -79,8 +42,13 @@ Status linear_forward(ConstMatrixView x, ConstMatrixView w, const float* bias, M
       for (std::size_t j = 0; j < y.cols; ++j) y.at(i, j) = bias != nullptr ? bias[j] : 0.0f;
     return Status::ok;
   }
-  // 1. y = x W (register-tiled product).
-  matmul(x, w, y);
+  // 1. y = x W (register-tiled product; the packed one sums in the same order).
+  if (pack != nullptr && x.rows >= kPackMinRows) {
+    pack_columns(w, pack);
+    matmul_packed(x, pack, y);
+  } else {
+    matmul(x, w, y);
+  }
   // 2. y += b on every row.
   if (bias == nullptr) return Status::ok;
   for (std::size_t i = 0; i < y.rows; ++i) {
@@ -93,16 +61,19 @@ Status linear_forward(ConstMatrixView x, ConstMatrixView w, const float* bias, M
 }
 
 Status linear_backward(ConstMatrixView x, ConstMatrixView w, ConstMatrixView dy, MatrixView dx, MatrixView dw,
-                       float* db) {
+                       float* db, float* pack) {
   const std::size_t n = x.rows, k = x.cols, m = w.cols;
   if (w.rows != k || dy.rows != n || dy.cols != m) return Status::shape_mismatch;
   if (dx.data != nullptr && (dx.rows != n || dx.cols != k)) return Status::shape_mismatch;
   if (dw.data != nullptr && (dw.rows != k || dw.cols != m)) return Status::shape_mismatch;
-  // 1. dx = dy Wᵀ: each entry a dot product of a row of dy with a row of W.
+  // 1. dx = dy Wᵀ: with Wᵀ packed, or each entry a dot product of a row of dy with a row of W.
   if (dx.data != nullptr && n > 0 && k > 0) {
     if (m == 0) {
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < k; ++j) dx.at(i, j) = 0.0f;
+    } else if (pack != nullptr) {
+      pack_transposed(w, pack);
+      matmul_packed(dy, pack, dx);
     } else {
       matmul_transposed(dy, w, 1.0f, dx);
     }

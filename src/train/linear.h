@@ -5,21 +5,26 @@
 // (or a null bias pointer) means "not wanted / not present".
 #pragma once
 
+#include "matmul.h"
 #include "matrix.h"
 #include "status.h"
 
 namespace attn {
 
-// x: n×k, w: k×m, bias: m floats or nullptr, y: n×m.
-Status linear_forward(ConstMatrixView x, ConstMatrixView w, const float* bias, MatrixView y);
+// Optional scratch for a layer of k×m weights: with it the products read W
+// (forward) or Wᵀ (dx) packed into panels (matmul.h), faster for a batch of
+// rows; packing costs k·m copies against n·k·m multiply-adds. The forward's
+// result is the same bit for bit either way.
+std::size_t linear_pack_floats(std::size_t k, std::size_t m);
+
+// x: n×k, w: k×m, bias: m floats or nullptr, y: n×m. pack: linear_pack_floats(k, m) floats or nullptr.
+Status linear_forward(ConstMatrixView x, ConstMatrixView w, const float* bias, MatrixView y,
+                      float* pack = nullptr);
 
 // dy: n×m. dx (n×k, overwritten) may have data == nullptr: not computed.
-// dw: k×m, accumulated. db: m floats or nullptr, accumulated.
+// dw: k×m, accumulated (matmul_transposed_a_accumulate). db: m floats or nullptr, accumulated.
 Status linear_backward(ConstMatrixView x, ConstMatrixView w, ConstMatrixView dy, MatrixView dx, MatrixView dw,
-                       float* db);
-
-// C += Aᵀ B. A: n×k, B: n×m, C: k×m (the weight gradient of a product).
-void matmul_transposed_a_accumulate(ConstMatrixView a, ConstMatrixView b, MatrixView c);
+                       float* db, float* pack = nullptr);
 
 // out = a + b elementwise (a residual connection); out may alias a or b.
 Status add(ConstMatrixView a, ConstMatrixView b, MatrixView out);

@@ -31,27 +31,35 @@ void accumulate(float* into, const float* from, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) into[i] += from[i];
 }
 
-}  // namespace
+// The scratch of one head's step; after it comes the projections' packed weights.
+std::size_t forward_head_floats(const HeadShape& s) { return s.additive ? (s.n + s.m) * d_k(s) : 0; }
 
-std::size_t attention_forward_scratch_floats(const HeadShape& s) {
-  return s.additive ? (s.n + s.m) * d_k(s) : 0;
-}
-
-std::size_t attention_backward_scratch_floats(const HeadShape& s) {
+std::size_t backward_head_floats(const HeadShape& s) {
   const std::size_t dk = d_k(s);
   std::size_t floats = 2 * s.n * s.m;  // dP, dS
   if (s.additive) floats += additive_backward_scratch_floats(s.n, s.m, dk) + (s.n + s.m) * dk + 2 * dk * dk + dk;
   return floats;
 }
 
+}  // namespace
+
+std::size_t attention_forward_scratch_floats(const HeadShape& s) {
+  return forward_head_floats(s) + linear_pack_floats(s.d_model, s.d_model);
+}
+
+std::size_t attention_backward_scratch_floats(const HeadShape& s) {
+  return backward_head_floats(s) + linear_pack_floats(s.d_model, s.d_model);
+}
+
 Status model_attention_forward(ConstMatrixView x_q, ConstMatrixView x_kv, const AttentionParams& p,
                                const HeadShape& s, const std::uint8_t* bits, const AttentionSaved& saved,
                                float* scratch, MatrixView out) {
   const std::size_t dk = d_k(s);
+  float* pack = scratch + forward_head_floats(s);
   // 1. the projections, all rows of the batch at once
   for (auto [x, w, y] : {std::tuple{x_q, p.w_q, saved.q}, std::tuple{x_kv, p.w_k, saved.k},
                          std::tuple{x_kv, p.w_v, saved.v}})
-    if (Status st = linear_forward(x, w, nullptr, y); st != Status::ok) return st;
+    if (Status st = linear_forward(x, w, nullptr, y, pack); st != Status::ok) return st;
   // 2. each sequence and head attends in its own column block
   for (std::size_t b = 0; b < s.batch; ++b) {
     const Mask mask = Mask::matrix(bits + b * s.n * s.m, s.n, s.m);
@@ -71,7 +79,7 @@ Status model_attention_forward(ConstMatrixView x_q, ConstMatrixView x_kv, const 
     }
   }
   // 3. concat · W_O
-  return linear_forward(saved.concat, p.w_o, nullptr, out);
+  return linear_forward(saved.concat, p.w_o, nullptr, out, pack);
 }
 
 Status model_attention_backward(ConstMatrixView x_q, ConstMatrixView x_kv, const AttentionParams& p,
@@ -79,8 +87,9 @@ Status model_attention_backward(ConstMatrixView x_q, ConstMatrixView x_kv, const
                                 MatrixView dx_q, MatrixView dx_kv, const AttentionParamGrads& g,
                                 const AttentionLayerBuffers& buf, float* scratch) {
   const std::size_t dk = d_k(s);
+  float* pack = scratch + backward_head_floats(s);
   // 1. through W_O
-  if (Status st = linear_backward(saved.concat, p.w_o, d_out, buf.d_concat, g.dw_o, nullptr); st != Status::ok)
+  if (Status st = linear_backward(saved.concat, p.w_o, d_out, buf.d_concat, g.dw_o, nullptr, pack); st != Status::ok)
     return st;
   // 2. each head's attention backward, into its column block of dQ, dK, dV
   const AttentionBackwardBuffers steps{dense(scratch, s.n, s.m), dense(scratch + s.n * s.m, s.n, s.m)};
@@ -116,10 +125,10 @@ Status model_attention_backward(ConstMatrixView x_q, ConstMatrixView x_kv, const
       if (st != Status::ok) return st;
     }
   // 3. through the projections: dX_q overwritten first, then K and V added into dX_kv
-  if (Status st = linear_backward(x_q, p.w_q, buf.dq, dx_q, g.dw_q, nullptr); st != Status::ok) return st;
+  if (Status st = linear_backward(x_q, p.w_q, buf.dq, dx_q, g.dw_q, nullptr, pack); st != Status::ok) return st;
   const MatrixView tmp = rows_of(buf.tmp, 0, x_kv.rows);
   for (auto [w, dy, dw] : {std::tuple{p.w_k, buf.dk, g.dw_k}, std::tuple{p.w_v, buf.dv, g.dw_v}}) {
-    if (Status st = linear_backward(x_kv, w, dy, tmp, dw, nullptr); st != Status::ok) return st;
+    if (Status st = linear_backward(x_kv, w, dy, tmp, dw, nullptr, pack); st != Status::ok) return st;
     if (Status st = add(dx_kv, tmp, dx_kv); st != Status::ok) return st;
   }
   return Status::ok;

@@ -47,7 +47,8 @@ struct AttentionSaved {
   float* weights = nullptr;    // batch × heads × n × m
 };
 
-// Scratch floats of one forward / backward call (beside the buffers below).
+// Scratch floats of one forward / backward call (beside the buffers below), the
+// projections' packed weights included.
 std::size_t attention_forward_scratch_floats(const HeadShape& shape);
 std::size_t attention_backward_scratch_floats(const HeadShape& shape);
 

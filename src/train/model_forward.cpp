@@ -117,6 +117,7 @@ void plan_all(ModelState& s, Carver& c, std::size_t batch, std::size_t S, std::s
   }
   s.forward_scratch = c.take(fwd);
   s.backward_scratch = c.take(bwd);
+  s.pack_scratch = c.take(std::max(linear_pack_floats(d, cfg.d_ff), linear_pack_floats(d, cfg.vocab_size)));
 }
 
 HeadShape head_shape(const ModelState& s, SubKind kind, const StackRun& run) {
@@ -208,7 +209,8 @@ Status forward_sublayer(ModelState& s, const StackOffsets& so, StackRun& run, st
   const SubKind kind = kind_at(so, k);
   Status st;
   if (kind == SubKind::ffn) {
-    st = feed_forward_forward(f_in, ffn_weights(s, ffn_at(so, k)), s.config.activation, sv.ffn, f_out);
+    st = feed_forward_forward(f_in, ffn_weights(s, ffn_at(so, k)), s.config.activation, sv.ffn, f_out,
+                              s.pack_scratch);
   } else {
     const ConstMatrixView kv = kind == SubKind::self ? ConstMatrixView(f_in) : s.encoder.output(pre);
     st = model_attention_forward(f_in, kv, attention_params(s, attention_at(so, k)), head_shape(s, kind, run), bits,
@@ -255,7 +257,7 @@ Status backward_sublayer(ModelState& s, const StackOffsets& so, StackRun& run, s
     const std::size_t dm = s.config.d_model, h = s.config.d_ff;
     const FeedForwardGradients fg{dense(g + f.w1, dm, h), g + f.b1, dense(g + f.w2, h, dm), g + f.b2};
     st = feed_forward_backward(f_in, ffn_weights(s, f), s.config.activation, sv.ffn, d, tmp, fg,
-                               first_rows(s.d_hidden, run.rows));
+                               first_rows(s.d_hidden, run.rows), s.pack_scratch);
   } else {
     const HeadShape shape = head_shape(s, kind, run);
     const AttentionLayerBuffers& ab = s.attention_buffers;
@@ -319,9 +321,10 @@ double workspace_floats(const ModelConfig& c, std::size_t batch, std::size_t sou
       static_cast<double>(c.encoder_layers) * enc_layer + static_cast<double>(c.decoder_layers) * dec_layer;
   const double longest = std::max(S, T);
   const double scratch = 6 * longest * longest + 4 * longest * d + 3 * d * d;
+  const double pack = (d + 8) * (std::max({d, ff, static_cast<double>(c.vocab_size)}) + 8);  // per scratch (3)
   // the last stream, the final norm, d_stream or d_memory: per stack
   return stacks + (enc_rows + dec_rows) * (3 * d + 2) + dec_rows * static_cast<double>(c.vocab_size) +
-         rows * (8 * d + ff) + scratch + longest * d;
+         rows * (8 * d + ff) + scratch + 3 * pack + longest * d;
 }
 
 void plan_workspace(ModelState& s, std::size_t batch, std::size_t S, std::size_t T) {
@@ -355,7 +358,7 @@ Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_
   if (Status st = forward_stack(s, s.layout.decoder, s.decoder, input); st != Status::ok) return st;
   const float* p = s.params.data();
   return linear_forward(s.decoder.output(pre), dense(p + s.layout.output_w, cfg.d_model, cfg.vocab_size),
-                        p + s.layout.output_b, s.logits);
+                        p + s.layout.output_b, s.logits, s.pack_scratch);
 }
 
 Status backward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input) {
@@ -366,7 +369,7 @@ Status backward_pass(ModelState& s, const std::int32_t* source, const std::int32
   if (Status st = linear_backward(s.decoder.output(pre), dense(s.params.data() + s.layout.output_w, cfg.d_model,
                                                                cfg.vocab_size),
                                   s.logits, d_stream, dense(g + s.layout.output_w, cfg.d_model, cfg.vocab_size),
-                                  g + s.layout.output_b);
+                                  g + s.layout.output_b, s.pack_scratch);
       st != Status::ok)
     return st;
   const bool seq2seq = cfg.kind == ModelKind::encoder_decoder;

@@ -58,6 +58,7 @@ struct ModelState {
   AttentionLayerBuffers attention_buffers;
   float* forward_scratch = nullptr;
   float* backward_scratch = nullptr;
+  float* pack_scratch = nullptr;          // a dense layer's packed weights (linear_pack_floats)
   std::vector<std::int32_t> ids;          // generate's growing decoder input
 };
 

@@ -75,7 +75,78 @@ TEST_P(MatmulSizes, PackedMatchesReferenceForEveryInnerWidth) {
   }
 }
 
+// Bᵀ packed from B (m×k): matmul_packed then gives A · Bᵀ (a layer's dx = dy Wᵀ).
+TEST_P(MatmulSizes, PackedTransposedMatchesReferenceForEveryInnerWidth) {
+  const auto [n, m] = GetParam();
+  for (std::size_t k : attn_test::sizes()) {
+    SCOPED_TRACE("k = " + std::to_string(k));
+    Rng rng(attn_test::seed_for(n, m, k, 5));
+    const Mat a = attn_test::random_mat(n, k, rng, -1.0f, 1.0f, 2);
+    const Mat b = attn_test::random_mat(m, k, rng, -1.0f, 1.0f, 3);
+    const std::size_t floats = attn::packed_floats(k, m);
+    std::vector<float> packed(floats + 8, attn_test::kSentinel);
+    attn::pack_transposed(b.cview(), packed.data());
+    EXPECT_TRUE(
+        attn_test::untouched(std::vector<float>(packed.begin() + static_cast<std::ptrdiff_t>(floats), packed.end()),
+                             "past the packed size"));
+    Mat c(n, m, attn_test::kSentinel, 3);
+    attn::matmul_packed(a.cview(), packed.data(), c.view());
+    EXPECT_TRUE(attn_test::all_close(c.cview(), ref::matmul_bt(a.to_double(), b.to_double()), product_atol(k), kRtol));
+    EXPECT_TRUE(attn_test::padding_untouched(c));
+  }
+}
+
+// C = alpha · Aᵀ B over more rows than one chunk and more rows and columns of C than one block.
+TEST_P(MatmulSizes, TransposedLeftMatchesReferenceAcrossChunksAndBlocks) {
+  const auto [k, m] = GetParam();
+  for (std::size_t n : {0u, 1u, 31u, 32u, 33u, 100u}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    Rng rng(attn_test::seed_for(n, m, k, 6));
+    const Mat a = attn_test::random_mat(n, k, rng, -1.0f, 1.0f, 1);
+    const Mat b = attn_test::random_mat(n, m, rng, -1.0f, 1.0f, 2);
+    ref::MatD expected(k, m);
+    const ref::MatD ad = a.to_double(), bd = b.to_double();
+    for (std::size_t p = 0; p < k; ++p)
+      for (std::size_t j = 0; j < m; ++j) {
+        for (std::size_t i = 0; i < n; ++i) expected.at(p, j) += ad.at(i, p) * bd.at(i, j);
+        expected.at(p, j) *= -0.75;
+      }
+    Mat c(k, m, attn_test::kSentinel, 3);
+    attn::matmul_transposed_a(a.cview(), b.cview(), -0.75f, c.view());
+    EXPECT_TRUE(attn_test::all_close(c.cview(), expected, product_atol(n), kRtol));
+    EXPECT_TRUE(attn_test::padding_untouched(c));
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Sizes, MatmulSizes, attn_test::size_pairs(), attn_test::pair_name);
+
+// The accumulating form sums from zero and adds once, whatever the chunks and
+// blocks: a second identical call doubles C exactly (a weight gradient used twice).
+TEST(Matmul, TransposedLeftAccumulateDoublesExactlyAcrossChunksAndBlocks) {
+  Rng rng(13);
+  const Mat a = attn_test::random_mat(100, 70, rng), b = attn_test::random_mat(100, 67, rng);
+  Mat c(70, 67, 0.0f);
+  attn::matmul_transposed_a_accumulate(a.cview(), b.cview(), c.view());
+  const Mat once = c;
+  attn::matmul_transposed_a_accumulate(a.cview(), b.cview(), c.view());
+  for (std::size_t t = 0; t < c.data.size(); ++t) ASSERT_EQ(c.data[t], 2.0f * once.data[t]) << "C[" << t << "]";
+}
+
+// matmul_transposed's path depends on B alone: a product done row by row rounds
+// as the whole, bit for bit (for a B packed on the stack and for one too large).
+TEST(Matmul, TransposedRowByRowIsTheWholeProduct) {
+  Rng rng(14);
+  for (std::size_t m : {35u, 70u}) {
+    const Mat a = attn_test::random_mat(9, 64, rng), b = attn_test::random_mat(m, 64, rng);
+    Mat whole(9, m), row(1, m);
+    attn::matmul_transposed(a.cview(), b.cview(), 0.25f, whole.view());
+    for (std::size_t i = 0; i < 9; ++i) {
+      attn::matmul_transposed({a.cview().row(i), 1, 64, a.stride}, b.cview(), 0.25f, row.view());
+      for (std::size_t j = 0; j < m; ++j)
+        ASSERT_EQ(row.at(0, j), whole.at(i, j)) << "m = " << m << " [" << i << "][" << j << "]";
+    }
+  }
+}
 
 TEST(Matmul, SmallKnownProduct) {
   const Mat a = Mat::filled(2, 3, {1, 2, 3, 4, 5, 6});
