@@ -147,8 +147,8 @@ export const ARG_BLOCKS = {
   },
   modelLoad: { bytes: 'ptr', size: 'u32', handle: 'ptr', status: 'ptr' },
   modelDestroy: { model: 'ptr' },
-  // what: 0 parameter count, 1 tensors, 2 bytes of their names, 3 steps, 4 saved bytes,
-  // 5 address of the parameters, 6 of the gradients
+  // what: 0 parameter count, 1 tensors, 2 bytes of their names, 3 steps, (4: was the saved bytes,
+  // now modelSavedBytes), 5 address of the parameters, 6 of the gradients
   modelInfo: { model: 'ptr', what: 'u32' },
   // config: 16 float64 (ModelConfig in order); names: '\n'-separated; table: offset, rows, cols per tensor
   modelDescribe: { model: 'ptr', config: 'ptr', names: 'ptr', table: 'ptr' },
@@ -172,7 +172,9 @@ export const ARG_BLOCKS = {
     model: 'ptr', source: 'ptr', sourceLength: 'u32', prefix: 'ptr', prefixLength: 'u32', eos: 'i32', maxNew: 'u32',
     tokens: 'ptr', outLength: 'ptr', encoder: 'ptr', decoder: 'ptr', cross: 'ptr', status: 'ptr',
   },
-  modelSave: { model: 'ptr', bytes: 'ptr', capacity: 'u32' },
+  // precision: attn::SavePrecision (0 float32, 1 float16, 2 int8); modelSavedBytes returns the image's bytes
+  modelSavedBytes: { model: 'ptr', precision: 'u32' },
+  modelSave: { model: 'ptr', precision: 'u32', bytes: 'ptr', capacity: 'u32' },
 };
 
 /** Bytes of each field type (wasm32: an address is 4 bytes). */

@@ -26,7 +26,7 @@ export type { PositionalEncodingOptions, AddPositionalEncodingOptions } from './
 export type { RotaryAnglesOptions, RotaryEmbeddingOptions, AlibiBiasOptions } from './types/relative-position.js';
 export type { Tensor, TensorInput, BatchedStep, BatchedAttentionOptions, BatchedAttentionResult } from './types/batched.js';
 export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCacheWork, KVCacheBytesOptions } from './types/kv-cache.js';
-export type { TransformerModel, TransformerBatch, CreateTransformerOptions, TransformerConfig, TransformerSizes, TransformerTaskLike, TrainStepOptions, TrainStepResult, EvaluateResult, GenerateOptions, GenerateResult, GenerateAttention, AttentionLabels, TokenRow } from './types/training.js';
+export type { TransformerModel, TransformerBatch, CreateTransformerOptions, TransformerConfig, TransformerSizes, TransformerTaskLike, TrainStepOptions, TrainStepResult, SaveOptions, SavePrecision, EvaluateResult, GenerateOptions, GenerateResult, GenerateAttention, AttentionLabels, TokenRow } from './types/training.js';
 export type { BackwardStepId, BackwardStep, AttentionBackwardOptions, AttentionBackwardResult } from './types/backward.js';
 export type { Task, TaskBatch, TaskBatchOptions, TaskDefaults, TaskGoal, Tasks, DatesTask, SequenceTask, RepeatTask, GrammarTask, GrammarSentence } from './types/tasks.js';
 

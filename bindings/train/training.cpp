@@ -78,7 +78,6 @@ double model_info(addr p) {
     case 1: return static_cast<double>(m.tensors().size());
     case 2: return static_cast<double>(name_bytes(m));
     case 3: return static_cast<double>(m.steps());
-    case 4: return static_cast<double>(m.saved_bytes());
     case 5: return static_cast<double>(reinterpret_cast<addr>(model_at(a.model)->parameters()));
     case 6: return static_cast<double>(reinterpret_cast<addr>(m.gradients()));
     default: return -1;
@@ -162,9 +161,16 @@ int model_generate(addr p) {
   return 0;
 }
 
+// JS checks the precision and (float16) the parameters' range first: a refusal here is a bug.
+double model_saved_bytes(addr p) {
+  const auto& a = block<ModelSavedBytesArgs>(p);
+  return static_cast<double>(model_at(a.model)->saved_bytes(static_cast<attn::SavePrecision>(a.precision)));
+}
+
 int model_save(addr p) {
   const auto& a = block<ModelSaveArgs>(p);
-  return status(model_at(a.model)->save(reinterpret_cast<std::uint8_t*>(a.bytes), a.capacity));
+  return status(model_at(a.model)->save(reinterpret_cast<std::uint8_t*>(a.bytes), a.capacity,
+                                        static_cast<attn::SavePrecision>(a.precision)));
 }
 
 }  // namespace
@@ -181,5 +187,6 @@ EMSCRIPTEN_BINDINGS(training_ops) {
   emscripten::function("_modelGradients", &model_gradients);
   emscripten::function("_modelTrainStep", &model_train_step);
   emscripten::function("_modelGenerate", &model_generate);
+  emscripten::function("_modelSavedBytes", &model_saved_bytes);
   emscripten::function("_modelSave", &model_save);
 }

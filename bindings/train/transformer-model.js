@@ -12,7 +12,11 @@ const { DISPOSED, INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
 const STEP_OPTIONS = ['learningRate', 'weightDecay', 'clipNorm', 'beta1', 'beta2', 'epsilon'];
 const FLOAT32_MAX = 3.4028234663852886e38;
 // What modelInfo reports (ops/training.cpp).
-const INFO = { steps: 3, savedBytes: 4, parameters: 5, gradients: 6 };
+const INFO = { steps: 3, parameters: 5, gradients: 6 };
+// save()'s precisions, in the core's numbering (attn::SavePrecision).
+const PRECISIONS = ['float32', 'float16', 'int8'];
+// The smallest magnitude float16 rounds to infinity (src/train/quantize.h).
+const HALF_LIMIT = 65520;
 
 /**
  * @param {object} context the family's context (module, workspace, frame, models, destroy)
@@ -47,7 +51,7 @@ export function makeModel(context, handle, description, task) {
     parameters: guarded('TransformerModel.parameters', () => readTensors(state, 'TransformerModel.parameters', INFO.parameters)),
     setParameters: guarded('TransformerModel.setParameters', (values) => setParameters(state, values)),
     generate: guarded('TransformerModel.generate', (ids, options) => generate(state, ids, options)),
-    save: guarded('TransformerModel.save', () => save(state)),
+    save: guarded('TransformerModel.save', (options) => save(state, options)),
     dispose() {
       if (state.disposed) return;
       state.disposed = true;
@@ -159,11 +163,33 @@ function setParameters(state, values) {
   for (const [offset, data] of writes) heap.set(data, base + offset);
 }
 
-function save(state) {
+function precisionOf(fn, options) {
+  const { precision = 'float32' } = checkOptions(fn, options, ['precision']);
+  const code = PRECISIONS.indexOf(precision);
+  if (code < 0) fail(INVALID_ARGUMENT, `${fn}: precision must be 'float32', 'float16' or 'int8', got ${typeof precision === 'string' ? JSON.stringify(precision) : String(precision)}`);
+  return code;
+}
+
+// float16 stores every tensor of more than one row in half precision: each value must fit.
+function checkHalfRange(state, fn) {
+  const base = info(state, fn, INFO.parameters) / 4;
+  const heap = state.context.module.HEAPF32;
+  for (const { name, offset, rows, cols } of state.tensors) {
+    if (rows === 1) continue;
+    const data = heap.subarray(base + offset, base + offset + rows * cols);
+    const at = data.findIndex((x) => Math.abs(x) >= HALF_LIMIT);
+    if (at >= 0)
+      fail(INVALID_ARGUMENT, `${fn}: ${name}[${Math.floor(at / cols)}][${at % cols}] is ${data[at]}, beyond float16's range (|x| < 65520); save it as 'int8' or 'float32'`);
+  }
+}
+
+function save(state, options) {
   const fn = 'TransformerModel.save';
-  const size = info(state, fn, INFO.savedBytes);
+  const precision = precisionOf(fn, options);
+  if (PRECISIONS[precision] === 'float16') checkHalfRange(state, fn);
+  const size = state.context.frame(fn).query('modelSavedBytes', { model: state.handle, precision });
   const f = state.context.frame(fn);
   const bytes = f.output(Math.ceil(size / 4));
-  f.call('modelSave', { model: state.handle, bytes, capacity: size });
+  f.call('modelSave', { model: state.handle, precision, bytes, capacity: size });
   return state.context.module.HEAPU8.slice(f.addr(bytes), f.addr(bytes) + size);
 }

@@ -145,6 +145,18 @@ export interface GenerateResult {
   attention?: GenerateAttention;
 }
 
+/**
+ * How {@link TransformerModel.save} stores the parameters: 'float32' exactly (the default); 'float16'
+ * (about half the bytes); 'int8' with one float32 scale per row (about a quarter plus the scales).
+ * Compact images keep tensors of one row (biases, layer-norm gains and shifts) in float32.
+ */
+export type SavePrecision = 'float32' | 'float16' | 'int8';
+
+export interface SaveOptions {
+  /** Default 'float32'. A compact image loads as its dequantized values, the same bits everywhere. */
+  precision?: SavePrecision;
+}
+
 /** A model made by {@link TrainingOps.createTransformer} or {@link TrainingOps.loadTransformer}. */
 export interface TransformerModel {
   readonly config: Readonly<TransformerConfig>;
@@ -170,7 +182,7 @@ export interface TransformerModel {
   /** Greedy decoding: a seq2seq model reads `ids` as its source; a decoder-only model continues BOS + `ids`. */
   generate(ids: TokenRow, options?: GenerateOptions): GenerateResult;
   /** A versioned image of the config, the step count and the parameters (not Adam's moments). */
-  save(): Uint8Array;
+  save(options?: SaveOptions): Uint8Array;
   /** Frees the model's memory; every later call throws an AttentionError with code DISPOSED. */
   dispose(): void;
 }

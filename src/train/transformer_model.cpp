@@ -191,29 +191,30 @@ Status TransformerModel::train_step(const Batch& batch, const TrainSettings& set
   return Status::ok;
 }
 
-std::size_t TransformerModel::saved_bytes() const { return image_bytes(state_->params.size()); }
+std::size_t TransformerModel::saved_bytes(SavePrecision precision) const {
+  return image_bytes(state_->layout.tensors, precision);
+}
 
-Status TransformerModel::save(std::uint8_t* out, std::size_t capacity) const {
-  if (out == nullptr || capacity < saved_bytes()) return Status::bad_argument;
-  write_image(state_->config, state_->steps, state_->params.data(), state_->params.size(), out);
-  return Status::ok;
+Status TransformerModel::save(std::uint8_t* out, std::size_t capacity, SavePrecision precision) const {
+  const std::size_t bytes = saved_bytes(precision);
+  if (out == nullptr || bytes == 0 || capacity < bytes) return Status::bad_argument;
+  return write_image(state_->config, state_->steps, state_->params.data(), state_->layout.tensors, precision, out);
 }
 
 TransformerModel* TransformerModel::load(const std::uint8_t* bytes, std::size_t size, Status* status) {
-  ModelConfig config;
-  std::int64_t steps = 0;
-  std::size_t count = 0;
-  Status st = read_image_header(bytes, size, &config, &steps, &count);
+  ImageHeader header;
+  Status st = read_image_header(bytes, size, &header);
   auto* state = new State;
-  if (st == Status::ok && !set_up(*state, config, &st)) st = Status::bad_argument;
-  if (st == Status::ok && (state->params.size() != count || !read_image_parameters(bytes, count, state->params.data())))
+  if (st == Status::ok && !set_up(*state, header.config, &st)) st = Status::bad_argument;
+  if (st == Status::ok && (state->params.size() != header.count ||
+                           !read_image_parameters(bytes, header, state->layout.tensors, state->params.data())))
     st = Status::bad_argument;
   if (status) *status = st;
   if (st != Status::ok) {
     delete state;
     return nullptr;
   }
-  state->steps = steps;
+  state->steps = header.steps;
   return new TransformerModel(state);
 }
 

@@ -31,6 +31,12 @@ enum class CrossScoring : int { dot = 0, additive = 1 };
 enum class NormPlacement : int { post = 0, pre = 1 };
 enum class PositionKind : int { sinusoidal = 0, learned = 1 };
 
+// How save() stores the parameters (model_image.h): float32 exactly; float16; or int8 with one
+// float32 scale per row (quantize.h). Compact images keep tensors of one row (biases, layer-norm
+// gains and shifts) in float32 and store every other tensor (weight matrices, embeddings) compactly;
+// loading one gives exactly the dequantized values.
+enum class SavePrecision : std::uint32_t { float32 = 0, float16 = 1, int8 = 2 };
+
 struct ModelConfig {
   ModelKind kind = ModelKind::encoder_decoder;
   std::size_t vocab_size = 0;
@@ -136,10 +142,17 @@ class TransformerModel {
                   std::size_t* out_length, const AttentionMaps& maps);
 
   // A versioned little-endian image: magic "ATLM", version, the config, the
-  // step count, the parameters (Adam moments are not saved).
-  std::size_t saved_bytes() const;
-  Status save(std::uint8_t* out, std::size_t capacity) const;
+  // step count, the parameters (Adam moments are not saved). float32 (version 1)
+  // is bit-exact; float16 and int8 (version 2) are about 1/2 and 1/4 of it.
+  // saved_bytes is 0 for an unknown precision. save gives bad_argument (nothing
+  // written) for a capacity below saved_bytes, an unknown precision, or a
+  // compact precision and a parameter that is not finite or (float16) of
+  // magnitude 65520 or more.
+  std::size_t saved_bytes(SavePrecision precision = SavePrecision::float32) const;
+  Status save(std::uint8_t* out, std::size_t capacity, SavePrecision precision = SavePrecision::float32) const;
   // Bounds-checked: a short, corrupt or hostile image gives bad_argument and nullptr.
+  // Any version and precision save() writes; the parameters are then those the image holds
+  // (a compact image's dequantized: the same bits as quantize.h's from_half / from_int8).
   static TransformerModel* load(const std::uint8_t* bytes, std::size_t size, Status* status);
 
  private:

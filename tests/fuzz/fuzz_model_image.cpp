@@ -6,17 +6,23 @@
 //      parameters' values are what gets checked;
 //   2  the saved image of a small model (every kind, norm, scoring, positions,
 //      activation; sizes ≤ 8) with some bytes changed, then truncated or
-//      extended now and then, the hash made right or not.
+//      extended now and then, the hash made right or not;
+//   3, 4  the same with a compact image (float16, int8), the model's parameters
+//      now and then replaced by values of any family first (zeros, ties, ±FLT_MAX,
+//      subnormals, NaN, ∞: save must refuse exactly what it cannot store).
 // Invariants: the status is ok or bad_argument, a model exactly when ok, and
-// then: the byte count is the parameter count's, saving again gives the same
-// bytes, every parameter is finite, and evaluate and generate on in-range
-// tokens return ok without reading or writing out of bounds.
+// then: the byte count is saved_bytes at the image's precision; a float32 image
+// saved again gives the same bytes, a float16 one too, an int8 one saves again
+// and loads; every parameter is finite and (compact images) exactly what a
+// plain reading of the bytes gives (f32, float16 bits, q × scale); evaluate and
+// generate on in-range tokens return ok without reading or writing out of bounds.
 #include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "fuzz_common.h"
 #include "train/model_image.h"
+#include "train/quantize.h"
 #include "train/transformer_model.h"
 
 namespace {
@@ -27,7 +33,7 @@ void fix_hash(std::vector<std::uint8_t>& bytes) {
   for (std::size_t i = 0; i < 8; ++i) bytes[bytes.size() - 8 + i] = static_cast<std::uint8_t>(h >> (8 * i));
 }
 
-std::vector<std::uint8_t> small_model_image(fuzz::Decoder& in) {
+std::unique_ptr<attn::TransformerModel> small_model(fuzz::Decoder& in) {
   attn::ModelConfig c;
   c.kind = in.flag() ? attn::ModelKind::decoder_only : attn::ModelKind::encoder_decoder;
   c.norm = in.flag() ? attn::NormPlacement::pre : attn::NormPlacement::post;
@@ -47,9 +53,67 @@ std::vector<std::uint8_t> small_model_image(fuzz::Decoder& in) {
   attn::Status s = attn::Status::ok;
   std::unique_ptr<attn::TransformerModel> m(attn::TransformerModel::create(c, &s));
   FUZZ_CHECK(s == attn::Status::ok && m, "a small consistent config was refused");
-  std::vector<std::uint8_t> bytes(m->saved_bytes());
-  FUZZ_CHECK(m->save(bytes.data(), bytes.size()) == attn::Status::ok, "save refused its own size");
+  return m;
+}
+
+// Whether save at p can store every parameter (float16: a tensor of one row stays float32).
+bool storable(const attn::TransformerModel& m, attn::SavePrecision p) {
+  const float* params = const_cast<attn::TransformerModel&>(m).parameters();
+  for (const attn::ParameterInfo& t : m.tensors())
+    for (std::size_t i = 0; i < t.rows * t.cols; ++i) {
+      const float x = params[t.offset + i];
+      if (!std::isfinite(x) || (p == attn::SavePrecision::float16 && t.rows > 1 && !attn::fits_half(x))) return false;
+    }
+  return true;
+}
+
+// The image of a small model at p; empty when save (rightly) refused its parameters.
+std::vector<std::uint8_t> small_model_image(fuzz::Decoder& in, attn::SavePrecision p) {
+  std::unique_ptr<attn::TransformerModel> m = small_model(in);
+  if (p != attn::SavePrecision::float32 && in.flag()) {
+    const fuzz::Values mode = in.values();
+    float* params = m->parameters();
+    for (std::size_t i = 0; i < m->parameter_count(); ++i) params[i] = in.value(mode);
+  }
+  std::vector<std::uint8_t> bytes(m->saved_bytes(p));
+  const attn::Status s = m->save(bytes.data(), bytes.size(), p);
+  FUZZ_CHECK((s == attn::Status::ok) == (p == attn::SavePrecision::float32 || storable(*m, p)),
+             "save refused parameters it can store, or stored ones it cannot");
+  if (s != attn::Status::ok) bytes.clear();
   return bytes;
+}
+
+float f32_at(const std::uint8_t* in) {
+  std::uint32_t bits = 0;
+  for (std::size_t i = 0; i < 4; ++i) bits |= static_cast<std::uint32_t>(in[i]) << (8 * i);
+  float x;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
+
+// A loaded compact image's parameters against a plain reading of its bytes.
+void check_dequantized(const attn::TransformerModel& m, const std::vector<std::uint8_t>& bytes,
+                       attn::SavePrecision p) {
+  const float* params = const_cast<attn::TransformerModel&>(m).parameters();
+  const std::uint8_t* in = bytes.data() + attn::kImageHeaderBytes;
+  for (const attn::ParameterInfo& t : m.tensors()) {
+    const float* w = params + t.offset;
+    const std::size_t n = t.rows * t.cols;
+    std::vector<float> want(n);
+    if (t.rows == 1) {
+      for (std::size_t i = 0; i < n; ++i, in += 4) want[i] = f32_at(in);
+    } else if (p == attn::SavePrecision::float16) {
+      for (std::size_t i = 0; i < n; ++i, in += 2)
+        want[i] = attn::from_half(static_cast<std::uint16_t>(in[0] | in[1] << 8));
+    } else {
+      const std::uint8_t* values = in + 4 * t.rows;
+      for (std::size_t i = 0; i < n; ++i)
+        want[i] = static_cast<float>(static_cast<std::int8_t>(values[i])) * f32_at(in + 4 * (i / t.cols));
+      in = values + n;
+    }
+    FUZZ_CHECK(std::memcmp(want.data(), w, 4 * n) == 0, "a loaded compact parameter is not its dequantized value");
+  }
+  FUZZ_CHECK(in == bytes.data() + bytes.size() - 8, "the tensors do not end at the hash");
 }
 
 // Runs the loaded model on a short batch and a short decode of in-range tokens.
@@ -82,14 +146,16 @@ void exercise(attn::TransformerModel& m, fuzz::Decoder& in) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
-  const int mode = data[0] % 3;
+  const int mode = data[0] % 5;
   fuzz::Decoder in(data + 1, size - 1);
   std::vector<std::uint8_t> bytes;
   if (mode < 2) {
     bytes.assign(data + 1, data + size);
     if (mode == 1) fix_hash(bytes);
   } else {
-    bytes = small_model_image(in);
+    const auto made = static_cast<attn::SavePrecision>(mode - 2);  // 2 float32, 3 float16, 4 int8
+    bytes = small_model_image(in, made);
+    if (bytes.empty()) return 0;
     const std::size_t changes = in.dim(0, 4);
     for (std::size_t k = 0; k < changes && !bytes.empty(); ++k) bytes[in.dim(0, bytes.size() - 1)] ^= in.byte();
     const int resize = in.in_range<int>(0, 7);
@@ -105,12 +171,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK(s == attn::Status::ok || s == attn::Status::bad_argument, "load gave a status other than ok/bad_argument");
   FUZZ_CHECK((m != nullptr) == (s == attn::Status::ok), "a model without ok, or ok without a model");
   if (!m) return 0;
-  FUZZ_CHECK(bytes.size() == attn::image_bytes(m->parameter_count()), "the byte count is not the parameter count's");
-  std::vector<std::uint8_t> again(m->saved_bytes());
-  FUZZ_CHECK(m->save(again.data(), again.size()) == attn::Status::ok && again == bytes,
-             "saving a loaded image again gave other bytes");
+  const auto precision = static_cast<attn::SavePrecision>(bytes[100]);  // a loaded image's is a known one
+  FUZZ_CHECK(attn::is_save_precision(precision) && bytes[4] == (precision == attn::SavePrecision::float32 ? 1 : 2),
+             "a loaded image's version and precision disagree");
+  FUZZ_CHECK(bytes.size() == m->saved_bytes(precision), "the byte count is not the parameter count's");
+  if (precision == attn::SavePrecision::float32)
+    FUZZ_CHECK(bytes.size() == attn::image_bytes(m->parameter_count()), "a float32 image's size");
   for (std::size_t i = 0; i < m->parameter_count(); ++i)
     FUZZ_CHECK(std::isfinite(m->parameters()[i]), "a loaded parameter is not finite");
+  if (precision != attn::SavePrecision::float32) check_dequantized(*m, bytes, precision);
+  std::vector<std::uint8_t> again(m->saved_bytes(precision));
+  FUZZ_CHECK(m->save(again.data(), again.size(), precision) == attn::Status::ok, "a loaded model did not save again");
+  if (precision != attn::SavePrecision::int8)
+    FUZZ_CHECK(again == bytes, "saving a loaded image again gave other bytes");
+  attn::Status s2 = attn::Status::ok;
+  std::unique_ptr<attn::TransformerModel> reloaded(attn::TransformerModel::load(again.data(), again.size(), &s2));
+  FUZZ_CHECK(s2 == attn::Status::ok && reloaded, "an image saved from a loaded model did not load");
   exercise(*m, in);
   return 0;
 }

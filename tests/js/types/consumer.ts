@@ -43,6 +43,9 @@ import type {
   StepId,
   VariantResult,
   VectorInput,
+  SaveOptions,
+  SavePrecision,
+  TransformerModel,
 } from 'attention-lab';
 
 const identity: Matrix = { rows: 2, cols: 2, data: new Float32Array([1, 0, 0, 1]) };
@@ -247,6 +250,14 @@ export async function main(): Promise<number> {
   // @ts-expect-error the inference build's type has no training functions
   lab.attentionBackward(nested, nested, nested, nested);
 
+  const model: TransformerModel = trainer.createTransformer({ vocabSize: 10, maxLength: 6 });
+  const precision: SavePrecision = 'int8';
+  const checkpoint: Uint8Array = model.save({ precision });
+  const saveOptions: SaveOptions = { precision: 'float16' };
+  trainer.loadTransformer(model.save(saveOptions)).dispose();
+  // @ts-expect-error a precision is 'float32', 'float16' or 'int8'
+  model.save({ precision: 'int4' });
+
   return [flavours, gradients, backwardSteps, taskBatch, taskText, agreement, simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
-    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix].length;
+    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix, checkpoint].length;
 }
