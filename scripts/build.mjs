@@ -94,8 +94,12 @@ function fmaSmokeTest(dir) {
 
 export function buildWasm() {
   requireEmscripten();
-  // Debian's emscripten finds its Node modules (acorn) only through NODE_PATH.
-  const env = { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };
+  // Debian's emscripten finds its Node modules (acorn) only through NODE_PATH, and runs Binaryen's
+  // tools by name from PATH: under `npm start` / `npm test`, npm puts node_modules/.bin first, where
+  // the npm binaryen of the FMA build (a newer version em++ 3.1.6 cannot drive) has a wasm-opt too.
+  // These two builds use the system's, so node_modules' bin folders leave PATH here.
+  const PATH = (process.env.PATH ?? '').split(':').filter((dir) => !/node_modules[\\/]/.test(dir)).join(':');
+  const env = { ...process.env, PATH, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };
   const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, env, stdio: 'inherit' });
   if (!existsSync(join(wasmBuild, 'CMakeCache.txt')))
     run('emcmake', ['cmake', '-S', '.', '-B', wasmBuild, '-DCMAKE_BUILD_TYPE=Release', ...(process.env.CI ? ['-DATTN_WERROR=ON'] : [])]);
