@@ -8,6 +8,8 @@
 //   node bench/train.mjs --dModel=64 --heads=4 --dFF=128 --encoderLayers=2 --decoderLayers=2 --norm=post
 //   node bench/train.mjs --every=100 --validation=8 --limit=300 (seconds before giving up) --maxSteps=2000
 // Prints a line per check on stderr and one JSON line per task on stdout.
+import { pathToFileURL } from 'node:url';
+
 import { trainToGoal } from './lib/train-to-goal.mjs';
 
 const TASKS = ['dates', 'reverse', 'grammar', 'repeat'];
@@ -30,7 +32,7 @@ export function parseTrainingArgs(argv) {
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { init } = await import('../dist/training-node.js');
   const { tasks, simd, options } = parseTrainingArgs(process.argv.slice(2));
   const lab = await init({ simd });
