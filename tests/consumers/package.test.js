@@ -53,7 +53,10 @@ const BUDGET = {
   componentsGzip: 224 * KB,
   trainingWasmRaw: 240 * KB,
   trainingWasmGzip: 96 * KB,
-  tarball: 1000 * KB, // with the docs the README links to (docs/*.md, 31 KB packed) and its screenshot (52 KB)
+  // With the docs the README links to (docs/*.md, 31 KB packed) and its screenshot: 55 KB as committed
+  // (pngquant), but 163 KB where the e2e stage re-takes it without pngquant (as on a fresh CI machine):
+  // the tarball measured 1,113,758 B there on 2026-12-01 (1,005,130 with the committed PNG).
+  tarball: 1150 * KB,
 };
 
 const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
