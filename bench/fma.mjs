@@ -48,19 +48,8 @@ async function inNode() {
 }
 
 async function inChromium() {
-  const { chromium } = await import('playwright-core');
-  const { serveStatic } = await import('../scripts/serve.mjs');
-  const server = await serveStatic(root, 0);
-  const origin = `http://127.0.0.1:${server.address().port}`;
-  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  const instance = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
-  try {
-    const page = await instance.newPage();
-    page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-    await page.exposeFunction('benchLog', (line) => console.error(line));
-    // An empty page of the server's origin, so the page may import the library's modules from it.
-    await page.route(`${origin}/fma-bench`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>fma</title>' }));
-    await page.goto(`${origin}/fma-bench`);
+  const { withBenchPage } = await import('./lib/bench-page.mjs');
+  return withBenchPage(root, 'fma-bench', async (page, version) => {
     const result = await page.evaluate(async ({ quick, builds }) => {
       const { load } = await import('/dist/load.js');
       const { compareFma, loadBuilds } = await import('/bench/lib/fma-compare.mjs');
@@ -68,12 +57,8 @@ async function inChromium() {
       const labs = await loadBuilds(load, builds, bytes, (p) => import(`/${p}`));
       return compareFma(labs, { quick, log: (line) => window.benchLog(line) });
     }, { quick, builds: BUILDS });
-    return { environment: `Chromium ${instance.version()}`, ...result };
-  } finally {
-    await instance.close();
-    server.close();
-    server.closeAllConnections();
-  }
+    return { environment: `Chromium ${version}`, ...result };
+  });
 }
 
 const result = await (browser ? inChromium() : inNode());
