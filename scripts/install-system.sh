@@ -29,6 +29,8 @@ if [ "$profile" = test ]; then
   command -v chromium >/dev/null || want chromium chromium
   command -v wasm-dis >/dev/null || want binaryen wasm-dis
   command -v clang++ >/dev/null || want clang clang++
+  # The e2e stage re-takes the README screenshots; pngquant keeps them as small as the committed ones.
+  command -v pngquant >/dev/null || want pngquant pngquant
   # The FMA .wasm (relaxed SIMD): em++ drives clang 16 and its wasm-ld (scripts/fma-toolchain.mjs).
   command -v clang++-16 >/dev/null || want clang-16 clang++-16
   command -v wasm-ld-16 >/dev/null || want lld-16 wasm-ld-16
