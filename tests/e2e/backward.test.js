@@ -178,6 +178,20 @@ describe('attention-backward', () => {
     await context.close();
   });
 
+  test('a training build that cannot load is said so in the panel (no endless "Loading…")', async () => {
+    const { page, context } = await watchedPage(b.browser);
+    await page.route('**/dist/training.js', (route) => route.fulfill({ status: 404, body: 'missing' }));
+    await page.route(`${s.url}/broken.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><head><meta charset="utf-8"><script type="module" src="/dist/components.js"></script></head><body><attention-backward></attention-backward></body></html>' }),
+    );
+    await page.goto(`${s.url}/broken.html`);
+    await page.waitForFunction(() => document.querySelector('attention-backward')?.shadowRoot?.querySelector('[role="alert"]'));
+    const alert = await page.evaluate(() => document.querySelector('attention-backward').shadowRoot.querySelector('[role="alert"]').textContent);
+    expect(alert.length).toBeGreaterThan(10);
+    expect(alert).not.toContain('Loading');
+    await context.close();
+  });
+
   test('in the explorer: the training build is fetched only once its tab is shown', async () => {
     const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
     const requested = [];

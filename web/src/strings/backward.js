@@ -1,7 +1,6 @@
 // The strings of <attention-backward> (the backward pass of one head), in English and Chinese.
 export default {
   en: {
-    'tab.backward': 'Backward pass',
     'backward.heading': 'The backward pass of one head',
     'backward.intro': 'Training needs to know how the loss changes when each query, key and value changes. Starting from the gradient at the output, dO, the chain rule runs the forward computation in reverse: first through O = PV, then through the softmax, then through the scores S = QKᵀ · scale. Every matrix below is one step of the training build’s lab.attentionBackward trace, for head {h} of the shared sentence.',
     'backward.loss': 'Loss: L = ½‖O − T‖² for a target T drawn from the seed (n × d_v, standard normal), so dO = O − T. L = {loss}.',
@@ -52,7 +51,6 @@ export default {
     'backward.headNote': 'The shared settings have {heads} heads; this panel follows head {h} (columns {from}–{to} of W_Q, W_K and W_V).',
   },
   'zh-CN': {
-    'tab.backward': '反向传播',
     'backward.heading': '单个注意力头的反向传播',
     'backward.intro': '训练需要知道：每个查询、键和值变化时，损失如何变化。从输出处的梯度 dO 出发，链式法则把前向计算倒过来走一遍：先经过 O = PV，再经过 softmax，最后经过分数 S = QKᵀ · scale。下面每个矩阵都是训练构建中 lab.attentionBackward 跟踪记录的一步，对应共享句子的第 {h} 个头。',
     'backward.loss': '损失：L = ½‖O − T‖²，其中目标 T 由种子生成（n × d_v，标准正态分布），因此 dO = O − T。L = {loss}。',

@@ -103,7 +103,7 @@ export class AttentionBackward extends AttentionElement {
     this.#stepper.at(index, STEP_KEYS.length);
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
     const step = c.pass.steps[index];
-    place(this.root, [...this.#heading(c), this.#saturation.sync(this.t, c), this.#nav(index), this.#tabs(), this.#stepPanel(step, c)]);
+    place(this.root, [...this.#heading(c), this.#nav(index), this.#tabs(), this.#stepPanel(step, c), this.#saturation.sync(this.t, c)]);
     this.#stepper.refocus();
   }
 
