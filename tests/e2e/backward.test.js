@@ -41,6 +41,7 @@ const shown = async (page) => {
       readout: sat.textContent,
       sweep: [...root.querySelectorAll('[data-role="sweep"] tbody tr')].map((tr) => ({ factor: Number(tr.dataset.factor), norm: Number(tr.children[3].dataset.value), current: tr.getAttribute('aria-current') === 'true' })),
       loss: root.querySelector('[data-role="loss"]').textContent,
+      rowsNote: root.querySelector('[data-role="rows"]')?.textContent ?? null,
       focused: root.activeElement?.dataset.key ?? null,
     };
   });
@@ -112,6 +113,11 @@ describe('attention-backward', () => {
     const reference = float64dS(e);
     dS.values.forEach((x, k) => expect(Math.abs(x - reference[k]), `dS[${k}]`).toBeLessThan(1e-5));
     expect(dS.tex).toContain('\\operatorname{rowsum}');
+    // Under dS: the most and the least saturated rows, from the library's P and dS.
+    const rowNorm = (i) => Math.hypot(...e.step.dS.data.subarray(i * 6, i * 6 + 6));
+    const rowMax = (i) => Math.max(...e.P.data.subarray(i * 6, i * 6 + 6));
+    const most = [0, 1, 2, 3, 4, 5].reduce((a, i) => (rowMax(i) > rowMax(a) ? i : a), 0);
+    expect(dS.rowsNote).toContain(`row ${most + 1}, “${tokens[most]}” (max P = ${Number(rowMax(most).toPrecision(3))}): its row of dS has norm ${Number(rowNorm(most).toPrecision(3))}`);
     // The readout is ‖dS‖_F of the library's dS.
     expect(dS.norm).toBeCloseTo(Math.hypot(...e.step.dS.data), 5);
     await page.evaluate(() => (document.querySelector('attention-backward').step = 'dO'));

@@ -114,3 +114,14 @@ describe.each(BUILDS)('the pass on the $name build', ({ simd }) => {
     }
   });
 });
+
+describe('rowSaturation', () => {
+  it('per row max P and ‖dS row‖; the most and least saturated rows', async () => {
+    const { rowSaturation } = await import('../../web/src/components/backward/backward-model.js');
+    const r = rowSaturation(mat([[0.5, 0.5], [0.99, 0.01], [0.7, 0.3]]), mat([[3, -4], [0, 0], [1, -1]]));
+    expect(r.rows.map((x) => x.norm)).toEqual([5, 0, Math.SQRT2]);
+    expect(r.most.row).toBe(1);
+    expect(r.least.row).toBe(0);
+    expect(r.most.maxP).toBeCloseTo(0.99, 6);
+  });
+});

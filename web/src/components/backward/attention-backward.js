@@ -158,8 +158,17 @@ export class AttentionBackward extends AttentionElement {
     const scale = c.factor === 1 ? `1/√${c.model.config.dK} = ${Number(c.pass.scale.toPrecision(4))}` : `${c.factor}/√${c.model.config.dK} = ${Number(c.pass.scale.toPrecision(4))}`;
     const explain = this.keep('explain', `${this.language}|${step.key}|${scale}`, () => el('p', { class: 'muted', 'data-role': 'explain', text: t(`backward.explain.${step.key}`, { scale }) }));
     const title = this.keep('title', `${this.language}|${step.key}`, () => el('h3', { class: 'step-title', text: t(`backward.name.${step.key}`) }));
-    place(panel, [title, explain, this.#formulaOf(step), this.#heatmap(step, c).el]);
+    place(panel, [title, explain, this.#formulaOf(step), this.#heatmap(step, c).el, ...this.#rowNote(step, c)]);
     return panel;
+  }
+
+  /** Under dS: the most and the least saturated rows of P, and how large their rows of dS are. */
+  #rowNote(step, { model, pass }) {
+    if (step.key !== 'dS' || model.n < 2) return [];
+    const { most, least } = pass.rows;
+    const n = (x) => String(Number(x.toPrecision(3)));
+    const vars = { i: most.row + 1, s: model.tokens[most.row], p: n(most.maxP), a: n(most.norm), j: least.row + 1, u: model.tokens[least.row], q: n(least.maxP), b: n(least.norm) };
+    return [el('p', { class: 'note', 'data-role': 'rows', text: this.t('backward.rows', vars) })];
   }
 
   #formulaOf(step) {

@@ -77,6 +77,24 @@ export function meanRowMax(P) {
   return sum / P.rows;
 }
 
+/**
+ * Per row i: max_j P_ij and ‖row i of dS‖ (in double), and the rows with the largest and the
+ * smallest max P ({ row, maxP, norm }): a saturated row's dS is near 0.
+ */
+export function rowSaturation(P, dS) {
+  const rows = [];
+  for (let i = 0; i < P.rows; i++) {
+    let [maxP, sum] = [0, 0];
+    for (let j = 0; j < P.cols; j++) {
+      maxP = Math.max(maxP, P.data[i * P.cols + j]);
+      sum += dS.data[i * dS.cols + j] ** 2;
+    }
+    rows.push({ row: i, maxP, norm: Math.sqrt(sum) });
+  }
+  const by = (better) => rows.reduce((a, r) => (better(r, a) ? r : a), rows[0]);
+  return { rows, most: by((r, a) => r.maxP > a.maxP), least: by((r, a) => r.maxP < a.maxP) };
+}
+
 /** Head `head`'s Q, K, V of the model (n×d_k each, d_v = d_k), through the library's matmul. */
 export function headInputs(lab, model, head) {
   const dK = model.config.dK;
@@ -106,7 +124,8 @@ export function backwardPass(lab, { Q, K, V, mask, T }, factor) {
     { key: 'O', matrix: f.output.matrix, formula: f.output.formula },
     ...['dO', 'dV', 'dP', 'dS', 'dQ', 'dK'].map((id) => ({ key: id, matrix: b[id].matrix, formula: b[id].formula, square: id === 'dP' || id === 'dS', keys: id === 'dV' || id === 'dK' })),
   ];
-  return { factor, scale: scale ?? 1 / Math.sqrt(Q.cols), loss, steps, dS: sizeOf(b.dS.matrix), saturation: meanRowMax(f.weights.matrix) };
+  const rows = rowSaturation(f.weights.matrix, b.dS.matrix);
+  return { factor, scale: scale ?? 1 / Math.sqrt(Q.cols), loss, steps, dS: sizeOf(b.dS.matrix), saturation: meanRowMax(f.weights.matrix), rows };
 }
 
 /** ‖dS‖_F, max |dS| and the mean row max of P at every listed factor (the same Q, K, V, T). */
