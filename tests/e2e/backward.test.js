@@ -172,6 +172,14 @@ describe('attention-backward', () => {
     await context.close();
   });
 
+  test('at 375 px wide nothing widens the page (the sweep table and the heatmap scroll in their boxes)', async () => {
+    const { page, problems, context } = await open('<attention-backward step="dS" sentence="one two three four five six seven eight nine ten eleven twelve"></attention-backward>', { viewport: { width: 375, height: 900 } });
+    await shown(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('in Chinese', async () => {
     const { page, problems, context } = await open('<attention-backward lang="zh-CN" step="dS"></attention-backward>', { lang: 'zh-CN' });
     const v = await shown(page);
