@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
 import { buildModel, normalise } from '../../web/src/model.js';
 import { targetFor } from '../../web/src/components/backward/backward-model.js';
-import { componentPage, ready, settled, watchedPage } from './browser.js';
+import { componentPage, ready, settled, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -220,6 +220,26 @@ describe('attention-backward', () => {
     expect(heading).toBe('The backward pass of one head');
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
+    await context.close();
+  });
+
+  test('in the demo page: step and score scale come from the link (bstep, bsc) and go back into it', async () => {
+    const { page, problems, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.goto(`${s.url}/site/?panel=backward&bstep=dQ&bsc=8&lang=zh-CN`);
+    await ready(page);
+    const panel = page.locator('attention-explorer').locator('attention-backward');
+    const read = () => page.evaluate(() => {
+      const p = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-backward');
+      return { step: p.shadowRoot.querySelector('#step-panel').dataset.step, factor: p.shadowRoot.querySelector('[data-role="factor"]').textContent, tab: document.querySelector('attention-explorer').shadowRoot.querySelector('#ptab-backward').textContent };
+    });
+    expect(await read()).toEqual({ step: 'dQ', factor: 'c = 8：scale = 2.83', tab: '反向传播' });
+    await panel.locator('#score-scale').focus();
+    await page.keyboard.press('ArrowLeft');
+    await panel.locator('#tab-dQ').focus();
+    await page.keyboard.press('ArrowRight');
+    const url = new URL(await urlWritten(page));
+    expect([url.searchParams.get('bstep'), url.searchParams.get('bsc')]).toEqual(['dK', '4']);
+    expect(problems.console).toEqual([]);
     await context.close();
   });
 });
