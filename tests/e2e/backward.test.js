@@ -130,7 +130,7 @@ describe('attention-backward', () => {
   test('the score-scale slider, by keyboard, saturates the softmax and lowers ‖dS‖; numbers follow the library', async () => {
     const { page, problems, context } = await open('<attention-backward step="dS"></attention-backward>');
     const at1 = await shown(page);
-    expect(at1.sweep.map((r) => r.factor)).toEqual([0.25, 0.5, 1, 2, 4, 8, 16, 32]);
+    expect(at1.sweep.map((r) => r.factor)).toEqual([0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128]);
     expect(at1.sweep.find((r) => r.current).factor).toBe(1);
     await page.locator('attention-backward').locator('#score-scale').focus();
     for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowRight');

@@ -212,7 +212,7 @@ export interface AttentionPanelSettings {
  * dQ = scale · dS K, dK = scale · dSᵀ Q; and a slider for the factor c of the score scale c/√d_k
  * with ‖dS‖_F at every factor, showing dS vanish as the softmax saturates. Extra attributes: `step`
  * (`S`, `P`, `O`, `dO`, `dV`, `dP`, `dS`, `dQ`, `dK`; default `S`), `score-scale` (c: 0.25, 0.5, 1,
- * default, 2, 4, 8, 16 or 32; another number the nearest of these), `head` (from 0). Fires
+ * default, 2, 4, 8, 16, 32, 64 or 128; another number the nearest of these), `head` (from 0). Fires
  * `attention-backward` with `{ step, scoreScale }`.
  */
 export declare class AttentionBackward extends AttentionElement {

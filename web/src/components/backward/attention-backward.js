@@ -66,7 +66,7 @@ export class AttentionBackward extends AttentionElement {
     this.setAttribute('step', key);
   }
 
-  /** The factor c of the score scale c/√d_k (the `score-scale` attribute): 0.25, 0.5, 1 (default), 2, 4, 8, 16 or 32. */
+  /** The factor c of the score scale c/√d_k (the `score-scale` attribute): 0.25, 0.5, 1 (default), 2, 4, …, 128. */
   get scoreScale() {
     return parseFactor(this.getAttribute('score-scale'));
   }

@@ -7,7 +7,8 @@ import { hashString, randomMatrix } from '../../random.js';
 import { stepsById } from '../../trace-view.js';
 
 /** The factors c of the score scale c/√d_k the slider offers (c = 1: the Transformer's 1/√d_k). */
-export const SCALE_FACTORS = [0.25, 0.5, 1, 2, 4, 8, 16, 32];
+// Up to 128: with many tokens a row needs a far larger score gap before it is one-hot.
+export const SCALE_FACTORS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128];
 export const DEFAULT_FACTOR = 1;
 
 /** The steps in the order the panel shows them: the forward recap, then the backward pass. */
