@@ -180,6 +180,26 @@ describe('attention-backward', () => {
     await context.close();
   });
 
+  test("the author's X and weights (as a trained head's would be given) are used; Q, K, V given are refused visibly", async () => {
+    const { page, problems, context } = await open('<attention-backward step="dQ" tokens=\'["a","b","c"]\'></attention-backward>');
+    const X = [[1, 0], [0, 1], [1, 1]];
+    const W = { Wq: [[1, 0.5], [0, 1]], Wk: [[0.5, 0], [1, 1]], Wv: [[1, 1], [0, 2]] };
+    await page.evaluate(({ X, W }) => (document.querySelector('attention-backward').inputs = { X, ...W }), { X, W });
+    await page.waitForFunction(() => document.querySelector('attention-backward').shadowRoot.querySelector('figcaption .shape')?.textContent.trim() === '3×2');
+    const v = await shown(page);
+    const mat = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) });
+    const [Q, K, V] = [W.Wq, W.Wk, W.Wv].map((w) => lab.matmul(mat(X), mat(w)));
+    const O = lab.scaledDotProductAttention(Q, K, V).output;
+    const T = targetFor(3, 2, 42);
+    const dO = { rows: 3, cols: 2, data: O.data.map((o, k) => o - T.data[k]) };
+    expect(v.rows).toEqual(['a', 'b', 'c']);
+    expect(v.values).toEqual(Array.from(lab.attentionBackward(Q, K, V, dO, { trace: true }).dQ.data));
+    await page.evaluate(() => (document.querySelector('attention-backward').inputs = { Q: [[1]], K: [[1]], V: [[1]] }));
+    await page.waitForFunction(() => document.querySelector('attention-backward').shadowRoot.querySelector('[role="alert"]'));
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('in Chinese', async () => {
     const { page, problems, context } = await open('<attention-backward lang="zh-CN" step="dS"></attention-backward>', { lang: 'zh-CN' });
     const v = await shown(page);
