@@ -14,6 +14,8 @@ const web = join(root, 'web');
 const dist = join(root, 'dist');
 const site = join(root, 'site');
 const WASM = ['attention-lab-simd.wasm', 'attention-lab-scalar.wasm'];
+// The training build, for the panels that show gradients: fetched only when one of them is shown.
+const TRAINING_WASM = ['attention-lab-training-simd.wasm', 'attention-lab-training-scalar.wasm'];
 
 function newest(dir) {
   let t = 0;
@@ -24,17 +26,17 @@ function newest(dir) {
   return t;
 }
 
-const outputs = [join(dist, 'components.js'), join(site, 'app.js'), join(site, 'index.html'), ...WASM.map((w) => join(site, w))];
+const outputs = [join(dist, 'components.js'), join(site, 'app.js'), join(site, 'training.js'), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM].map((w) => join(site, w))];
 if (process.argv.includes('--if-missing') && outputs.every(existsSync)) {
   const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
-  const sources = Math.max(newest(web), ...WASM.map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
+  const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
   if (built >= sources) {
     console.log('build-web: site/ and dist/components.js are up to date');
     process.exit(0);
   }
 }
 
-for (const w of WASM)
+for (const w of [...WASM, ...TRAINING_WASM])
   if (!existsSync(join(dist, w))) {
     console.error(`build-web: dist/${w} is missing; run \`node scripts/build.mjs\` first`);
     process.exit(1);
@@ -55,6 +57,9 @@ copyFonts(join(dist, 'katex-fonts'));
 mkdirSync(site, { recursive: true });
 await build(bundleConfig({ entry: join(web, 'src/main.js'), outDir: site, fileName: 'app.js' }));
 for (const f of ['index.html', 'page.css']) copyFileSync(join(web, f), join(site, f));
-for (const w of WASM) copyFileSync(join(dist, w), join(site, w));
+// The training entry as one bundle beside app.js (web/src/training-lab.js imports ./training.js;
+// dist/components.js finds dist/training.js there instead, with the package's module tree).
+await build(bundleConfig({ entry: join(dist, 'training.js'), outDir: site, fileName: 'training.js' }));
+for (const w of [...WASM, ...TRAINING_WASM]) copyFileSync(join(dist, w), join(site, w));
 copyFonts(join(site, 'katex-fonts'));
 console.log('build-web: wrote site/ and dist/components.js');

@@ -23,8 +23,8 @@ export function keepAssetUrls() {
     name: 'attention-lab-keep-asset-urls',
     enforce: 'pre',
     transform(code, id) {
-      // The library's entry and the Emscripten glue both name the .wasm next to themselves.
-      if (!/dist[\\/](index|attention-lab-simd|attention-lab-scalar)\.js$/.test(id)) return null;
+      // The library's entries and the Emscripten glue name the .wasm next to themselves.
+      if (!/dist[\\/](index|training|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
       return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };
     },
     renderChunk(code) {

@@ -352,7 +352,7 @@ describe(`under the header ${STRICT}`, () => {
       expect(download.suggestedFilename()).toMatch(new RegExp(`\\.${fmt.toLowerCase()}$`));
     }
     // Every panel renders (charts, tables, formulas) without a violation.
-    for (const id of ['heads', 'compare', 'scaling', 'pooling']) {
+    for (const id of ['heads', 'compare', 'scaling', 'pooling', 'backward']) {
       await page.locator('attention-explorer').locator(`#ptab-${id}`).click();
       await ready(page);
     }

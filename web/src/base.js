@@ -199,7 +199,7 @@ export class AttentionElement extends HTMLElement {
       this.root.append(p);
     }
     try {
-      this.lab = await getLab();
+      this.lab = await this.loadLibrary();
       return true;
     } catch (error) {
       // E.g. a Content-Security-Policy without 'wasm-unsafe-eval': say so instead of "Loading…" forever.
@@ -207,6 +207,11 @@ export class AttentionElement extends HTMLElement {
       this.showError(error, 'error.load');
       return false;
     }
+  }
+
+  /** The library build this element renders with: the shared inference one (a subclass may load another). */
+  loadLibrary() {
+    return getLab();
   }
 
   /**

@@ -199,6 +199,29 @@ export interface AttentionPanelSettings {
   ropeShift?: string;
   context?: string;
   kvShape?: string;
+  /** attention-backward `step` and `score-scale`. */
+  backwardStep?: string;
+  scoreScale?: string;
+}
+
+/**
+ * `<attention-backward>`: the backward pass of one head of the shared input model, step by step, from
+ * the training build's `lab.attentionBackward` trace (loaded from `training.js` next to this module,
+ * only once the element is shown): the forward recap S, P, O; dO = O − T for the loss
+ * L = ½‖O − T‖² with a seeded target T; dV = Pᵀ dO, dP = dO Vᵀ, dS = P ∘ (dP − rowsum(P ∘ dP)),
+ * dQ = scale · dS K, dK = scale · dSᵀ Q; and a slider for the factor c of the score scale c/√d_k
+ * with ‖dS‖_F at every factor, showing dS vanish as the softmax saturates. Extra attributes: `step`
+ * (`S`, `P`, `O`, `dO`, `dV`, `dP`, `dS`, `dQ`, `dK`; default `S`), `score-scale` (c: 0.25, 0.5, 1,
+ * default, 2, 4, 8, 16, 32, 64 or 128; another number the nearest of these), `head` (from 0). Fires
+ * `attention-backward` with `{ step, scoreScale }`.
+ */
+export declare class AttentionBackward extends AttentionElement {
+  /** The shown step id. */
+  step: string;
+  /** The factor c of the score scale c/√d_k. */
+  scoreScale: number;
+  /** Move to a step and fire `attention-backward`. */
+  go(step: string): void;
 }
 
 /** Register every element under its default tag (done on import; safe to call again). */
@@ -219,6 +242,7 @@ declare global {
     'attention-cost': AttentionCost;
     'attention-transformer': AttentionTransformer;
     'attention-decoding': AttentionDecoding;
+    'attention-backward': AttentionBackward;
     'attention-explorer': AttentionExplorer;
   }
 }

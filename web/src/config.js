@@ -86,6 +86,8 @@ export const PANEL_SETTINGS = [
   { property: 'ropeShift', key: 'rs', panel: 'decoding', attribute: 'rope-shift', written: 16, applied: 16 },
   { property: 'context', key: 'ctx', panel: 'decoding', attribute: 'context', written: 16, applied: 16 },
   { property: 'kvShape', key: 'kvs', panel: 'decoding', attribute: 'kv-shape', written: 40, applied: 40 },
+  { property: 'backwardStep', key: 'bstep', panel: 'backward', attribute: 'step', written: 16, applied: 16 },
+  { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', written: 16, applied: 16 },
 ];
 
 /**

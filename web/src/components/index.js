@@ -1,5 +1,6 @@
 // Registers every attention-lab element. `import 'attention-lab/components'`
 // or load dist/components.js with one <script type="module">.
+import { AttentionBackward } from './backward/attention-backward.js';
 import { AttentionCompare } from './attention-compare.js';
 import { AttentionCost } from './cost/attention-cost.js';
 import { AttentionCross } from './cross/attention-cross.js';
@@ -12,12 +13,12 @@ import { AttentionScaling } from './attention-scaling.js';
 import { AttentionSteps } from './steps/attention-steps.js';
 import { AttentionTransformer } from './transformer/attention-transformer.js';
 
-export { AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
+export { AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
 export { getLab } from '../lab.js';
 
 /** Register every element under its default tag (safe to call twice). */
 export function defineAll() {
-  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionExplorer]) element.define();
+  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionBackward, AttentionExplorer]) element.define();
 }
 
 defineAll();
