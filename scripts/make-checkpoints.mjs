@@ -4,8 +4,11 @@
 // checks it). Re-run it, and commit the files, after a change to the core that moves training's numbers.
 //   node scripts/make-checkpoints.mjs            (every task)
 //   node scripts/make-checkpoints.mjs dates      (some tasks)
-// Prints one JSON line per task: its bytes, gzip -9 bytes, validation score and training seconds.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Prints one JSON line per task: its bytes, gzip -9 bytes, validation score and training seconds; writes
+// checkpoints/manifest.json: each file's size, gzip -9 size, SHA-256 and score, and the SHA-256 of the
+// training .wasm that made them (when the test's bytes differ, compare it with dist/'s first).
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -13,6 +16,11 @@ import { CHECKPOINT_RECIPES } from '../bindings/train/checkpoint-recipes.js';
 
 export const CHECKPOINT_DIR = new URL('../checkpoints/', import.meta.url);
 const VALIDATION_BATCHES = 8;
+const TRAINING_WASM = new URL('../dist/attention-lab-training-simd.wasm', import.meta.url);
+
+export const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+/** The SHA-256 of dist/'s SIMD training .wasm, the build the checkpoints are made with. */
+export const trainingWasmHash = () => sha256(readFileSync(TRAINING_WASM));
 
 /** Trains lab.tasks[name] by its recipe and returns the saved image (Uint8Array). */
 export function makeCheckpoint(lab, name, recipe = CHECKPOINT_RECIPES[name]) {
@@ -51,6 +59,12 @@ async function main(names) {
   const { init } = await import('../dist/training-node.js');
   const lab = await init({ simd: true });
   mkdirSync(CHECKPOINT_DIR, { recursive: true });
+  const manifestUrl = new URL('manifest.json', CHECKPOINT_DIR);
+  let manifest = { files: {} };
+  try {
+    manifest = JSON.parse(readFileSync(manifestUrl, 'utf8'));
+  } catch {}
+  manifest.trainingWasmSha256 = trainingWasmHash();
   for (const name of names.length ? names : Object.keys(CHECKPOINT_RECIPES)) {
     if (!CHECKPOINT_RECIPES[name]) throw new Error(`make-checkpoints: no recipe for ${name}; one of ${Object.keys(CHECKPOINT_RECIPES).join(', ')}`);
     const start = performance.now();
@@ -61,9 +75,15 @@ async function main(names) {
     const validation = validationScore(lab, name, model);
     model.dispose();
     const stated = CHECKPOINT_RECIPES[name].validation;
-    console.log(JSON.stringify({ task: name, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, validation, stated, seconds }));
+    const entry = { bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, sha256: sha256(bytes), validation };
+    manifest.files[`${name}.bin`] = entry;
+    console.log(JSON.stringify({ task: name, ...entry, stated, seconds }));
     if (validation !== stated) console.error(`make-checkpoints: ${name} scores ${validation}, the recipe states ${stated}: update checkpoint-recipes.js`);
   }
+  const order = Object.keys(CHECKPOINT_RECIPES).filter((n) => manifest.files[`${n}.bin`]);
+  manifest.files = Object.fromEntries(order.map((n) => [`${n}.bin`, manifest.files[`${n}.bin`]]));
+  manifest.gzipTotal = Object.values(manifest.files).reduce((sum, f) => sum + f.gzip, 0);
+  writeFileSync(manifestUrl, `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));
