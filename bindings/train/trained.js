@@ -55,16 +55,28 @@ export async function responseBytes(fn, url, response) {
   return bytes;
 }
 
-/** The reader of the browser entry: fetch. */
-export async function fetchCheckpoint(fn, url) {
+/** A server that has not sent the whole checkpoint by then is given up on. */
+export const FETCH_TIMEOUT_MS = 60_000;
+
+/** The reader of the browser entry: fetch, given up after timeoutMs (headers and body). */
+export async function fetchCheckpoint(fn, url, timeoutMs = FETCH_TIMEOUT_MS) {
   if (typeof fetch !== 'function') fail(UNAVAILABLE, `${fn}: this engine has no fetch; read the file yourself and pass { bytes }`);
-  let response;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const failed = (cause) => {
+    const why = controller.signal.aborted ? `: no answer within ${timeoutMs / 1000} s` : ` failed: ${cause?.message ?? cause}`;
+    return Object.assign(new AttentionError(INVALID_ARGUMENT, `${fn}: fetching ${url}${why}`), { cause });
+  };
   try {
-    response = await fetch(url);
-  } catch (cause) {
-    throw Object.assign(new AttentionError(INVALID_ARGUMENT, `${fn}: fetching ${url} failed: ${cause?.message ?? cause}`), { cause });
+    const response = await fetch(url, { signal: controller.signal }).catch((cause) => {
+      throw failed(cause);
+    });
+    return await responseBytes(fn, url, response).catch((cause) => {
+      throw cause instanceof AttentionError ? cause : failed(cause);
+    });
+  } finally {
+    clearTimeout(timer);
   }
-  return responseBytes(fn, url, response);
 }
 
 async function readBytes(fn, name, options, read) {

@@ -25,7 +25,7 @@ export interface CheckpointRecipe {
 export interface LoadTrainedOptions {
   /** The checkpoint's bytes (the contents of its .bin file), read by the caller. */
   bytes?: Uint8Array;
-  /** Its URL (http(s), blob, data; file in Node): a CDN or a copy served beside the page. At most 16 MiB. */
+  /** Its URL (http(s), blob, data; file in Node; relative to the page or worker): a CDN or a copy served beside the page. At most 16 MiB, within 60 s. */
   url?: string | URL;
 }
 

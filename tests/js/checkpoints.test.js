@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { init } from '../../dist/node.js';
-import { responseBytes } from '../../dist/train/trained.js';
+import { fetchCheckpoint, responseBytes } from '../../dist/train/trained.js';
 import { makeCheckpoint, trainingWasmHash, validationScore } from '../../scripts/make-checkpoints.mjs';
 import { loadTrainingLab } from './helpers.js';
 
@@ -127,6 +127,20 @@ describe('lab.loadTrained refuses what is not a checkpoint of the task', () => {
     expect(missing.message).toMatch(/^loadTrained\("dates"\): fetching http:\/\/127\.0\.0\.1:\d+\/missing\.bin answered 404/);
     const huge = await rejection(lab.loadTrained('dates', { url: `${base}/huge.bin` }));
     expect(huge.message).toMatch(/holds 67108864 bytes, more than a checkpoint/);
+  });
+
+  it('a server that does not answer is given up on (here after 0.3 s; 60 s by default)', async () => {
+    const hang = createServer(() => {}); // never responds
+    await new Promise((resolve) => hang.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = new URL(`http://127.0.0.1:${hang.address().port}/dates.bin`);
+      const error = await rejection(fetchCheckpoint('loadTrained("dates")', url, 300));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.message).toBe(`loadTrained("dates"): fetching ${url}: no answer within 0.3 s`);
+    } finally {
+      hang.closeAllConnections();
+      await new Promise((resolve) => hang.close(resolve));
+    }
   });
 
   it('a body larger than it declared is refused too', async () => {
