@@ -29,6 +29,7 @@ export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCach
 export type { TransformerModel, TransformerBatch, CreateTransformerOptions, TransformerConfig, TransformerSizes, TransformerTaskLike, TrainStepOptions, TrainStepResult, SaveOptions, SavePrecision, EvaluateResult, GenerateOptions, GenerateResult, GenerateAttention, AttentionLabels, TokenRow } from './types/training.js';
 export type { BackwardStepId, BackwardStep, AttentionBackwardOptions, AttentionBackwardResult } from './types/backward.js';
 export type { Task, TaskBatch, TaskBatchOptions, TaskDefaults, TaskGoal, Tasks, DatesTask, SequenceTask, RepeatTask, GrammarTask, GrammarSentence } from './types/tasks.js';
+export type { CheckpointName, CheckpointRecipe, CheckpointOps, LoadTrainedOptions } from './types/checkpoints.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
 export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps {

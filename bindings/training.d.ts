@@ -2,13 +2,14 @@
 // what only this build has (the backward passes, the training tasks, trainable Transformers).
 import type { AttentionLab, InitOptions } from './index.js';
 import type { BackwardOps } from './types/backward.js';
+import type { CheckpointOps } from './types/checkpoints.js';
 import type { TaskOps } from './types/tasks.js';
 import type { TrainingOps } from './types/training.js';
 
 export * from './index.js';
 
 /** The library of the training build: everything {@link AttentionLab} has, and training. */
-export interface TrainingLab extends AttentionLab, BackwardOps, TrainingOps, TaskOps {
+export interface TrainingLab extends AttentionLab, BackwardOps, TrainingOps, TaskOps, CheckpointOps {
   readonly training: true;
 }
 

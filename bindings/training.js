@@ -3,6 +3,7 @@
 // A larger .wasm, so it is an entry of its own: a page that only runs attention never fetches it.
 import { load } from './load.js';
 import { TRAINING } from './train/builds.js';
+import { fetchCheckpoint, trainedFamily } from './train/trained.js';
 
 export { AttentionError, AttentionRangeError } from './errors.js';
 
@@ -22,6 +23,6 @@ export function init(options) {
       const url = WASM_URLS[simd ? 'simd' : 'scalar']();
       return { locateFile: () => url };
     },
-    TRAINING,
+    { ...TRAINING, families: [...TRAINING.families, trainedFamily(fetchCheckpoint)] },
   );
 }

@@ -26,6 +26,8 @@ const PACKAGE_FILES = [
   ...readdirSync(join(root, 'bindings', 'tasks')).filter((f) => f.endsWith('.js')).map((f) => `tasks/${f}`),
   ...readdirSync(join(root, 'bindings', 'train')).filter((f) => f.endsWith('.js')).map((f) => `train/${f}`),
 ];
+// The shipped checkpoints (checkpoints/<task>.bin, written by scripts/make-checkpoints.mjs): dist/checkpoints/.
+const CHECKPOINTS = readdirSync(join(root, 'checkpoints')).filter((f) => f.endsWith('.bin'));
 // The inference builds init() loads and the training builds 'attention-lab/training' loads.
 const BUILDS = ['simd', 'scalar', 'training-simd', 'training-scalar'];
 const GLUE = BUILDS.flatMap((b) => [`attention-lab-${b}.js`, `attention-lab-${b}.wasm`]);
@@ -43,12 +45,13 @@ function newestSource() {
   };
   visit(join(root, 'src'));
   visit(join(root, 'bindings'));
+  visit(join(root, 'checkpoints'));
   newest = Math.max(newest, statSync(join(root, 'CMakeLists.txt')).mtimeMs);
   return newest;
 }
 
 function upToDate() {
-  const outputs = [...PACKAGE_FILES, ...GLUE, ...(fmaMissing(root) ? [] : FMA_GLUE)].map((f) => join(dist, f));
+  const outputs = [...PACKAGE_FILES, ...CHECKPOINTS.map((f) => `checkpoints/${f}`), ...GLUE, ...(fmaMissing(root) ? [] : FMA_GLUE)].map((f) => join(dist, f));
   if (!outputs.every(existsSync)) return false;
   const oldest = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return oldest >= newestSource();
@@ -114,8 +117,9 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
-  for (const dir of ['ops', 'types', 'tasks', 'train']) mkdirSync(join(dist, dir), { recursive: true });
+  for (const dir of ['ops', 'types', 'tasks', 'train', 'checkpoints']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
+  for (const f of CHECKPOINTS) copyFileSync(join(root, 'checkpoints', f), join(dist, 'checkpoints', f));
   buildFmaWasm();
 }
 

@@ -19,6 +19,7 @@ import {
   openAndRead,
   packed,
   page,
+  root,
   serve,
   trainInNode,
   writeFiles,
@@ -124,7 +125,8 @@ import { init } from '${cdn}/dist/training.js';
 const compute = ${COMPUTE};
 const train = ${TRAIN};
 const show = (v) => { document.querySelector('#result').textContent = JSON.stringify(v); };
-init().then((lab) => show({ ...compute(lab), trained: train(lab) }), (e) => show({ error: String(e) }));
+const checkpoint = ${CHECKPOINT};
+init().then(async (lab) => show({ ...compute(lab), trained: train(lab), checkpoint: await checkpoint(lab) }), (e) => show({ error: String(e) }));
 </script>`,
   ),
   // training in a module worker, as the page will
@@ -153,6 +155,28 @@ self.onmessage = async () => {
 `,
 });
 
+// A shipped checkpoint fetched from beside dist/training.js (the CDN, another origin): the dates model's
+// text and cross-attention for a fixed input, and a hostile URL's error.
+const CHECKPOINT = `async (lab) => {
+  const model = await lab.loadTrained('dates');
+  const { text, attention } = model.generate(lab.tasks.dates.encode('1 Dec 2026'), { attention: true });
+  model.dispose();
+  let error = null;
+  try { await lab.loadTrained('dates', { url: 'data:,not a model' }); } catch (e) { error = [e.name, e.code, e.message]; }
+  return { text, cross: attention.cross, error };
+}`;
+
+async function checkpointInNode(simd) {
+  const { init } = await import(join(root, 'dist', 'training-node.js'));
+  return new Function(`return ${CHECKPOINT}`)()(await init({ simd }));
+}
+
+function expectCheckpoint(result, node) {
+  expect(result.text).toBe('2026-12-01');
+  expect(result.cross).toEqual(node.cross); // number for number: the same .wasm on the same bytes
+  expect(result.error).toEqual(['AttentionError', 'INVALID_ARGUMENT', expect.stringMatching(/^loadTrained\("dates"\): loadTransformer: these 11 bytes are not a model saved by model\.save\(\): it does not start with "ATLM"/)]);
+}
+
 describe('browser consumers from a CDN layout, in Chromium', () => {
   let app;
   let browser;
@@ -172,6 +196,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     browser = await launch();
     node.simd = await trainInNode(true);
     node.scalar = await trainInNode(false);
+    node.checkpoint = { simd: await checkpointInNode(true), scalar: await checkpointInNode(false) };
   });
 
   afterAll(async () => {
@@ -284,6 +309,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     expect(result.error).toBeUndefined();
     expectKnownAnswer(expect, result, { simd: true });
     expectTrainingAnswer(expect, result.trained, node.simd, { simd: true });
+    expectCheckpoint(result.checkpoint, node.checkpoint.simd);
     expect(problems).toEqual([]);
     // only the training .wasm, found relative to dist/training.js on the CDN
     const url = `${cdn.url}/dist/attention-lab-training-simd.wasm`;
@@ -306,6 +332,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     expect(result.error).toBeUndefined();
     expectKnownAnswer(expect, result, { simd: false });
     expectTrainingAnswer(expect, result.trained, node.scalar, { simd: false });
+    expectCheckpoint(result.checkpoint, node.checkpoint.scalar);
     expect(wasm.map((w) => w.url)).toEqual([`${cdn.url}/dist/attention-lab-training-scalar.wasm`]);
     expect(problems).toEqual([]);
   });

@@ -72,7 +72,12 @@ const train = ${TRAIN};
 const ready = init();
 self.onmessage = async () => {
   try {
-    self.postMessage({ ...train(await ready), inWorker: typeof document === 'undefined' });
+    const lab = await ready;
+    // A shipped checkpoint, fetched from where the bundler emitted it (new URL('../checkpoints/…', import.meta.url)).
+    const trained = await lab.loadTrained('reverse');
+    const checkpoint = trained.generate(lab.tasks.reverse.encode('abcdef')).text;
+    trained.dispose();
+    self.postMessage({ ...train(lab), checkpoint, inWorker: typeof document === 'undefined' });
   } catch (e) {
     self.postMessage({ error: String(e) });
   }
@@ -191,6 +196,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     expectKnownAnswer(expect, out.result, { simd });
     if (worker === 'inference') expectKnownAnswer(expect, out.result.worker, { simd });
     if (worker === 'training') expectTrainingAnswer(expect, out.result.worker, node, { simd });
+    if (worker === 'training') expect(out.result.worker.checkpoint).toBe('fedcba');
     if (worker) expect(out.result.worker.inWorker).toBe(true);
     expect(out.problems).toEqual([]);
     // the .wasm was fetched over HTTP with the type instantiateStreaming needs

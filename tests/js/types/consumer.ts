@@ -46,6 +46,9 @@ import type {
   SaveOptions,
   SavePrecision,
   TransformerModel,
+  CheckpointName,
+  CheckpointRecipe,
+  LoadTrainedOptions,
 } from 'attention-lab';
 
 const identity: Matrix = { rows: 2, cols: 2, data: new Float32Array([1, 0, 0, 1]) };
@@ -258,6 +261,16 @@ export async function main(): Promise<number> {
   // @ts-expect-error a precision is 'float32', 'float16' or 'int8'
   model.save({ precision: 'int4' });
 
+  const recipe: CheckpointRecipe = trainer.checkpoints.dates;
+  const trainedName: CheckpointName = 'grammar';
+  const trainedOptions: LoadTrainedOptions = { url: new URL('https://cdn.example/dates.bin') };
+  const trained: Promise<TransformerModel> = trainer.loadTrained(trainedName, { bytes: checkpoint });
+  void trainer.loadTrained('dates', trainedOptions);
+  // @ts-expect-error checkpoints ship for the four tasks only
+  void trainer.loadTrained('sort');
+  // @ts-expect-error the inference build loads no checkpoints
+  void lab.loadTrained('dates');
+
   return [flavours, gradients, backwardSteps, taskBatch, taskText, agreement, simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
-    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix, checkpoint].length;
+    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix, checkpoint, recipe.validation, trained].length;
 }
