@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 // Builds the demo site into site/ and the self-contained components module
-// into dist/components.js (+ dist/components.d.ts, dist/katex-fonts/).
+// into dist/components.js (+ dist/components.d.ts, dist/katex-fonts/), and beside each the train
+// panel's module worker (attention-train-worker.js, with the training build in it).
 // The .wasm files sit next to each bundle; KaTeX's woff2 fonts in katex-fonts/.
 // Usage: node scripts/build-web.mjs [--if-missing]
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { bundleConfig, katexDir } from '../web/vite.config.mjs';
+import { TRAIN_WORKER, bundleConfig, katexDir } from '../web/vite.config.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const dist = join(root, 'dist');
 const site = join(root, 'site');
 const WASM = ['attention-lab-simd.wasm', 'attention-lab-scalar.wasm'];
+// <attention-train>'s worker loads the training build: its .wasm sit next to the worker's bundle.
+const TRAINING_WASM = ['attention-lab-training-simd.wasm', 'attention-lab-training-scalar.wasm'];
+const WORKER_ENTRY = join(web, 'src/components/train/worker.js');
 
 function newest(dir) {
   let t = 0;
@@ -24,17 +28,17 @@ function newest(dir) {
   return t;
 }
 
-const outputs = [join(dist, 'components.js'), join(site, 'app.js'), join(site, 'index.html'), ...WASM.map((w) => join(site, w))];
+const outputs = [join(dist, 'components.js'), join(dist, TRAIN_WORKER), join(site, 'app.js'), join(site, TRAIN_WORKER), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM].map((w) => join(site, w))];
 if (process.argv.includes('--if-missing') && outputs.every(existsSync)) {
   const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
-  const sources = Math.max(newest(web), ...WASM.map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
+  const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
   if (built >= sources) {
     console.log('build-web: site/ and dist/components.js are up to date');
     process.exit(0);
   }
 }
 
-for (const w of WASM)
+for (const w of [...WASM, ...TRAINING_WASM])
   if (!existsSync(join(dist, w))) {
     console.error(`build-web: dist/${w} is missing; run \`node scripts/build.mjs\` first`);
     process.exit(1);
@@ -48,13 +52,15 @@ function copyFonts(to) {
 
 // 1. The components module for blogs and bundlers.
 await build(bundleConfig({ entry: join(web, 'src/components/index.js'), outDir: dist, fileName: 'components.js' }));
+await build(bundleConfig({ entry: WORKER_ENTRY, outDir: dist, fileName: TRAIN_WORKER }));
 copyFileSync(join(web, 'src/components.d.ts'), join(dist, 'components.d.ts'));
 copyFonts(join(dist, 'katex-fonts'));
 
 // 2. The demo site: static files with relative URLs only.
 mkdirSync(site, { recursive: true });
 await build(bundleConfig({ entry: join(web, 'src/main.js'), outDir: site, fileName: 'app.js' }));
+await build(bundleConfig({ entry: WORKER_ENTRY, outDir: site, fileName: TRAIN_WORKER }));
 for (const f of ['index.html', 'page.css']) copyFileSync(join(web, f), join(site, f));
-for (const w of WASM) copyFileSync(join(dist, w), join(site, w));
+for (const w of [...WASM, ...TRAINING_WASM]) copyFileSync(join(dist, w), join(site, w));
 copyFonts(join(site, 'katex-fonts'));
 console.log('build-web: wrote site/ and dist/components.js');

@@ -9,7 +9,7 @@ import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
 
-const PANELS = ['steps', 'heads', 'compare', 'scaling', 'pooling', 'cross', 'positions', 'cost', 'transformer', 'decoding'];
+const PANELS = ['steps', 'heads', 'compare', 'scaling', 'pooling', 'cross', 'positions', 'cost', 'transformer', 'decoding', 'train'];
 // Further views audited after the first: attributes set on the panel, or 'measure' (cost's button).
 const MORE = {
   transformer: [{ step: 'attention' }, { step: 'norm1' }, { step: 'output' }],

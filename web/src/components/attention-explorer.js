@@ -23,6 +23,7 @@ const PANELS = [
   ['cost', 'attention-cost'],
   ['transformer', 'attention-transformer'],
   ['decoding', 'attention-decoding'],
+  ['train', 'attention-train'],
 ];
 // Given to every panel as they are on the explorer.
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];

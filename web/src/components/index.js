@@ -10,14 +10,15 @@ import { AttentionPooling } from './pooling/attention-pooling.js';
 import { AttentionPositions } from './positions/attention-positions.js';
 import { AttentionScaling } from './attention-scaling.js';
 import { AttentionSteps } from './steps/attention-steps.js';
+import { AttentionTrain } from './train/attention-train.js';
 import { AttentionTransformer } from './transformer/attention-transformer.js';
 
-export { AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
+export { AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTrain, AttentionTransformer };
 export { getLab } from '../lab.js';
 
 /** Register every element under its default tag (safe to call twice). */
 export function defineAll() {
-  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionExplorer]) element.define();
+  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionTrain, AttentionExplorer]) element.define();
 }
 
 defineAll();

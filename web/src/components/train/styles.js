@@ -1,0 +1,15 @@
+// <attention-train>'s own rules, after the shared stylesheet (styles.js): the form's buttons, the
+// progress bar, the curves side by side and the grid of small attention maps.
+
+export const TRAIN_CSS = `
+.buttons { flex-direction: row; gap: 0.5rem; align-items: end; }
+.status progress { width: min(28rem, 100%); height: 0.9rem; }
+.status .numbers { font-variant-numeric: tabular-nums; }
+.curves { display: flex; flex-wrap: wrap; gap: 1rem; }
+.curves svg { max-width: 100%; height: auto; }
+.map-grid { display: flex; flex-direction: column; gap: 0.5rem; overflow-x: auto; }
+.grid-row { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+.grid-row figure { margin: 0; --_cell: 1.2rem; }
+#try-input { width: min(24rem, 80vw); }
+.field small { max-width: 24rem; }
+`;
