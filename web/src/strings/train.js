@@ -1,7 +1,6 @@
 // The strings of <attention-train> (training a small Transformer in the page), in English and Chinese.
 export default {
   en: {
-    'tab.train': 'Train',
     'train.heading': 'Train a Transformer in this tab',
     'train.intro': 'A small encoder–decoder or decoder-only Transformer learns one of four tasks while you watch. Training runs in a background worker on the training build of the library; the page only draws what the worker reports. At the start the weights are random and the attention is spread out; as the loss falls the heads settle on the tokens they need.',
     'train.task': 'Task',
@@ -60,7 +59,6 @@ export default {
     'train.error.DIVERGED': 'the loss diverged at step {step}',
   },
   'zh-CN': {
-    'tab.train': '训练',
     'train.heading': '在这个标签页里训练一个 Transformer',
     'train.intro': '一个小型的编码器-解码器（或仅解码器）Transformer 在你眼前学习四个任务之一。训练在后台 Worker 中用本库的训练版本运行，页面只负责画出 Worker 报告的结果。开始时权重是随机的，注意力分散；随着损失下降，各个头逐渐集中到它们需要的词元上。',
     'train.task': '任务',
