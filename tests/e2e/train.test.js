@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { Trainer } from '../../web/src/components/train/trainer.js';
 import { trainSettings } from '../../web/src/components/train/settings.js';
-import { componentPage } from './browser.js';
+import { componentPage, ready, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // the repo root: /dist/components.js and its worker
@@ -168,6 +168,48 @@ describe('<attention-train>', () => {
     expect((await shown(w.page)).error).toBeNull();
     expect(w.problems.console).toEqual([]);
     await w.context.close();
+  });
+
+  test('two panels train independently, each in its own worker', async () => {
+    const w = await open('<attention-train task="reverse" train-seed="1"></attention-train><attention-train task="reverse" train-seed="2"></attention-train>');
+    const { page } = w;
+    const both = () => page.evaluate(() => [...document.querySelectorAll('attention-train')].map((el) => ({ state: el.state, step: el.step, loss: el.curves.loss })));
+    await page.evaluate(() => document.querySelectorAll('attention-train').forEach((el) => el.train()));
+    await waitFor(page, () => [...document.querySelectorAll('attention-train')].every((el) => el.step >= 100));
+    await page.evaluate(() => document.querySelectorAll('attention-train').forEach((el) => el.pause()));
+    await waitFor(page, () => [...document.querySelectorAll('attention-train')].every((el) => el.state === 'paused'));
+    expect(page.workers()).toHaveLength(2);
+    const [one, two] = await both();
+    // Different seeds, different models: the first reports differ; each curve is its own.
+    expect(one.loss[0].loss).not.toBe(two.loss[0].loss);
+    await page.evaluate(() => document.querySelectorAll('attention-train')[0].reset());
+    await waitFor(page, () => document.querySelectorAll('attention-train')[0].state === 'idle');
+    const [reset, kept] = await both();
+    expect(reset.step).toBe(0);
+    expect(kept).toEqual(two);
+    expect(w.problems.console).toEqual([]);
+    await w.context.close();
+  });
+
+  test('in the explorer of the built site: a tab, its settings from and to the URL', async () => {
+    const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 } });
+    await page.goto(`${s.url}/site/index.html?panel=train&task=dates&th=2&tseed=7`);
+    await ready(page);
+    const panel = page.locator('attention-explorer attention-train');
+    expect(await panel.evaluate((el) => ({ hidden: el.hidden, ...el.settings }))).toMatchObject({ hidden: false, task: 'dates', heads: 2, dModel: 64, seed: 7, layers: 1 });
+    expect(await panel.locator('#task').inputValue()).toBe('dates');
+    await panel.locator('#layers').fill('2');
+    await panel.locator('#layers').dispatchEvent('change');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('tl') === '2');
+    const url = new URL(await urlWritten(page));
+    expect(Object.fromEntries(['panel', 'task', 'tl', 'th', 'tseed'].map((k) => [k, url.searchParams.get(k)]))).toEqual({ panel: 'train', task: 'dates', tl: '2', th: '2', tseed: '7' });
+    // Trained from the site's own worker bundle (site/attention-train-worker.js and the training .wasm beside it).
+    await panel.locator('button[data-key="train"]').click();
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-train').step >= 50, null, { timeout: 60_000 });
+    await panel.locator('button[data-key="pause"]').click();
+    expect(page.workers().map((x) => new URL(x.url()).pathname)).toEqual(['/site/attention-train-worker.js']);
+    expect(problems.console).toEqual([]);
+    await context.close();
   });
 
   test('Chinese strings', async () => {
