@@ -41,8 +41,15 @@ const shown = (page) =>
 const click = (page, key) => page.evaluate((k) => document.querySelector('attention-train').shadowRoot.querySelector(`[data-key="${k}"]`).click(), key);
 const waitFor = (page, fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { timeout, polling: 50 });
 const waitState = (page, state, timeout) => waitFor(page, (st) => document.querySelector('attention-train').state === st, state, timeout);
-/** Every heatmap's table filled (they are written when the page is idle). */
-const settledGrids = (page) => waitFor(page, () => !document.querySelector('attention-train').shadowRoot.querySelector('figure[aria-busy="true"]'));
+/**
+ * `count` maps in the grid `role` (made a few per frame), and every heatmap's table filled (they are
+ * written when the page is idle).
+ */
+const settledGrids = (page, role, count) =>
+  waitFor(page, ({ role, count }) => {
+    const root = document.querySelector('attention-train').shadowRoot;
+    return root.querySelectorAll(`[data-role="${role}"] figure[data-map]`).length === count && !root.querySelector('figure[aria-busy="true"]');
+  }, { role, count });
 
 /**
  * Records long tasks (≥ 50 ms) on the page's thread from now on, and for the failure message the
@@ -79,7 +86,9 @@ describe('<attention-train>', () => {
     const seconds = (Date.now() - started) / 1000;
     const { long, frames } = await page.evaluate(() => ({ long: window.__long, frames: window.__frames }));
     await waitFor(page, () => /^Goal reached|^Stopped|^Training stopped/.test(document.querySelector('attention-train').shadowRoot.querySelector('[data-role="state"]').textContent));
-    await settledGrids(page);
+    const reachedAt = await page.evaluate(() => document.querySelector('attention-train').step);
+    await waitFor(page, (n) => document.querySelector('attention-train').shadowRoot.querySelector('[data-role="grid-note"]').textContent.includes(`at step ${n}:`), reachedAt);
+    await settledGrids(page, 'example-grid', 4);
     const v = await shown(page);
     console.log(`reverse in Chromium's worker: goal at step ${v.step}, ${seconds.toFixed(1)} s from the click; long tasks: ${JSON.stringify(long)}`);
     expect(v.state).toBe('reached');
@@ -104,12 +113,16 @@ describe('<attention-train>', () => {
       root.querySelector('[data-key="try-run"]').click();
     });
     await waitFor(page, () => document.querySelector('attention-train').shadowRoot.querySelector('[data-role="try-output"]').textContent.includes('Output'));
-    await settledGrids(page);
+    await settledGrids(page, 'try-grid', 4);
     const t = await shown(page);
     const mine = trainer.generate('jihgfa');
     expect(t.tryOutput).toBe(`Output: ${mine.output}`);
     expect(mine.output).toBe('afghij');
     expect(t.tryGrid).toEqual(flatMaps(mine));
+    // The head view beside it: the last layer's first head, a line per weight of at least 0.02, its opacity the weight.
+    const lines = await page.evaluate(() => [...document.querySelector('attention-train').shadowRoot.querySelectorAll('[data-role="head-view"] line')].map((l) => Number(l.getAttribute('stroke-opacity'))));
+    const head = flatMaps(mine).find((m) => m.map === '0-0').values.filter((x) => x >= 0.02);
+    expect(lines).toEqual(head.map((x) => Number(x.toFixed(3))));
     trainer.dispose();
     expect(w.problems.console).toEqual([]);
     await w.context.close();
@@ -152,7 +165,11 @@ describe('<attention-train>', () => {
     await waitFor(page, () => document.querySelector('attention-train').step > 0);
     const again = await shown(page);
     expect(again.curves.loss[0].step).toBeLessThan(60);
-    await click(page, 'pause');
+    // A changed setting drops the running model: Train starts the new one.
+    await page.evaluate(() => document.querySelector('attention-train').setAttribute('train-seed', '5'));
+    await waitState(page, 'idle');
+    await page.waitForTimeout(300); // a report of the dropped model arriving now is not drawn
+    expect((await shown(page)).curves).toEqual({ loss: [], accuracy: [] });
     expect(w.problems.console).toEqual([]);
     await w.context.close();
   });

@@ -157,8 +157,8 @@ export declare class AttentionDecoding extends AttentionElement {
  * the reader's input. Extra attributes: `task` (`reverse`, default, `dates`, `grammar`, `repeat`),
  * `layers` (per side, 1–3), `train-heads` (1, 2, 4 or 8), `train-d-model` (8–128, a multiple of the
  * heads), each defaulting to the task's own model; `scoring` (the cross-attention of the seq2seq
- * tasks: `dot`, default, `additive` or `unscaled`), `train-seed` (default 1). A new setting takes
- * effect at the next Train (the model starts over). Fires `attention-train` with
+ * tasks: `dot`, default, `additive` or `unscaled`), `train-seed` (default 1). A changed setting
+ * drops the model (and stops its training): the next Train starts the new one. Fires `attention-train` with
  * `{ state, step, loss, accuracy }` when its state changes.
  */
 export declare class AttentionTrain extends AttentionElement {

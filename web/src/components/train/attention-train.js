@@ -13,7 +13,7 @@ import { TrainSession } from './session.js';
 import { TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
 import { TRAIN_CSS } from './styles.js';
 import { TryBox } from './try-box.js';
-import { attentionGrid, curves, stateText, statusText, syncProgress } from './views.js';
+import { curves, gridElement, stateText, statusText, syncGrid, syncProgress } from './views.js';
 
 /** The least time between two redraws (ms) of the curves ('progress') and of the attention grid. */
 const EVERY_MS = { progress: 400, attention: 1000 };
@@ -93,8 +93,8 @@ export class AttentionTrain extends AttentionElement {
 
   render() {
     const s = this.settings;
-    // A setting changed under a model: the next Train starts over with the new one.
-    if (this.#key !== null && this.#key !== settingsKey(s) && !['running', 'loading', 'pausing'].includes(this.#session.state)) this.reset();
+    // A setting changed under a model (trained or training): it goes, and Train starts the new one.
+    if (this.#key !== null && this.#key !== settingsKey(s)) this.reset();
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
     const p = (this.#parts ??= this.#build());
     p.heading.textContent = this.t('train.heading');
@@ -113,6 +113,7 @@ export class AttentionTrain extends AttentionElement {
       status: el('section', { class: 'status', part: 'status' }, state, error, progress, numbers, model),
       curves: el('div', { class: 'curves', part: 'curves', 'data-role': 'curves' }),
       gridNote: el('p', { class: 'note', 'data-role': 'grid-note' }),
+      maps: gridElement('example'),
       grid: el('section', { class: 'grid', part: 'grid' }),
     };
   }
@@ -172,13 +173,18 @@ export class AttentionTrain extends AttentionElement {
       place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, p.grid, this.#tryBox(s)]);
     }
     if (due.has('progress') || due.has('state')) p.curves.replaceChildren(...curves(t, session));
-    if (due.has('attention') || due.has('state')) this.#drawGrid(t, session.attention);
+    // The grid in a frame of its own when the state changed too (its new figures are the heaviest part).
+    if (due.has('state')) requestAnimationFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
+    else if (due.has('attention')) this.#drawGrid(t, session.attention);
   }
 
   #drawGrid(t, a) {
     const p = this.#parts;
-    if (!a) return p.grid.replaceChildren();
+    if (!a) return place(p.grid, []);
     p.gridNote.textContent = t(`train.grid.${a.kind}`, { input: a.input, output: a.output, step: a.step });
-    p.grid.replaceChildren(p.gridNote, attentionGrid(t, a, this.#pool, 'example'));
+    const done = syncGrid(p.maps, t, a, this.#pool, 'example');
+    place(p.grid, [p.gridNote, p.maps]);
+    // Maps of a new shape are made a few per frame: the rest in the next ones.
+    if (!done) requestAnimationFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
   }
 }

@@ -11,5 +11,7 @@ export const TRAIN_CSS = `
 .grid-row { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 .grid-row figure { margin: 0; --_cell: 1.2rem; }
 #try-input { width: min(24rem, 80vw); }
+.head-view line { stroke: var(--_accent, #0072B2); }
+.head-view text { font-size: 0.75rem; fill: currentColor; }
 .field small { max-width: 24rem; }
 `;

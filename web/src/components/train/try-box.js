@@ -2,7 +2,9 @@
 // now (session.generate), with its output and its attention for every layer and head. Built once
 // and kept (a reader may be typing); each sync writes the labels for the task.
 import { el } from '../../dom.js';
-import { attentionGrid } from './views.js';
+import { place } from '../../heatmap.js';
+import { headView } from './head-view.js';
+import { gridElement, syncGrid } from './views.js';
 
 export class TryBox {
   #session;
@@ -35,9 +37,28 @@ export class TryBox {
     const said = !canRun ? t('train.tryNoModel') : !a ? '' : a.error ? t('train.tryError', { message: a.error.message }) : t('train.tryOutput', { output: a.output });
     ui.output.textContent = said;
     ui.output.className = a?.error ? 'warn' : 'note';
-    const grid = a && !a.error && canRun ? attentionGrid(t, a, this.#pool, 'try') : null;
-    ui.box.replaceChildren(ui.heading, ui.form, ui.output, ...(grid ? [grid] : []));
+    const shown = a && !a.error && canRun;
+    // Maps of a new shape are made a few per frame: the host lays the box out again in the next one.
+    if (shown && !syncGrid(ui.grid, t, a, this.#pool, 'try')) requestAnimationFrame(() => this.#onAnswer());
+    place(ui.box, [ui.heading, ui.form, ui.output, ...(shown ? [ui.grid, this.#headView(t, a)] : [])]);
     return ui.box;
+  }
+
+  /** The head view of the chosen layer and head (the last layer's first head at first), with its picker. */
+  #headView(t, a) {
+    const ui = this.#ui;
+    const keys = a.maps.flatMap((layer, l) => layer.map((m, h) => [`${l}-${h}`, t('train.mapName', { layer: l + 1, head: h + 1 })]));
+    if (!keys.some(([key]) => key === ui.head.value) || ui.head.options.length !== keys.length) {
+      const chosen = keys.some(([key]) => key === ui.head.value) ? ui.head.value : `${a.maps.length - 1}-0`;
+      ui.head.replaceChildren(...keys.map(([value, text]) => el('option', { value, text })));
+      ui.head.value = chosen;
+    } else keys.forEach(([, text], k) => (ui.head.options[k].textContent = text));
+    ui.headLabel.textContent = t('train.headPick');
+    ui.headNote.textContent = t(`train.headView.${a.kind}`);
+    const [l, h] = ui.head.value.split('-').map(Number);
+    const name = t('train.mapName', { layer: l + 1, head: h + 1 });
+    const view = headView(a.maps[l][h], a.rowLabels, a.colLabels, t('train.headViewOf', { name }));
+    return el('div', { class: 'head-view-box', 'data-role': 'head-view' }, el('div', { class: 'field' }, ui.headLabel, ui.head), ui.headNote, view);
   }
 
   /** Forget the answer (the model it came from is gone). */
@@ -62,6 +83,9 @@ export class TryBox {
     const heading = el('h3', {});
     const output = el('p', { 'data-role': 'try-output', 'aria-live': 'polite' });
     const box = el('section', { class: 'try', part: 'try', 'data-role': 'try' });
-    return { box, heading, form, label, input, help, run, output, task: null };
+    const head = el('select', { id: 'head-view', 'data-key': 'head-view', onchange: () => this.#onAnswer() });
+    const headLabel = el('label', { for: 'head-view' });
+    const headNote = el('p', { class: 'muted' });
+    return { box, heading, form, label, input, help, run, output, head, headLabel, headNote, grid: gridElement('try'), task: null };
   }
 }

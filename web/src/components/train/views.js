@@ -4,7 +4,7 @@
 // as the worker posted it.
 import { PALETTE, lineChart } from '../../chart.js';
 import { el } from '../../dom.js';
-import { createHeatmap } from '../../heatmap.js';
+import { createHeatmap, place } from '../../heatmap.js';
 
 // Number formats are slow to make: one per language and kind, kept.
 const FORMATS = new Map();
@@ -64,20 +64,46 @@ export function curves(t, session) {
   return [loss, accuracy].filter(Boolean);
 }
 
+// Each grid's row elements (one per layer) and the shape drawn in each slot, kept with the grid.
+const KEPT = new WeakMap();
+/** New figures made per call of syncGrid: a new figure (its canvas, table, first paint) is the costly part. */
+export const NEW_PER_FRAME = 1;
+
 /**
- * A grid of one small heatmap per layer (a row) and head (a column) of `a` (an attention message:
- * maps [layer][head] { rows, cols, data }, rowLabels, colLabels). `pool` keeps the figures between
- * redraws; `prefix` names their slots (two grids in one panel).
+ * `grid` (a kept element) made a grid of one small heatmap per layer (a row) and head (a column) of
+ * `a` (an attention message: maps [layer][head] { rows, cols, data }, rowLabels, colLabels). `pool`
+ * keeps the figures between redraws and `prefix` names their slots (two grids in one panel): a map
+ * of the same shape changes its cells in place. At most NEW_PER_FRAME maps of a new shape are made
+ * per call (the others keep their last figure): returns false while some wait, for another call in
+ * the next frame, so no frame does all the work.
  */
-export function attentionGrid(t, a, pool, prefix) {
-  const rows = a.maps.map((layer, l) => {
-    const cells = layer.map((matrix, h) => {
+export function syncGrid(grid, t, a, pool, prefix) {
+  if (!KEPT.has(grid)) KEPT.set(grid, { rows: [], shapes: new Map(), figures: new Map() });
+  const { rows, shapes, figures } = KEPT.get(grid);
+  let fresh = 0;
+  let done = true;
+  a.maps.forEach((layer, l) => {
+    rows[l] ??= el('div', { class: 'grid-row', role: 'group' });
+    rows[l].setAttribute('aria-label', t('train.layer', { layer: l + 1 }));
+    const cells = layer.flatMap((matrix, h) => {
+      const slot = `${prefix}-${l}-${h}`;
+      const shape = `${matrix.rows}×${matrix.cols}`;
+      if (shapes.get(slot) !== shape && fresh++ >= NEW_PER_FRAME) {
+        done = false;
+        return figures.get(slot) ?? [];
+      }
+      shapes.set(slot, shape);
       const name = t('train.mapName', { layer: l + 1, head: h + 1 });
-      const map = createHeatmap({ t, name, file: `${prefix}-l${l + 1}-h${h + 1}`, matrix, rowLabels: a.rowLabels.slice(0, matrix.rows), colLabels: a.colLabels.slice(0, matrix.cols), compact: true, exportable: false, pool, slot: `${prefix}-${l}-${h}` });
+      const map = createHeatmap({ t, name, file: `${prefix}-l${l + 1}-h${h + 1}`, matrix, rowLabels: a.rowLabels.slice(0, matrix.rows), colLabels: a.colLabels.slice(0, matrix.cols), compact: true, exportable: false, pool, slot });
       map.el.dataset.map = `${l}-${h}`;
-      return map.el;
+      figures.set(slot, map.el);
+      return [map.el];
     });
-    return el('div', { class: 'grid-row', role: 'group', 'aria-label': t('train.layer', { layer: l + 1 }) }, ...cells);
+    place(rows[l], cells);
   });
-  return el('div', { class: 'map-grid', part: 'attention-grid', 'data-role': `${prefix}-grid` }, ...rows);
+  place(grid, rows.slice(0, a.maps.length));
+  return done;
 }
+
+/** A new element for syncGrid. */
+export const gridElement = (prefix) => el('div', { class: 'map-grid', part: 'attention-grid', 'data-role': `${prefix}-grid` });
