@@ -45,7 +45,7 @@ export class TrainSession {
   pause() {
     if (this.state !== 'running' && this.state !== 'loading') return;
     this.#worker?.postMessage({ type: 'pause' });
-    this.#set('pausing', STALL_MS);
+    this.#set('pausing', this.state === 'loading' ? LOAD_MS : STALL_MS);
   }
 
   /** Start over: the model and the curves go; a failed worker is replaced by a fresh one. */

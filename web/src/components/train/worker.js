@@ -24,6 +24,8 @@ let run = 0;
 /** running: the reader wants training; looping: a loop is on (a pause then a resume within one chunk keeps the one loop). */
 let running = false;
 let looping = false;
+/** Resets so far: a train whose loading outlived a reset does nothing. */
+let resets = 0;
 
 const errorOf = (e) => ({ name: e?.name ?? 'Error', code: e?.code, message: String(e?.message ?? e) });
 const buffersOf = (maps) => maps.flatMap((layer) => layer.map((m) => m.data.buffer));
@@ -32,8 +34,12 @@ const postAttention = (type, extra, a) => post({ type, ...extra, ...a }, buffers
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 async function train(settings, given) {
+  // Wanted from now: a pause before the model exists (while the build loads) is kept.
+  running = true;
+  const since = resets;
   loading ??= init();
   const lab = await loading;
+  if (since !== resets) return;
   if (trainer && key !== settingsKey(settings)) reset();
   if (!trainer) {
     trainer = new Trainer(lab, settings);
@@ -42,7 +48,6 @@ async function train(settings, given) {
     postAttention('attention', { step: 0 }, trainer.snapshot());
   }
   post({ type: 'started', step: trainer.step, parameters: trainer.parameters, goal: trainer.goal, maxSteps: trainer.maxSteps, example: trainer.example, simd: lab.simd });
-  running = true;
   if (looping) return;
   looping = true;
   try {
@@ -60,6 +65,7 @@ async function train(settings, given) {
 }
 
 function reset() {
+  resets++;
   running = false;
   trainer?.dispose();
   trainer = null;
