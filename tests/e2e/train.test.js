@@ -85,7 +85,10 @@ describe('<attention-train>', () => {
     await waitFor(page, () => ['reached', 'stopped', 'failed'].includes(document.querySelector('attention-train').state));
     const seconds = (Date.now() - started) / 1000;
     const { long, frames } = await page.evaluate(() => ({ long: window.__long, frames: window.__frames }));
-    await waitFor(page, () => /^Goal reached|^Stopped|^Training stopped/.test(document.querySelector('attention-train').shadowRoot.querySelector('[data-role="state"]').textContent));
+    await waitFor(page, () => {
+      const root = document.querySelector('attention-train').shadowRoot;
+      return /^Goal reached|^Stopped/.test(root.querySelector('[data-role="state"]').textContent) || !root.querySelector('[data-role="error"]').hidden;
+    });
     const reachedAt = await page.evaluate(() => document.querySelector('attention-train').step);
     await waitFor(page, (n) => document.querySelector('attention-train').shadowRoot.querySelector('[data-role="grid-note"]').textContent.includes(`at step ${n}:`), reachedAt);
     await settledGrids(page, 'example-grid', 4);

@@ -162,12 +162,15 @@ export class AttentionTrain extends AttentionElement {
     const lang = this.language;
     const session = this.#session;
     const p = this.#parts;
-    p.state.textContent = stateText(t, session, lang);
-    p.error.hidden = session.state !== 'failed';
-    p.error.textContent = session.state === 'failed' ? p.state.textContent : '';
+    // A failure is said once, by the alert; the status line says every other state.
+    const said = stateText(t, session, lang);
+    const failed = session.state === 'failed';
+    p.state.textContent = failed ? '' : said;
+    p.error.hidden = !failed;
+    p.error.textContent = failed ? said : '';
     syncProgress(p.progress, t, session, lang);
     p.numbers.textContent = statusText(t, session, lang);
-    p.model.textContent = session.info ? t('train.model', { parameters: session.info.parameters.toLocaleString(lang), build: session.info.simd ? 'SIMD' : 'scalar' }) : '';
+    p.model.textContent = session.info ? t('train.model', { parameters: session.info.parameters.toLocaleString(lang), build: t(session.info.simd ? 'train.build.simd' : 'train.build.scalar') }) : '';
     if (due.has('state') || due.has('try')) {
       const s = this.settings;
       place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, p.grid, this.#tryBox(s)]);
