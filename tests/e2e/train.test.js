@@ -96,7 +96,6 @@ describe('<attention-train>', () => {
     console.log(`reverse in Chromium's worker: goal at step ${v.step}, ${seconds.toFixed(1)} s from the click; long tasks: ${JSON.stringify(long)}`);
     expect(v.state).toBe('reached');
     expect(v.error).toBeNull();
-    expect(long, `long animation frames: ${JSON.stringify(frames)}`).toEqual([]);
     const accuracy = v.curves.accuracy.at(-1).accuracy;
     expect(accuracy).toBeGreaterThanOrEqual(0.99);
     expect(v.stateText).toContain(`step ${v.step}`);
@@ -129,6 +128,8 @@ describe('<attention-train>', () => {
     trainer.dispose();
     expect(w.problems.console).toEqual([]);
     await w.context.close();
+    // Last, so that the checks above are reported whatever the machine's load.
+    expect(long, `long animation frames: ${JSON.stringify(frames)}`).toEqual([]);
   });
 
   test('pause then resume continues the same curve; Reset starts over', async () => {

@@ -7,10 +7,14 @@ export const TRAIN_CSS = `
 .status .numbers { font-variant-numeric: tabular-nums; }
 .curves { display: flex; flex-wrap: wrap; gap: 1rem; }
 .curves svg { max-width: 100%; height: auto; }
+.curves figure { margin: 0; }
+.curves figcaption { font-weight: 600; font-size: 0.9rem; }
 .map-grid { display: flex; flex-direction: column; gap: 0.5rem; overflow-x: auto; }
 .grid-row { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 .grid-row figure { margin: 0; --_cell: 1.2rem; }
 #try-input { width: min(24rem, 80vw); }
+#layers, #train-d-model, #train-seed { width: 7rem; }
+#head-view { width: auto; }
 .head-view line { stroke: var(--_accent, #0072B2); }
 .head-view text { font-size: 0.75rem; fill: currentColor; }
 .field small { max-width: 24rem; }

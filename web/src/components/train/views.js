@@ -59,9 +59,8 @@ export function curves(t, session) {
   const top = Math.max(...session.losses.map((p) => p.loss));
   const loss = chart(t, session.losses, 'loss', t('train.lossChart'), PALETTE.blue, [0, top]);
   const accuracy = session.accuracies.length ? chart(t, session.accuracies, 'accuracy', t('train.accuracyChart'), PALETTE.vermillion, [0, 1]) : null;
-  loss.dataset.chart = 'loss';
-  if (accuracy) accuracy.dataset.chart = 'accuracy';
-  return [loss, accuracy].filter(Boolean);
+  const figure = (svgChart, key, title) => el('figure', { class: 'chart', 'data-chart': key }, el('figcaption', { text: title }), svgChart);
+  return [figure(loss, 'loss', t('train.lossChart')), ...(accuracy ? [figure(accuracy, 'accuracy', t('train.accuracyChart'))] : [])];
 }
 
 // Each grid's row elements (one per layer) and the shape drawn in each slot, kept with the grid.
