@@ -5,6 +5,9 @@ export const TRAIN_CSS = `
 .buttons { flex-direction: row; gap: 0.5rem; align-items: end; }
 .status progress { width: min(28rem, 100%); height: 0.9rem; }
 .status .numbers { font-variant-numeric: tabular-nums; }
+/* Room kept for what training fills in, so its first report moves nothing below (less to lay out and paint). */
+.status p, [data-role="try-output"] { min-height: 1.5em; }
+.curves { min-height: 15.5rem; align-items: flex-start; }
 .curves { display: flex; flex-wrap: wrap; gap: 1rem; }
 .curves svg { max-width: 100%; height: auto; }
 .curves figure { margin: 0; }
