@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 // Builds the demo site into site/ and the self-contained components module
-// into dist/components.js (+ dist/components.d.ts, dist/katex-fonts/).
+// into dist/components.js (+ dist/components.d.ts, dist/katex-fonts/), and beside each the train
+// panel's module worker (attention-train-worker.js, with the training build in it).
 // The .wasm files sit next to each bundle; KaTeX's woff2 fonts in katex-fonts/.
 // Usage: node scripts/build-web.mjs [--if-missing]
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { bundleConfig, katexDir } from '../web/vite.config.mjs';
+import { TRAIN_WORKER, bundleConfig, katexDir } from '../web/vite.config.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
 const dist = join(root, 'dist');
 const site = join(root, 'site');
 const WASM = ['attention-lab-simd.wasm', 'attention-lab-scalar.wasm'];
-// The training build, for the panels that show gradients: fetched only when one of them is shown.
+// The training build: <attention-train>'s worker loads it, and the panels that show gradients fetch
+// training.js when one of them is shown; its .wasm sit next to both.
 const TRAINING_WASM = ['attention-lab-training-simd.wasm', 'attention-lab-training-scalar.wasm'];
+const WORKER_ENTRY = join(web, 'src/components/train/worker.js');
 
 function newest(dir) {
   let t = 0;
@@ -26,7 +29,7 @@ function newest(dir) {
   return t;
 }
 
-const outputs = [join(dist, 'components.js'), join(site, 'app.js'), join(site, 'training.js'), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM].map((w) => join(site, w))];
+const outputs = [join(dist, 'components.js'), join(dist, TRAIN_WORKER), join(site, 'app.js'), join(site, 'training.js'), join(site, TRAIN_WORKER), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM].map((w) => join(site, w))];
 if (process.argv.includes('--if-missing') && outputs.every(existsSync)) {
   const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
   const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
@@ -50,12 +53,14 @@ function copyFonts(to) {
 
 // 1. The components module for blogs and bundlers.
 await build(bundleConfig({ entry: join(web, 'src/components/index.js'), outDir: dist, fileName: 'components.js' }));
+await build(bundleConfig({ entry: WORKER_ENTRY, outDir: dist, fileName: TRAIN_WORKER }));
 copyFileSync(join(web, 'src/components.d.ts'), join(dist, 'components.d.ts'));
 copyFonts(join(dist, 'katex-fonts'));
 
 // 2. The demo site: static files with relative URLs only.
 mkdirSync(site, { recursive: true });
 await build(bundleConfig({ entry: join(web, 'src/main.js'), outDir: site, fileName: 'app.js' }));
+await build(bundleConfig({ entry: WORKER_ENTRY, outDir: site, fileName: TRAIN_WORKER }));
 for (const f of ['index.html', 'page.css']) copyFileSync(join(web, f), join(site, f));
 // The training entry as one bundle beside app.js (web/src/training-lab.js imports ./training.js;
 // dist/components.js finds dist/training.js there instead, with the package's module tree).

@@ -16,6 +16,9 @@ const webDir = dirname(fileURLToPath(import.meta.url));
 // bundler (Vite, webpack) sees and copies them. While building, the literals are hidden as
 // __ATTN_ASSET__('file') so this build neither inlines nor moves them; renderChunk restores them.
 const HIDE = /new URL\((['"])(?:\.\/)?([\w./-]+\.(?:wasm|woff2))\1,\s*import\.meta\.url\)/g;
+/** The train panel's worker as the bundles name it (built from web/src/components/train/worker.js). */
+export const TRAIN_WORKER = 'attention-train-worker.js';
+const WORKER = /new URL\((['"])\.\/worker\.js\1,\s*import\.meta\.url\)/;
 const RESTORE = /__ATTN_ASSET__\(\s*(["'`])([\w./-]+)\1\s*\)/g;
 
 export function keepAssetUrls() {
@@ -23,6 +26,12 @@ export function keepAssetUrls() {
     name: 'attention-lab-keep-asset-urls',
     enforce: 'pre',
     transform(code, id) {
+      // <attention-train>'s module worker is its own bundle next to this one (build-web.mjs):
+      // hidden from Vite's worker bundling, which would copy the training .wasm under a new name.
+      if (/components[\\/]train[\\/]attention-train\.js$/.test(id)) {
+        if (!WORKER.test(code)) throw new Error(`${id}: no new URL('./worker.js', import.meta.url) to point at ${TRAIN_WORKER}`);
+        return { code: code.replace(WORKER, `new URL(__ATTN_ASSET__('${TRAIN_WORKER}'), import.meta.url)`), map: null };
+      }
       // The library's entries and the Emscripten glue name the .wasm next to themselves.
       if (!/dist[\\/](index|training|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
       return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };

@@ -150,9 +150,38 @@ export declare class AttentionDecoding extends AttentionElement {
 }
 
 /**
+ * `<attention-train>`: trains a small Transformer in a module Worker (the training build,
+ * `attention-train-worker.js` next to this module, with the training .wasm beside it) and shows its
+ * progress toward the task's goal, the loss and validation exact-match curves, steps per second, the
+ * attention of a fixed example for every layer and head, and the model's output and attention for
+ * the reader's input. Extra attributes: `task` (`reverse`, default, `dates`, `grammar`, `repeat`),
+ * `layers` (per side, 1–3), `train-heads` (1, 2, 4 or 8), `train-d-model` (8–128, a multiple of the
+ * heads), each defaulting to the task's own model; `scoring` (the cross-attention of the seq2seq
+ * tasks: `dot`, default, `additive` or `unscaled`), `train-seed` (default 1). A changed setting
+ * drops the model (and stops its training): the next Train starts the new one. Fires `attention-train` with
+ * `{ state, step, loss, accuracy }` when its state changes.
+ */
+export declare class AttentionTrain extends AttentionElement {
+  /** The settings as used: task, layers, heads, dModel, scoring, seed, seq2seq, example, changed. */
+  readonly settings: { task: string; layers: number; heads: number; dModel: number; scoring: string; seed: number; seq2seq: boolean; example: string; changed: { name: string; given: string; used: string }[] };
+  /** `idle`, `loading`, `running`, `pausing` (until the chunk of steps in hand ends), `paused`, `reached` (the goal), `stopped` (at its last step) or `failed`. */
+  readonly state: string;
+  /** The last step trained (0 before the first). */
+  readonly step: number;
+  /** The curves since the model's start (copies): the training loss at each report, the validation exact match every 50 steps. */
+  readonly curves: { loss: { step: number; loss: number }[]; accuracy: { step: number; accuracy: number }[] };
+  /** Start training, or continue the model of the same settings after a pause. */
+  train(): void;
+  /** Stop after the current chunk of steps; Train continues the same curve. */
+  pause(): void;
+  /** Drop the model and its curves (after a failure, a fresh worker). */
+  reset(): void;
+}
+
+/**
  * `<attention-explorer>`: the input controls and every panel. Fires `attention-change` with the
  * whole state. Extra attributes: `panel` (the shown tab: `steps`, `heads`, `compare`, `scaling`,
- * `pooling`, `cross`, `positions`, `cost`, `transformer`, `decoding`) and `sync-url` (boolean: read
+ * `pooling`, `cross`, `positions`, `cost`, `transformer`, `decoding`, `train`) and `sync-url` (boolean: read
  * the state from the page's URL when connected and write it back on every change, keeping the
  * page's other query parameters and its fragment; one such explorer per page).
  */
@@ -199,6 +228,13 @@ export interface AttentionPanelSettings {
   ropeShift?: string;
   context?: string;
   kvShape?: string;
+  /** attention-train `task`, `layers`, `train-heads`, `train-d-model`, `scoring`, `train-seed`. */
+  trainTask?: string;
+  trainLayers?: string;
+  trainHeads?: string;
+  trainDModel?: string;
+  trainScoring?: string;
+  trainSeed?: string;
   /** attention-backward `step` and `score-scale`. */
   backwardStep?: string;
   scoreScale?: string;
@@ -242,6 +278,7 @@ declare global {
     'attention-cost': AttentionCost;
     'attention-transformer': AttentionTransformer;
     'attention-decoding': AttentionDecoding;
+    'attention-train': AttentionTrain;
     'attention-backward': AttentionBackward;
     'attention-explorer': AttentionExplorer;
   }

@@ -86,6 +86,12 @@ export const PANEL_SETTINGS = [
   { property: 'ropeShift', key: 'rs', panel: 'decoding', attribute: 'rope-shift', written: 16, applied: 16 },
   { property: 'context', key: 'ctx', panel: 'decoding', attribute: 'context', written: 16, applied: 16 },
   { property: 'kvShape', key: 'kvs', panel: 'decoding', attribute: 'kv-shape', written: 40, applied: 40 },
+  { property: 'trainTask', key: 'task', panel: 'train', attribute: 'task', written: 16, applied: 16 },
+  { property: 'trainLayers', key: 'tl', panel: 'train', attribute: 'layers', written: 16, applied: 16 },
+  { property: 'trainHeads', key: 'th', panel: 'train', attribute: 'train-heads', written: 16, applied: 16 },
+  { property: 'trainDModel', key: 'tdm', panel: 'train', attribute: 'train-d-model', written: 16, applied: 16 },
+  { property: 'trainScoring', key: 'tsc', panel: 'train', attribute: 'scoring', written: 16, applied: 16 },
+  { property: 'trainSeed', key: 'tseed', panel: 'train', attribute: 'train-seed', written: 16, applied: 16 },
   { property: 'backwardStep', key: 'bstep', panel: 'backward', attribute: 'step', written: 16, applied: 16 },
   { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', written: 16, applied: 16 },
 ];

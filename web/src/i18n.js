@@ -16,6 +16,7 @@ import positions from './strings/positions.js';
 import cost from './strings/cost.js';
 import transformer from './strings/transformer.js';
 import decoding from './strings/decoding.js';
+import train from './strings/train.js';
 import backward from './strings/backward.js';
 
 /** { name: { en, 'zh-CN' } } → { en, 'zh-CN' }; throws when two tables hold the same key. */
@@ -35,7 +36,7 @@ export function mergeStrings(tables) {
   return merged;
 }
 
-export const LANGS = mergeStrings({ app, explorer, heatmap, errors, steps, heads, compare, scaling, pooling, cross, positions, cost, transformer, decoding, backward });
+export const LANGS = mergeStrings({ app, explorer, heatmap, errors, steps, heads, compare, scaling, pooling, cross, positions, cost, transformer, decoding, train, backward });
 
 /** 'zh', 'zh-CN', 'zh-Hans-…' → 'zh-CN'; anything else → 'en'. */
 export function pickLang(value) {

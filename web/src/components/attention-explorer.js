@@ -23,6 +23,7 @@ const PANELS = [
   ['cost', 'attention-cost'],
   ['transformer', 'attention-transformer'],
   ['decoding', 'attention-decoding'],
+  ['train', 'attention-train'],
   ['backward', 'attention-backward'],
 ];
 // Given to every panel as they are on the explorer.

@@ -11,14 +11,15 @@ import { AttentionPooling } from './pooling/attention-pooling.js';
 import { AttentionPositions } from './positions/attention-positions.js';
 import { AttentionScaling } from './attention-scaling.js';
 import { AttentionSteps } from './steps/attention-steps.js';
+import { AttentionTrain } from './train/attention-train.js';
 import { AttentionTransformer } from './transformer/attention-transformer.js';
 
-export { AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTransformer };
+export { AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTrain, AttentionTransformer };
 export { getLab } from '../lab.js';
 
 /** Register every element under its default tag (safe to call twice). */
 export function defineAll() {
-  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionBackward, AttentionExplorer]) element.define();
+  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionTrain, AttentionBackward, AttentionExplorer]) element.define();
 }
 
 defineAll();

@@ -39,6 +39,7 @@ export default {
     'tab.cost': 'Long sequences',
     'tab.transformer': 'Transformer block',
     'tab.decoding': 'Today’s models',
+    'tab.train': 'Training',
     'tab.backward': 'Backward pass',
   },
   'zh-CN': {
@@ -79,6 +80,7 @@ export default {
     'tab.cost': '长序列',
     'tab.transformer': 'Transformer 块',
     'tab.decoding': '当今的模型',
+    'tab.train': '训练模型',
     'tab.backward': '反向传播',
   },
 };

@@ -1,0 +1,193 @@
+// <attention-train>: train a small Transformer in the reader's tab and watch its attention form.
+// The training runs in a module Worker (worker.js: the training build, a Trainer in short chunks),
+// so the page's thread only draws: the state, a progress bar toward the task's goal, the loss and
+// validation curves, and every few steps the attention of a fixed example for every layer and head;
+// the reader's own input is decoded by the model of the moment (try-box.js). Every number is the
+// library's, posted by the worker.
+import { AttentionElement } from '../../base.js';
+import { el } from '../../dom.js';
+import { place } from '../../heatmap.js';
+import { adoptPanelStyles } from '../../panel-styles.js';
+import { TrainControls } from './controls.js';
+import { TrainSession } from './session.js';
+import { TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
+import { TRAIN_CSS } from './styles.js';
+import { TryBox } from './try-box.js';
+import { curves, gridElement, stateText, statusText, syncGrid, syncProgress } from './views.js';
+
+/** The least time between two redraws (ms) of the curves ('progress') and of the attention grid. */
+const EVERY_MS = { progress: 400, attention: 1000 };
+/** A module worker next to this file (in the bundles: attention-train-worker.js next to them). */
+const makeWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+
+export class AttentionTrain extends AttentionElement {
+  static tag = 'attention-train';
+
+  #session = new TrainSession(makeWorker, (what) => this.#changed(what));
+  #controls = new TrainControls(this, { train: () => this.train(), pause: () => this.pause(), reset: () => this.reset() });
+  #try = new TryBox(this.#session, () => this.#queueDraw('try'));
+  #pool = new Map();
+  /** The settings key of the session's model (a change of setting starts over). */
+  #key = null;
+  #parts = null;
+  #pending = new Set();
+  #frame = 0;
+  /** When each kind of change was last drawn (performance.now()). */
+  #drawn = {};
+  #lastState = 'idle';
+
+  static get observedAttributes() {
+    return [...super.observedAttributes, ...TRAIN_ATTRIBUTES];
+  }
+
+  constructor() {
+    super();
+    adoptPanelStyles(this.shadowRoot, TRAIN_CSS);
+  }
+
+  disconnectedCallback() {
+    // Taken out of the page: the worker goes (put back, the panel starts over).
+    this.#session.reset();
+    this.#session.dispose();
+    this.#key = null;
+  }
+
+  /** The settings as used: { task, layers, heads, dModel, scoring, seed, seq2seq, example, changed }. */
+  get settings() {
+    return trainSettings(givenSettings(this));
+  }
+  /** 'idle', 'loading', 'running', 'pausing', 'paused', 'reached', 'stopped' or 'failed'. */
+  get state() {
+    return this.#session.state;
+  }
+  /** The last step trained (0 before the first). */
+  get step() {
+    return this.#session.last?.step ?? 0;
+  }
+
+  /** The curves since the model's start (copies): { loss: { step, loss }[], accuracy: { step, accuracy }[] }. */
+  get curves() {
+    return { loss: this.#session.losses.map((p) => ({ ...p })), accuracy: this.#session.accuracies.map((p) => ({ ...p })) };
+  }
+
+  /** Start or continue training the model of the current settings. */
+  train() {
+    const s = this.settings;
+    if (this.#key !== null && this.#key !== settingsKey(s)) this.reset();
+    this.#key = settingsKey(s);
+    this.#session.train(s);
+  }
+  pause() {
+    this.#session.pause();
+  }
+  /** Drop the model and its curves (a failed worker is replaced). */
+  reset() {
+    this.#session.reset();
+    this.#try.clear();
+    this.#key = null;
+  }
+
+  outOfRange() {
+    return [...super.outOfRange(), ...this.settings.changed];
+  }
+
+  render() {
+    const s = this.settings;
+    // A setting changed under a model (trained or training): it goes, and Train starts the new one.
+    if (this.#key !== null && this.#key !== settingsKey(s)) this.reset();
+    if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
+    const p = (this.#parts ??= this.#build());
+    p.heading.textContent = this.t('train.heading');
+    p.intro.textContent = this.t('train.intro');
+    this.#draw(new Set(['state', 'progress', 'attention']));
+  }
+
+  #build() {
+    const progress = el('progress', { part: 'progress', 'data-role': 'progress' });
+    const state = el('p', { 'data-role': 'state', role: 'status' });
+    const numbers = el('p', { class: 'numbers', 'data-role': 'status' });
+    const model = el('p', { class: 'muted', 'data-role': 'model' });
+    const error = el('p', { class: 'error', 'data-role': 'error', role: 'alert', hidden: '' });
+    return {
+      heading: el('h2', {}), intro: el('p', { class: 'intro' }), progress, state, numbers, model, error,
+      status: el('section', { class: 'status', part: 'status' }, state, error, progress, numbers, model),
+      curves: el('div', { class: 'curves', part: 'curves', 'data-role': 'curves' }),
+      gridNote: el('p', { class: 'note', 'data-role': 'grid-note' }),
+      maps: gridElement('example'),
+      grid: el('section', { class: 'grid', part: 'grid' }),
+    };
+  }
+
+  #tryBox(s) {
+    const can = ['running', 'pausing', 'paused', 'reached', 'stopped'].includes(this.#session.state) && this.#session.info !== null;
+    return this.#try.sync(this.t, s.task, s.example, can);
+  }
+
+  #changed(what) {
+    this.#queueDraw(what);
+    const state = this.#session.state;
+    if (state !== this.#lastState) {
+      this.#lastState = state;
+      const p = this.#session.last;
+      this.emit('attention-train', { state, step: p?.step ?? 0, loss: p?.loss ?? null, accuracy: p?.accuracy ?? null });
+    }
+  }
+
+  /**
+   * Redraw what changed in a coming frame: several reports are drawn once, the curves at most every
+   * EVERY_MS.progress and the grid every EVERY_MS.attention, so drawing takes a small part of the
+   * page's thread.
+   */
+  #queueDraw(what) {
+    this.#pending.add(what);
+    clearTimeout(this.#frame);
+    const now = performance.now();
+    const wait = Math.min(...[...this.#pending].map((kind) => (this.#drawn[kind] ?? 0) + (EVERY_MS[kind] ?? 0) - now));
+    this.#frame = setTimeout(() => requestAnimationFrame(() => this.#drawDue()), Math.max(0, wait));
+  }
+
+  #drawDue() {
+    const now = performance.now();
+    const due = new Set([...this.#pending].filter((kind) => (this.#drawn[kind] ?? 0) + (EVERY_MS[kind] ?? 0) <= now + 1));
+    for (const kind of due) {
+      this.#pending.delete(kind);
+      this.#drawn[kind] = now;
+    }
+    if (this.isConnected && !this.hidden && this.#parts && due.size) this.#draw(due);
+    if (this.#pending.size) this.#queueDraw([...this.#pending][0]);
+  }
+
+  #draw(due) {
+    const t = this.t;
+    const lang = this.language;
+    const session = this.#session;
+    const p = this.#parts;
+    // A failure is said once, by the alert; the status line says every other state.
+    const said = stateText(t, session, lang);
+    const failed = session.state === 'failed';
+    p.state.textContent = failed ? '' : said;
+    p.error.hidden = !failed;
+    p.error.textContent = failed ? said : '';
+    syncProgress(p.progress, t, session, lang);
+    p.numbers.textContent = statusText(t, session, lang);
+    p.model.textContent = session.info ? t('train.model', { parameters: session.info.parameters.toLocaleString(lang), build: t(session.info.simd ? 'train.build.simd' : 'train.build.scalar') }) : '';
+    if (due.has('state') || due.has('try')) {
+      const s = this.settings;
+      place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, p.grid, this.#tryBox(s)]);
+    }
+    if (due.has('progress') || due.has('state')) p.curves.replaceChildren(...curves(t, session));
+    // The grid in a frame of its own when the state changed too (its new figures are the heaviest part).
+    if (due.has('state')) requestAnimationFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
+    else if (due.has('attention')) this.#drawGrid(t, session.attention);
+  }
+
+  #drawGrid(t, a) {
+    const p = this.#parts;
+    if (!a) return place(p.grid, []);
+    p.gridNote.textContent = t(`train.grid.${a.kind}`, { input: a.input, output: a.output, step: a.step });
+    const done = syncGrid(p.maps, t, a, this.#pool, 'example');
+    place(p.grid, [p.gridNote, p.maps]);
+    // Maps of a new shape are made a few per frame: the rest in the next ones.
+    if (!done) requestAnimationFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
+  }
+}
