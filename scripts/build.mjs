@@ -3,7 +3,7 @@
 // Usage: node scripts/build.mjs [--if-missing]
 //   --if-missing  skip the work when dist/ is already newer than every source
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmaEnvironment, fmaMissing } from './fma-toolchain.mjs';
@@ -48,7 +48,7 @@ function newestSource() {
 }
 
 function upToDate() {
-  const outputs = [...PACKAGE_FILES, ...GLUE, ...(fmaMissing(root) ? [] : FMA_GLUE)].map((f) => join(dist, f));
+  const outputs = [...PACKAGE_FILES, ...GLUE, ...(fmaMissing(root) ? [FMA_GLUE[0]] : FMA_GLUE)].map((f) => join(dist, f));
   if (!outputs.every(existsSync)) return false;
   const oldest = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return oldest >= newestSource();
@@ -125,6 +125,7 @@ function buildFmaWasm() {
   const missing = fmaMissing(root);
   if (missing) {
     console.log(`attention-lab: skipping the FMA build (${missing})`);
+    writeFmaStub(missing);
     return;
   }
   mkdirSync(fmaBuild, { recursive: true });
@@ -142,6 +143,19 @@ function buildFmaWasm() {
   }
   for (const f of FMA_GLUE) copyFileSync(join(fmaBuild, f), join(dist, `.${f}.tmp`));
   for (const f of FMA_GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
+}
+
+// Without the FMA toolchain, dist/attention-lab-fma.js is a stub naming no .wasm: init() falls back to
+// the SIMD build, { fma: true } rejects with the reason, and bundlers of dist/ find every file named.
+function writeFmaStub(missing) {
+  rmSync(join(dist, FMA_GLUE[1]), { force: true });
+  const message = `attention-lab-fma.js: the FMA build was not made here (${missing}); see docs/fma-build.md`;
+  const stub = [
+    '// Written by scripts/build.mjs in place of the FMA build, whose toolchain was missing.',
+    `export default () => Promise.reject(new Error(${JSON.stringify(message)}));`,
+    '',
+  ].join('\n');
+  writeFileSync(join(dist, FMA_GLUE[0]), stub);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -24,7 +24,7 @@ export function keepAssetUrls() {
     enforce: 'pre',
     transform(code, id) {
       // The library's entry and the Emscripten glue both name the .wasm next to themselves.
-      if (!/dist[\\/](index|attention-lab-simd|attention-lab-scalar)\.js$/.test(id)) return null;
+      if (!/dist[\\/](index|attention-lab-fma|attention-lab-simd|attention-lab-scalar)\.js$/.test(id)) return null;
       return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };
     },
     renderChunk(code) {
