@@ -86,14 +86,25 @@ export async function load(options = {}, defaults, flavour) {
 
 async function loadBuild(build, options, defaults, { builds, wasmFileName, training = false, families = [] }) {
   const simd = build !== 'scalar';
+  // The glue first: a stub in place of a build not made here says so (scripts/build.mjs, fmaStubGlue).
+  const { default: createModule, missing } = await builds[build]();
+  if (missing) throw new Error(`init: ${missing}`);
   const settings = {};
   if (options.wasmBinary) settings.wasmBinary = options.wasmBinary;
   else if (options.wasmUrl) settings.locateFile = () => String(options.wasmUrl);
   else if (options.locateFile) settings.locateFile = options.locateFile;
-  else Object.assign(settings, await defaults(simd, build));
-  const { default: createModule } = await builds[build]();
+  else Object.assign(settings, await readDefaults(defaults, simd, build, wasmFileName));
   const module = await instantiate(createModule, settings, options, wasmFileName(simd, build));
   return createApi(module, { simd, fma: build === 'fma', training, families });
+}
+
+// The entry's own way to the .wasm (Node reads it from disk): a failure names the file.
+async function readDefaults(defaults, simd, build, wasmFileName) {
+  try {
+    return await defaults(simd, build);
+  } catch (cause) {
+    throw new Error(`init: ${wasmFileName(simd, build)} could not be read: ${String(cause?.message ?? cause)}`, { cause });
+  }
 }
 
 /**

@@ -146,16 +146,20 @@ function buildFmaWasm() {
 }
 
 // Without the FMA toolchain, dist/attention-lab-fma.js is a stub naming no .wasm: init() falls back to
-// the SIMD build, { fma: true } rejects with the reason, and bundlers of dist/ find every file named.
-function writeFmaStub(missing) {
-  rmSync(join(dist, FMA_GLUE[1]), { force: true });
+// the SIMD build, { fma: true } rejects with the reason (`missing`, which load.js reads), and bundlers of dist/ find every file named.
+export function fmaStubGlue(missing) {
   const message = `attention-lab-fma.js: the FMA build was not made here (${missing}); see docs/fma-build.md`;
-  const stub = [
+  return [
     '// Written by scripts/build.mjs in place of the FMA build, whose toolchain was missing.',
-    `export default () => Promise.reject(new Error(${JSON.stringify(message)}));`,
+    `export const missing = ${JSON.stringify(message)};`,
+    'export default () => Promise.reject(new Error(missing));',
     '',
   ].join('\n');
-  writeFileSync(join(dist, FMA_GLUE[0]), stub);
+}
+
+function writeFmaStub(missing) {
+  rmSync(join(dist, FMA_GLUE[1]), { force: true });
+  writeFileSync(join(dist, FMA_GLUE[0]), fmaStubGlue(missing));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
