@@ -137,3 +137,68 @@ export async function peersTable({ base, models, quick = false, initOptions, log
     }
   return { build: lab.build, peers: peers.map((p) => p.name), rows };
 }
+
+// ---- issue 15's prefill cells: lab.batchedAttention (fused) against one ONNX Attention node (opset 23) ----
+const GQA = { heads: 8, kvHeads: 2, n: 1024 };
+
+// Row (h, i) in float64: query head h reads key/value head ⌊h·kvHeads/heads⌋; causal: keys j ≤ i.
+function gqaRow(x, h, i, causal) {
+  const { heads, kvHeads, n } = GQA, g = Math.floor((h * kvHeads) / heads), keys = causal ? i + 1 : n;
+  const s = new Float64Array(keys);
+  for (let j = 0; j < keys; j++) {
+    let dot = 0;
+    for (let t = 0; t < D; t++) dot += x.Q[(h * n + i) * D + t] * x.K[(g * n + j) * D + t];
+    s[j] = dot / Math.sqrt(D);
+  }
+  const max = Math.max(...s), out = new Float64Array(D);
+  let sum = 0;
+  for (let j = 0; j < keys; j++) sum += s[j] = Math.exp(s[j] - max);
+  for (let j = 0; j < keys; j++) for (let t = 0; t < D; t++) out[t] += (s[j] / sum) * x.V[(g * n + j) * D + t];
+  return out;
+}
+
+function checkGqa(name, out, x, causal) {
+  const got = [], want = [];
+  for (let h = 0; h < GQA.heads; h++)
+    for (const i of sampleRows(GQA.n, 16)) {
+      got.push(...out.subarray((h * GQA.n + i) * D, (h * GQA.n + i + 1) * D));
+      want.push(...gqaRow(x, h, i, causal));
+    }
+  const r = compare(got, want, { atol: 1e-4, rtol: 1e-3 });
+  if (!r.ok) throw new Error(`${name}, prefill${causal ? ' causal' : ''}: wrong result, ${r.why}`);
+}
+
+/**
+ * Prefill n = 1,024, batch 1, 8 query heads over 2 key/value heads, d = 64, not causal and causal:
+ * lab.batchedAttention(…, { weights: false }) against onnxruntime-web running models.{full,causal}
+ * (bench/peers/onnx-attention.mjs's attentionModel, built by the driver).
+ */
+export async function prefillTable({ base, models, quick = false, initOptions, log = () => {} }) {
+  const { ort } = globalThis;
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmPaths = `${base}/bench/node_modules/onnxruntime-web/dist/`;
+  ort.env.logLevel = 'error';
+  const lab = await init(initOptions);
+  const { heads, kvHeads, n } = GQA;
+  const rows = [];
+  for (const causal of [false, true]) {
+    const x = { Q: randomMatrix(heads * n, D, 15001).data, K: randomMatrix(kvHeads * n, D, 15002).data, V: randomMatrix(kvHeads * n, D, 15003).data };
+    const session = await ort.InferenceSession.create(new Uint8Array(models[causal ? 'causal' : 'full']), { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+    const t = (data, h) => ({ shape: [1, h, n, D], data });
+    const ours = () => lab.batchedAttention(t(x.Q, heads), t(x.K, kvHeads), t(x.V, kvHeads), { weights: false, causal }).output.data;
+    const peer = async () => {
+      const feeds = { Q: new ort.Tensor('float32', x.Q, [1, heads, n, D]), K: new ort.Tensor('float32', x.K, [1, kvHeads, n, D]), V: new ort.Tensor('float32', x.V, [1, kvHeads, n, D]) };
+      return (await session.run(feeds)).Y.data;
+    };
+    checkGqa(`attention-lab ${lab.build}`, ours(), x, causal);
+    checkGqa('onnxruntime-web', await peer(), x, causal);
+    const entries = [{ name: `attention-lab ${lab.build}`, run: ours }, { name: 'onnxruntime-web Attention-23', run: peer }];
+    for (const e of entries) for (let t0 = now(); now() - t0 < (quick ? 200 : 600); ) await e.run();
+    await interleave(entries, quick ? { rounds: 5, turnMs: 150 } : { rounds: 15, turnMs: 300 });
+    const row = { causal, ours: entries[0].ms, ort: entries[1].ms, ratio: entries[1].ms / entries[0].ms };
+    log(`prefill n=1024${causal ? ' causal' : ''}: ${entries.map((e) => `${e.name} ${e.ms.toFixed(1)} ms`).join(', ')}; ratio ${row.ratio.toFixed(2)}`);
+    rows.push(row);
+    await session.release();
+  }
+  return { build: lab.build, rows };
+}
