@@ -34,16 +34,18 @@ function unavailable(name) {
 
 /**
  * @param {object} module  an instantiated Emscripten module
- * @param {{ simd: boolean, training?: boolean, families?: Function[] }} options  families:
+ * @param {{ simd: boolean, fma?: boolean, training?: boolean, families?: Function[] }} options  families:
  *        `(context) => functions` beyond the inference ones (the training build passes its own)
  */
-export function createApi(module, { simd, training = false, families = [] }) {
+export function createApi(module, { simd, fma = false, training = false, families = [] }) {
   const workspace = new Workspace(module, MEMORY_LIMIT);
   const context = { module, workspace, frame: (fn) => new Frame(workspace, fn) };
   const api = {
     training,
     ...Object.fromEntries(TRAINING_ONLY.map((name) => [name, unavailable(name)])),
     simd,
+    fma,
+    build: fma ? 'fma' : simd ? 'simd' : 'scalar',
     memoryLimit: MEMORY_LIMIT,
     /** Bytes of WebAssembly memory in use now (it grows on demand and never shrinks). */
     get heapBytes() {

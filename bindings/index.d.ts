@@ -33,8 +33,16 @@ export type { CheckpointName, CheckpointRecipe, CheckpointOps, LoadTrainedOption
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
 export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps, VariantOps, OnlineSoftmaxOps, PoolingOps, PositionalOps, RelativePositionOps, BatchedOps, KVCacheOps {
-  /** True when the SIMD128 build is in use. */
+  /** True when a SIMD128 build is in use (the SIMD or the FMA build). */
   readonly simd: boolean;
+  /**
+   * True when the FMA build is in use: relaxed-SIMD `f32x4.relaxed_madd`, which rounds a·b + c once
+   * where the CPU fuses, so results differ from the SIMD build's in the last bits (both within
+   * float32 rounding of the exact result). Always false for the training build.
+   */
+  readonly fma: boolean;
+  /** The build that loaded: `'fma'`, `'simd'` or `'scalar'`. */
+  readonly build: 'fma' | 'simd' | 'scalar';
   /** True for the training build (`import { init } from 'attention-lab/training'`). */
   readonly training: boolean;
   /** The most WASM memory the module may use, in bytes; larger requests throw {@link AttentionRangeError}. */
@@ -49,6 +57,13 @@ export interface AttentionLab extends AttentionOps, MultiHeadOps, TransformerOps
 export interface InitOptions {
   /** `false` forces the scalar build; `true` requires SIMD (and throws without it). Default: SIMD where supported. */
   simd?: boolean;
+  /**
+   * `false` keeps to the deterministic builds (SIMD or scalar: bit-identical results on every engine);
+   * `true` requires the FMA build (and rejects where the engine has no relaxed SIMD, or on the training
+   * entry, which has none). Default: FMA where `WebAssembly.validate` accepts relaxed SIMD and neither
+   * `wasmUrl` nor `wasmBinary` is given, falling back to SIMD when its files cannot be loaded.
+   */
+  fma?: boolean;
   /** Where to fetch the .wasm from (overrides the file next to the module). */
   wasmUrl?: string | URL;
   /** The .wasm bytes themselves (no fetch at all). */
@@ -57,5 +72,5 @@ export interface InitOptions {
   locateFile?: (path: string, prefix: string) => string;
 }
 
-/** Load the library: instantiate the SIMD or scalar WebAssembly build. */
+/** Load the library: instantiate the FMA, SIMD or scalar WebAssembly build. */
 export function init(options?: InitOptions): Promise<AttentionLab>;

@@ -1,5 +1,7 @@
 // attention-lab for browsers, workers and bundlers. The .wasm sits next to
-// this file; `new URL(…, import.meta.url)` lets bundlers find and copy it.
+// this file; `new URL(…, import.meta.url)` lets bundlers find and copy it. The FMA build's glue
+// names its own .wasm that way (and is a stub naming none in a build made without clang 16,
+// scripts/build.mjs), so a bundler never looks for a file that is not there.
 import { INFERENCE } from './builds.js';
 import { load } from './load.js';
 
@@ -11,14 +13,16 @@ const WASM_URLS = {
 };
 
 /**
- * Load attention-lab. Picks the SIMD build where the engine supports it.
+ * Load attention-lab. Picks the FMA build where the engine validates relaxed SIMD, else SIMD,
+ * else scalar (see load.js).
  * @param {import('./index.js').InitOptions} [options]
  */
 export function init(options) {
   return load(
     options,
-    async (simd) => {
-      const url = WASM_URLS[simd ? 'simd' : 'scalar']();
+    async (simd, build) => {
+      if (build === 'fma') return {};
+      const url = WASM_URLS[build]();
       return { locateFile: () => url };
     },
     INFERENCE,

@@ -8,13 +8,14 @@ import { load } from './load.js';
 export { AttentionError, AttentionRangeError } from './errors.js';
 
 /**
- * Load attention-lab. Picks the SIMD build where the engine supports it.
+ * Load attention-lab. Picks the FMA build where the engine validates relaxed SIMD (Node 20: only
+ * behind --experimental-wasm-relaxed-simd), else SIMD, else scalar; see load.js.
  * @param {import('./index.js').InitOptions} [options]
  */
 export function init(options) {
   return load(
     options,
-    async (simd) => ({ wasmBinary: await readFile(new URL(`./${wasmFileName(simd)}`, import.meta.url)) }),
+    async (simd, build) => ({ wasmBinary: await readFile(new URL(`./${wasmFileName(simd, build)}`, import.meta.url)) }),
     INFERENCE,
   );
 }

@@ -11,6 +11,9 @@ export * from './index.js';
 /** The library of the training build: everything {@link AttentionLab} has, and training. */
 export interface TrainingLab extends AttentionLab, BackwardOps, TrainingOps, TaskOps, CheckpointOps {
   readonly training: true;
+  /** The training build has no FMA variant (it stays bit-identical across engines). */
+  readonly fma: false;
+  readonly build: 'simd' | 'scalar';
 }
 
 /** Load the training build: instantiate its SIMD or scalar WebAssembly module. */

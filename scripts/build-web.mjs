@@ -4,7 +4,7 @@
 // panel's module worker (attention-train-worker.js, with the training build in it).
 // The .wasm files sit next to each bundle; KaTeX's woff2 fonts in katex-fonts/.
 // Usage: node scripts/build-web.mjs [--if-missing]
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
@@ -66,5 +66,9 @@ for (const f of ['index.html', 'page.css']) copyFileSync(join(web, f), join(site
 // dist/components.js finds dist/training.js there instead, with the package's module tree).
 await build(bundleConfig({ entry: join(dist, 'training.js'), outDir: site, fileName: 'training.js' }));
 for (const w of [...WASM, ...TRAINING_WASM]) copyFileSync(join(dist, w), join(site, w));
+// The FMA build's .wasm where it was made (scripts/build.mjs; its glue is a stub elsewhere).
+const FMA_WASM = 'attention-lab-fma.wasm';
+if (existsSync(join(dist, FMA_WASM))) copyFileSync(join(dist, FMA_WASM), join(site, FMA_WASM));
+else rmSync(join(site, FMA_WASM), { force: true });
 copyFonts(join(site, 'katex-fonts'));
 console.log('build-web: wrote site/ and dist/components.js');

@@ -3,7 +3,7 @@
 // Usage: node scripts/build.mjs [--if-missing]
 //   --if-missing  skip the work when dist/ is already newer than every source
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmaEnvironment, fmaMissing } from './fma-toolchain.mjs';
@@ -51,7 +51,7 @@ function newestSource() {
 }
 
 function upToDate() {
-  const outputs = [...PACKAGE_FILES, ...CHECKPOINTS.map((f) => `checkpoints/${f}`), ...GLUE, ...(fmaMissing(root) ? [] : FMA_GLUE)].map((f) => join(dist, f));
+  const outputs = [...PACKAGE_FILES, ...CHECKPOINTS.map((f) => `checkpoints/${f}`), ...GLUE, ...(fmaMissing(root) ? [FMA_GLUE[0]] : FMA_GLUE)].map((f) => join(dist, f));
   if (!outputs.every(existsSync)) return false;
   const oldest = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return oldest >= newestSource();
@@ -129,6 +129,7 @@ function buildFmaWasm() {
   const missing = fmaMissing(root);
   if (missing) {
     console.log(`attention-lab: skipping the FMA build (${missing})`);
+    writeFmaStub(missing);
     return;
   }
   mkdirSync(fmaBuild, { recursive: true });
@@ -146,6 +147,23 @@ function buildFmaWasm() {
   }
   for (const f of FMA_GLUE) copyFileSync(join(fmaBuild, f), join(dist, `.${f}.tmp`));
   for (const f of FMA_GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
+}
+
+// Without the FMA toolchain, dist/attention-lab-fma.js is a stub naming no .wasm: init() falls back to
+// the SIMD build, { fma: true } rejects with the reason (`missing`, which load.js reads), and bundlers of dist/ find every file named.
+export function fmaStubGlue(missing) {
+  const message = `attention-lab-fma.js: the FMA build was not made here (${missing}); see docs/fma-build.md`;
+  return [
+    '// Written by scripts/build.mjs in place of the FMA build, whose toolchain was missing.',
+    `export const missing = ${JSON.stringify(message)};`,
+    'export default () => Promise.reject(new Error(missing));',
+    '',
+  ].join('\n');
+}
+
+function writeFmaStub(missing) {
+  rmSync(join(dist, FMA_GLUE[1]), { force: true });
+  writeFileSync(join(dist, FMA_GLUE[0]), fmaStubGlue(missing));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

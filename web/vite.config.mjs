@@ -33,7 +33,7 @@ export function keepAssetUrls() {
         return { code: code.replace(WORKER, `new URL(__ATTN_ASSET__('${TRAIN_WORKER}'), import.meta.url)`), map: null };
       }
       // The library's entries and the Emscripten glue name the .wasm next to themselves.
-      if (!/dist[\\/](index|training|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
+      if (!/dist[\\/](index|training|attention-lab-fma|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
       return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };
     },
     renderChunk(code) {

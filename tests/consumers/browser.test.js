@@ -23,6 +23,8 @@ import {
   serve,
   trainInNode,
   writeFiles,
+  CHROMIUM_BUILD,
+  INIT_BUILDS,
 } from './helpers.js';
 
 const { version } = packed();
@@ -216,7 +218,7 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     expect(result.big.every(Number.isFinite)).toBe(true);
     expect(problems).toEqual([]);
     // the .wasm came from the CDN, found relative to the module's own URL
-    expect(wasm).toEqual([{ url: `${cdn.url}/dist/attention-lab-simd.wasm`, type: 'application/wasm', status: 200 }]);
+    expect(wasm).toEqual([{ url: `${cdn.url}/dist/attention-lab-${CHROMIUM_BUILD}.wasm`, type: 'application/wasm', status: 200 }]);
   });
 
   it('the CDN needs CORS: without Access-Control-Allow-Origin the import fails', async () => {

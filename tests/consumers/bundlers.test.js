@@ -28,6 +28,8 @@ import {
   trainInNode,
   viteBin,
   writeFiles,
+  CHROMIUM_BUILD,
+  INIT_BUILDS,
 } from './helpers.js';
 
 const main = (initArgs = '') => `import { init } from 'attention-lab';
@@ -117,19 +119,21 @@ webpack({
 
 const ESBUILD = (toolsDir) => `// esbuild: one ES module bundle. The .wasm is not bundled: copy it next to the bundle.
 import { build } from ${JSON.stringify(join(toolsDir, 'node_modules', 'esbuild', 'lib', 'main.js'))};
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 // flavours: 'attention-lab' (the inference .wasm), 'attention-lab-training' (the training entry's)
 const [entry, outdir, copyTo, flavours = 'attention-lab'] = process.argv.slice(2);
 await build({ entryPoints: [entry], bundle: true, format: 'esm', platform: 'browser', outdir, logLevel: 'warning' });
 if (copyTo) {
-  // the step users add: copy both builds' .wasm (init() picks one at run time)
+  // the step users add: copy every build's .wasm (init() picks one at run time; the FMA one is the
+  // inference entry's only, and absent from a package built without its toolchain)
   const require = createRequire(import.meta.url);
   for (const flavour of flavours.split(','))
-    for (const build of ['simd', 'scalar']) {
+    for (const build of flavour === 'attention-lab' ? ['fma', 'simd', 'scalar'] : ['simd', 'scalar']) {
       const file = flavour + '-' + build + '.wasm';
-      copyFileSync(require.resolve('attention-lab/' + file), join(copyTo, file));
+      const from = join(require.resolve('attention-lab/package.json'), '..', 'dist', file);
+      if (build !== 'fma' || existsSync(from)) copyFileSync(require.resolve('attention-lab/' + file), join(copyTo, file));
     }
 }
 console.log(JSON.stringify(readdirSync(outdir)));
@@ -223,12 +227,11 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     const log = run(process.execPath, [viteBin, 'build', '--outDir', 'out-vite', '--emptyOutDir', '--logLevel', 'warn'], { cwd: app });
     expect(log).not.toMatch(/warn|error/i);
     const assets = readdirSync(join(app, 'out-vite', 'assets'));
-    expect(assets.some((f) => /^attention-lab-simd-.*\.wasm$/.test(f))).toBe(true);
-    expect(assets.some((f) => /^attention-lab-scalar-.*\.wasm$/.test(f))).toBe(true);
+    for (const build of INIT_BUILDS) expect(assets.some((f) => new RegExp(`^attention-lab-${build}-.*\\.wasm$`).test(f)), build).toBe(true);
     expect(trainingFiles(join(app, 'out-vite'))).toEqual([]); // an inference app never carries the training build
     const out = await load(join(app, 'out-vite'));
     expectLoaded(out, { worker: 'inference' });
-    expect(out.wasm.map((w) => w.url).join()).toMatch(/attention-lab-simd-[^/]*\.wasm/);
+    expect(out.wasm.map((w) => w.url).join()).toMatch(new RegExp(`attention-lab-${CHROMIUM_BUILD}-[^/]*\\.wasm`));
   });
 
   it("Vite 8: the training app (training in a module worker) emits its .wasm, trains to Node's losses", async () => {
@@ -236,7 +239,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     const log = run(process.execPath, [viteBin, ...args], { cwd: app });
     expect(log).not.toMatch(/warn|error/i);
     const assets = readdirSync(join(app, 'out-vite-train', 'assets')).filter((f) => f.endsWith('.wasm'));
-    for (const name of ['simd', 'scalar', 'training-simd', 'training-scalar'].map((b) => `attention-lab-${b}`))
+    for (const name of [...INIT_BUILDS, 'training-simd', 'training-scalar'].map((b) => `attention-lab-${b}`))
       expect(assets.filter((f) => new RegExp(`^${name}-[^.]+\\.wasm$`).test(f)), name).toHaveLength(1);
     const out = await load(join(app, 'out-vite-train'));
     expectLoaded(out, { worker: 'training' });
@@ -245,7 +248,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
 
   it('webpack 5: production build, then the built app computes the known answer on the main thread and in a module worker', async () => {
     const assets = JSON.parse(webpack('./src/app.js', 'out-webpack'));
-    expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
+    expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(INIT_BUILDS.length);
     expect(trainingFiles(join(app, 'out-webpack'))).toEqual([]);
     writeFiles(join(app, 'out-webpack'), { 'index.html': WEBPACK_HTML });
     expectLoaded(await load(join(app, 'out-webpack')), { worker: 'inference' });
@@ -253,7 +256,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
 
   it("webpack 5: the training app emits the training .wasm; its module worker trains to Node's losses", async () => {
     const assets = JSON.parse(webpack('./train/app.js', 'out-webpack-train'));
-    expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(4);
+    expect(assets.filter((f) => f.endsWith('.wasm'))).toHaveLength(INIT_BUILDS.length + 2);
     expect(trainingFiles(join(app, 'out-webpack-train')).filter((f) => f.endsWith('.wasm'))).toHaveLength(2);
     writeFiles(join(app, 'out-webpack-train'), { 'index.html': WEBPACK_HTML });
     expectLoaded(await load(join(app, 'out-webpack-train')), { worker: 'training' });
@@ -293,7 +296,7 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     const out = join(app, 'out-esbuild');
     rmSync(out, { recursive: true, force: true });
     const files = JSON.parse(run(process.execPath, ['build-esbuild.mjs', 'src/main.js', out, out], { cwd: app }));
-    expect(files).toEqual(expect.arrayContaining(['main.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.wasm']));
+    expect(files).toEqual(expect.arrayContaining(['main.js', ...INIT_BUILDS.map((b) => `attention-lab-${b}.wasm`)]));
     expect(trainingFiles(out)).toEqual([]);
     writeFiles(out, { 'index.html': HTML('main.js') });
     expectLoaded(await load(out));
@@ -336,6 +339,6 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     writeFiles(out, { 'index.html': HTML('main-locate.js') });
     const loaded = await load(out);
     expectLoaded(loaded);
-    expect(loaded.wasm.map((w) => new URL(w.url).pathname)).toEqual(['/static/wasm/attention-lab-simd.wasm']);
+    expect(loaded.wasm.map((w) => new URL(w.url).pathname)).toEqual([`/static/wasm/attention-lab-${CHROMIUM_BUILD}.wasm`]);
   });
 });

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freshApp, launch, root, run, serve, writeFiles } from './helpers.js';
+import { FMA_BUILT, freshApp, launch, root, run, serve, writeFiles } from './helpers.js';
 
 /** Exact versions of the tools a site installs. */
 const VERSIONS = {
@@ -74,7 +74,7 @@ let files; // the packed tarball's dist/ folder
 function copyComponents(dest) {
   const listing = blocks('What to copy').find((b) => b.lang === '' && /components\.js/.test(b.body)).body;
   const names = [...listing.matchAll(/^dist\/(\S+)/gm)].map((m) => m[1]);
-  expect(names).toEqual(['components.js', 'attention-lab-simd.wasm', 'attention-lab-scalar.wasm', 'katex-fonts/*.woff2']);
+  expect(names).toEqual(['components.js', 'attention-lab-fma.wasm', 'attention-lab-simd.wasm', 'attention-lab-scalar.wasm', 'katex-fonts/*.woff2']);
   mkdirSync(join(dest, 'katex-fonts'), { recursive: true });
   for (const name of names) {
     if (name.includes('*')) {
@@ -83,7 +83,7 @@ function copyComponents(dest) {
       const fonts = readdirSync(join(files, dir)).filter((f) => re.test(f));
       expect(fonts.length).toBeGreaterThan(10);
       for (const f of fonts) cpSync(join(files, dir, f), join(dest, dir, f));
-    } else cpSync(join(files, name), join(dest, name));
+    } else if (FMA_BUILT || name !== 'attention-lab-fma.wasm') cpSync(join(files, name), join(dest, name));
   }
 }
 
@@ -149,7 +149,8 @@ function expectRendered({ shown, problems, outside, requests }, { prefix = '', t
   expect(outside).toEqual([]);
   // the module, once, from where the snippet says; the .wasm next to it
   expect(requests.filter((r) => r.endsWith('/components.js'))).toEqual([`${prefix}/attention-lab/components.js`]);
-  expect(requests).toContain(`${prefix}/attention-lab/attention-lab-simd.wasm`);
+  // Chromium has relaxed SIMD: the FMA build, wherever it was built (scripts/build.mjs)
+  expect(requests).toContain(`${prefix}/attention-lab/attention-lab-${FMA_BUILT ? 'fma' : 'simd'}.wasm`);
 }
 
 beforeAll(async () => {

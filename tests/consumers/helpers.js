@@ -12,6 +12,11 @@ import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
+/** Whether scripts/build.mjs made the FMA build (its .wasm is in dist/ and so in the tarball): Chromium then loads it. */
+export const FMA_BUILT = existsSync(join(root, 'dist', 'attention-lab-fma.wasm'));
+/** The builds the inference entry's init() may load, and the one Chromium (relaxed SIMD) loads. */
+export const INIT_BUILDS = FMA_BUILT ? ['fma', 'simd', 'scalar'] : ['simd', 'scalar'];
+export const CHROMIUM_BUILD = FMA_BUILT ? 'fma' : 'simd';
 export const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 export const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 export const viteBin = join(root, 'node_modules', 'vite', 'bin', 'vite.js');

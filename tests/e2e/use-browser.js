@@ -5,7 +5,9 @@
 //
 // The handles are empty objects until the file's first test starts (a beforeAll fills them) and are
 // closed after its last one, so they are read inside tests and helpers, never at the top level.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll } from 'vitest';
 import { ensureBuilt, launch, root, server } from './browser.js';
 
@@ -34,9 +36,17 @@ export function useBrowser({ serve = '.' } = {}) {
   return { launched, served };
 }
 
-/** The library's Node build (dist/node.js, built first when stale), for the numbers a page should show. */
+/**
+ * The library in Node (dist/node.js, built first when stale), for the numbers a page should show:
+ * the build the page's init() loads in Chromium, so the two compute bit for bit the same (the same
+ * .wasm on the same CPU). That is the FMA build wherever it was made (Chromium ships relaxed SIMD;
+ * Node 20 validates it only behind --experimental-wasm-relaxed-simd, switched on here for this
+ * file's process), else the SIMD build.
+ */
 export async function loadLab() {
   ensureBuilt();
   const { init } = await import('../../dist/node.js');
-  return init();
+  if (!existsSync(resolve(root, 'dist', 'attention-lab-fma.wasm'))) return init({ fma: false });
+  setFlagsFromString('--experimental-wasm-relaxed-simd');
+  return init({ fma: true });
 }

@@ -1,16 +1,39 @@
-// Shared test helpers: loading both builds, the fixed-seed RNG and random inputs,
+// Shared test helpers: loading the builds, the fixed-seed RNG and random inputs,
 // and the atol + rtol·|ref| comparison against the float64 reference.
+import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { expect } from 'vitest';
 
 import { init } from '../../dist/node.js';
 import { init as initTraining } from '../../dist/training-node.js';
 import { fromMatrix } from './reference.js';
 
-/** Both WebAssembly builds; every suite runs once per entry (describe.each). */
-export const BUILDS = [
+/** The deterministic builds (bit-identical on every engine); the training entry has only these. */
+export const DETERMINISTIC_BUILDS = [
   { name: 'SIMD', simd: true },
   { name: 'scalar', simd: false },
 ];
+
+// The FMA build where scripts/build.mjs made it (dist/attention-lab-fma.wasm holds relaxed-SIMD
+// code; without clang 16 its glue is a stub and there is no .wasm). Node 20 runs it only behind
+// --experimental-wasm-relaxed-simd, switched on for the test file's process when it is first loaded.
+const fmaWasm = new URL('../../dist/attention-lab-fma.wasm', import.meta.url);
+export const FMA_BUILT = existsSync(fmaWasm);
+const relaxedSimdOn = () => setFlagsFromString('--experimental-wasm-relaxed-simd');
+
+/**
+ * The WebAssembly builds of the inference entry; every suite runs once per entry (describe.each).
+ * `simd` is what loadLab() takes: true, false, or 'fma' for the FMA build (relaxed SIMD, which is
+ * a SIMD build too: `lab.simd` is true there).
+ */
+export const BUILDS = [...DETERMINISTIC_BUILDS, ...(FMA_BUILT ? [{ name: 'FMA', simd: 'fma' }] : [])];
+
+/** init() options of a BUILDS entry's `simd`: the FMA build by name, the others with FMA off. */
+export function buildOptions(simd) {
+  if (simd !== 'fma') return { simd, fma: false };
+  relaxedSimdOn();
+  return { fma: true };
+}
 
 /** Sizes below, equal to, above and multiples of the 4-lane vector width. */
 export const SIZES = [1, 3, 4, 5, 8, 17, 64, 65];
@@ -21,13 +44,14 @@ export const TOL = { atol: 2e-5, rtol: 2e-4 };
 const labs = new Map();
 /** The library with the given build, loaded once per test file. */
 export function loadLab(simd) {
-  if (!labs.has(simd)) labs.set(simd, init({ simd }));
+  if (!labs.has(simd)) labs.set(simd, init(buildOptions(simd)));
   return labs.get(simd);
 }
 
 const trainingLabs = new Map();
 /** The training build ('attention-lab/training') with the given SIMD choice, loaded once per test file. */
 export function loadTrainingLab(simd) {
+  if (simd === 'fma') throw new Error('loadTrainingLab: the training entry has no FMA build; describe.each(DETERMINISTIC_BUILDS)');
   if (!trainingLabs.has(simd)) trainingLabs.set(simd, initTraining({ simd }));
   return trainingLabs.get(simd);
 }
@@ -46,7 +70,7 @@ export async function initWithMemory(simd) {
     return result;
   };
   try {
-    const lab = await init({ simd });
+    const lab = await init(buildOptions(simd));
     return { lab, memory };
   } finally {
     WebAssembly.instantiate = instantiate;
@@ -73,16 +97,24 @@ export const ref = (m) => fromMatrix(m);
  * Asserts a library matrix (or Float32Array / number[]) matches the reference
  * (number[][] or number[]) within atol + rtol·|ref|, and that the shapes agree.
  * ±Infinity in the reference must be matched by `infinityAs` (or ±Infinity) exactly.
+ * `rowScale`: atol is scaled by max(1, the largest |ref| of the entry's row), for the output of a
+ * matrix product, whose rounding error follows the size of the terms summed, not of the entry
+ * (an entry near 0 in a row of 45s); needed where a·b + c is rounded once (the FMA build) or twice.
  */
-export function expectClose(actual, expected, { atol = TOL.atol, rtol = TOL.rtol, label = 'matrix', infinityAs } = {}) {
+export function expectClose(actual, expected, { atol = TOL.atol, rtol = TOL.rtol, label = 'matrix', infinityAs, rowScale = false } = {}) {
   let flatActual;
   let flatExpected;
+  let rowAtol = () => atol;
   if (Array.isArray(expected) && (expected.length === 0 || Array.isArray(expected[0]))) {
     const rows = expected.length;
     const cols = rows > 0 ? expected[0].length : 0;
     expect({ rows: actual.rows, cols: actual.cols }, `${label}: shape`).toEqual({ rows, cols });
     flatActual = actual.data;
     flatExpected = expected.flat();
+    if (rowScale) {
+      const scale = expected.map((row) => Math.max(1, ...row.filter(Number.isFinite).map(Math.abs)));
+      rowAtol = (i) => atol * scale[Math.floor(i / cols)];
+    }
   } else {
     flatActual = actual;
     flatExpected = Array.from(expected);
@@ -97,12 +129,12 @@ export function expectClose(actual, expected, { atol = TOL.atol, rtol = TOL.rtol
       if (a !== want) return expect(a, `${label}[${i}] should be ${want}`).toBe(want);
       continue;
     }
-    const excess = Math.abs(a - e) - (atol + rtol * Math.abs(e));
+    const excess = Math.abs(a - e) - (rowAtol(i) + rtol * Math.abs(e));
     if (!(excess <= worst.excess) || Number.isNaN(a)) worst = { excess: Number.isNaN(a) ? Infinity : excess, index: i };
   }
   if (worst.index >= 0) {
     const i = worst.index;
-    expect.fail(`${label}: entry ${i} is ${flatActual[i]} but the reference is ${flatExpected[i]} (|diff| ${Math.abs(flatActual[i] - flatExpected[i])} > ${atol} + ${rtol}·|ref|)`);
+    expect.fail(`${label}: entry ${i} is ${flatActual[i]} but the reference is ${flatExpected[i]} (|diff| ${Math.abs(flatActual[i] - flatExpected[i])} > ${rowAtol(i)} + ${rtol}·|ref|)`);
   }
 }
 

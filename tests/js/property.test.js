@@ -141,7 +141,7 @@ describe.each(BUILDS)('properties against float64 ($name build)', ({ simd }) => 
   let lab;
   beforeAll(async () => {
     lab = await loadLab(simd);
-    expect(lab.simd).toBe(simd);
+    expect([lab.simd, lab.fma]).toEqual([Boolean(simd), simd === 'fma']);
   });
 
   it('matmul', () => {

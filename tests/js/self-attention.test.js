@@ -95,7 +95,8 @@ describe.each(BUILDS)('multiHeadAttention ($name build)', ({ simd }) => {
   }
 
   function expectMatches(got, want, heads) {
-    expectClose(got.output, want.output, { label: 'output' });
+    // output = concat·W_O: its error follows the row's magnitude (FMA: one entry 2.2e-5 off in a row of 45s)
+    expectClose(got.output, want.output, { label: 'output', rowScale: true });
     expectClose(got.concat, want.concat, { label: 'concat' });
     expect(got.heads).toHaveLength(heads);
     for (let h = 0; h < heads; h++) {

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 
 import { AttentionError, init } from '../../dist/node.js';
 import { init as initTraining } from '../../dist/training-node.js';
-import { BUILDS } from './helpers.js';
+import { DETERMINISTIC_BUILDS } from './helpers.js';
 
-describe.each(BUILDS)('$name builds', ({ simd }) => {
+describe.each(DETERMINISTIC_BUILDS)('$name builds', ({ simd }) => {
   it('the inference build says which flavour it is and explains what only the training build has', async () => {
     const lab = await init({ simd });
     expect(lab.training).toBe(false);
