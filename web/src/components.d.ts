@@ -178,9 +178,6 @@ export interface AttentionPanelSettings {
   source?: string;
   scoring?: string;
   validLens?: string;
-  /** attention-cross `weights` (`random` or `trained`: the shipped dates model) and `date` (the date it reads). */
-  crossWeights?: string;
-  crossDate?: string;
   /** attention-positions `swap`, `shift`, `pair`. */
   swap?: string;
   shift?: string;
@@ -205,6 +202,9 @@ export interface AttentionPanelSettings {
   /** attention-backward `step` and `score-scale`. */
   backwardStep?: string;
   scoreScale?: string;
+  /** attention-cross `weights` (`random` or `trained`: the shipped dates model) and `date` (the date it reads). */
+  crossWeights?: string;
+  crossDate?: string;
 }
 
 /**

@@ -69,8 +69,6 @@ export const PANEL_SETTINGS = [
   { property: 'source', key: 'src', panel: 'cross', attribute: 'source', written: 1600, applied: 6400 },
   { property: 'scoring', key: 'scoring', panel: 'cross', attribute: 'scoring', written: 16, applied: 16 },
   { property: 'validLens', key: 'vlens', panel: 'cross', attribute: 'valid-lens', written: 200, applied: 200 },
-  { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', written: 16, applied: 16 },
-  { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', written: 64, applied: 64 },
   { property: 'swap', key: 'swap', panel: 'positions', attribute: 'swap', written: 16, applied: 16 },
   { property: 'shift', key: 'shift', panel: 'positions', attribute: 'shift', written: 16, applied: 16 },
   { property: 'pair', key: 'pair', panel: 'positions', attribute: 'pair', written: 16, applied: 16 },
@@ -90,6 +88,8 @@ export const PANEL_SETTINGS = [
   { property: 'kvShape', key: 'kvs', panel: 'decoding', attribute: 'kv-shape', written: 40, applied: 40 },
   { property: 'backwardStep', key: 'bstep', panel: 'backward', attribute: 'step', written: 16, applied: 16 },
   { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', written: 16, applied: 16 },
+  { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', written: 64, applied: 64 },
 ];
 
 /**
