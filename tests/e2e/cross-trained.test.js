@@ -22,12 +22,10 @@ async function trainedShown(page) {
   await settled(page);
 }
 
-const open = async (body, options = {}) => {
-  const w = await componentPage(b.browser, s.url, body, { selector: 'attention-cross', ...options });
-  w.requests = [];
-  w.page.on('request', (r) => w.requests.push(new URL(r.url()).pathname));
-  return w;
-};
+const open = (body, options = {}) => componentPage(b.browser, s.url, body, { selector: 'attention-cross', ...options });
+
+/** The paths of every resource the page has fetched since it loaded (the Resource Timing entries). */
+const requested = (page) => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname));
 const openTrained = async (body, options) => {
   const w = await open(body, options);
   await trainedShown(w.page);
@@ -126,23 +124,26 @@ describe('attention-cross with trained weights', () => {
 
   test('training build and checkpoint fetched only when trained weights are chosen, once', async () => {
     const w = await open('<attention-cross sentence="the cat sat"></attention-cross>');
-    const fetched = (part) => w.requests.filter((p) => p.includes(part));
+    let requests = await requested(w.page);
+    const fetched = (part) => requests.filter((p) => p.includes(part));
+    expect(requests).toContain('/dist/components.js');
     expect(fetched('.bin')).toEqual([]);
     expect(fetched('training')).toEqual([]);
     expect(Object.keys((await shown(w.page)).figures)).toEqual([]);
     await w.page.evaluate((p) => eval(p).setAttribute('weights', 'trained'), PANEL);
     await trainedShown(w.page);
+    requests = await requested(w.page);
     expect(fetched('.bin')).toEqual(['/dist/checkpoints/dates.bin']);
     expect(fetched('training.js')).toContain('/dist/training.js');
     expect(fetched('attention-lab-training-')).toHaveLength(2); // the training glue and its .wasm
-    const before = w.requests.length;
+    const before = requests.length;
     // Back to random weights and to trained again: nothing more is fetched.
     await w.page.evaluate((p) => eval(p).setAttribute('weights', 'random'), PANEL);
     await settled(w.page);
     expect((await shown(w.page)).fields).toEqual({ date: false, source: true, scoring: true });
     await w.page.evaluate((p) => eval(p).setAttribute('weights', 'trained'), PANEL);
     await trainedShown(w.page);
-    expect(w.requests.slice(before)).toEqual([]);
+    expect((await requested(w.page)).slice(before)).toEqual([]);
     expect(w.problems).toEqual({ console: [], external: [] });
     await w.context.close();
   });
