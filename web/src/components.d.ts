@@ -205,6 +205,8 @@ export interface AttentionPanelSettings {
   /** attention-cross `weights` (`random` or `trained`: the shipped dates model) and `date` (the date it reads). */
   crossWeights?: string;
   crossDate?: string;
+  /** attention-steps `weights` (`random` or `trained`: layer 0 of the shipped grammar model). */
+  stepsWeights?: string;
 }
 
 /**

@@ -3,7 +3,7 @@
 // first use only, so a page whose panels show random weights never fetches either. The output is
 // the model's greedy decode and the weights are its decoder's cross-attention, per head and their
 // average, every number from the library (model.generate; the average a lab.matmul).
-import { getTrainingLab } from '../../training-lab.js';
+import { getTrained } from '../../training-lab.js';
 
 /** The date the panel reads when none is typed, in the page's language. */
 export const DEFAULT_DATE = { en: 'December 1, 2026', 'zh-CN': '2026年12月1日' };
@@ -11,21 +11,8 @@ export const defaultDate = (lang) => DEFAULT_DATE[lang] ?? DEFAULT_DATE.en;
 /** The checkpoint the panel shows. */
 export const CHECKPOINT = 'dates';
 
-let pending = null;
-
-/**
- * The training build and the dates model, loaded once and shared by every panel: { lab, model }.
- * A failed load is tried again on the next call.
- */
-export function getTrainedDates() {
-  pending ??= getTrainingLab()
-    .then(async (lab) => ({ lab, model: await lab.loadTrained(CHECKPOINT) }))
-    .catch((error) => {
-      pending = null;
-      throw error;
-    });
-  return pending;
-}
+/** The training build and the dates model, loaded once and shared by every panel: { lab, model }. */
+export const getTrainedDates = () => getTrained(CHECKPOINT);
 
 /** rows×cols number[][] → a Matrix. */
 const toMatrix = (rows) => {
