@@ -5,7 +5,7 @@
 // only with trained weights; Chinese; the URL key; the accessibility audit.
 import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
-import { audit, componentPage, ready, settled, urlWritten, watchedPage } from './browser.js';
+import { audit, componentPage, panelScreenshots, ready, settled, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root (the demo under /site/)
@@ -129,5 +129,21 @@ describe('attention-steps with trained weights (the grammar model, layer 0)', ()
     expect(r.low).toEqual([]);
     expect(problems).toEqual({ console: [], external: [] });
     await context.close();
+  });
+
+  test('screenshot: layer 0, head 3 answers “who ran? the” with the noun “she” stands for (girl)', async () => {
+    const sentence = 'the boy met the girl. she ran. who ran? the';
+    const bodies = Object.fromEntries(['en', 'zh'].map((l) => [l, `<attention-steps id="s" lang="${l === 'zh' ? 'zh-CN' : 'en'}" weights="trained" step="weights" head="2" sentence="${sentence}"></attention-steps>`]));
+    const openTrained = async (body, options) => {
+      const w = await open(body, options);
+      await trainedShown(w.page);
+      const view = await shown(w.page);
+      expectHead(view, sentence, 2);
+      const n = view.rows.length;
+      const last = view.values.slice((n - 1) * n);
+      expect(view.rows[last.indexOf(Math.max(...last))]).toBe('girl');
+      return w;
+    };
+    await panelScreenshots(openTrained, { name: 'steps-trained', height: 1400, bodies });
   });
 });

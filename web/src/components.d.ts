@@ -91,7 +91,7 @@ export declare class AttentionElement extends HTMLElement {
   requestRender(): void;
 }
 
-/** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based). Fires `attention-step` with `{ step, head }`. */
+/** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based), `weights` (`random`, default, or `trained`: layer 0 of the shipped grammar model on `sentence`, fetched with the training build only then). Fires `attention-step` with `{ step, head }`. */
 export declare class AttentionSteps extends AttentionElement {
   /** The shown step id: `X`, `Q`, `K`, `V`, `scores`, `scaled`, `masked`, `weights`, `output` (one head) or `head-output`, `concat`, `final` (several heads). */
   step: string;

@@ -109,7 +109,7 @@ export class TrainedGrammar {
       out.push(el('p', { class: 'error', role: 'alert', 'data-role': 'trained-error', text: errorText(t, error, { key: 'steps.trained.error' }) }));
     } else {
       const run = this.#last.run;
-      note('trained-about', t('steps.trained.about', { n: run.labels.length }));
+      note('trained-about', t('steps.trained.about', { count: run.labels.length - 1 }));
       if (run.unknownCount) note('trained-unknown', t('steps.trained.unknown', { count: run.unknownCount, list: run.unknown.join(', ') || '—' }), 'warn');
       if (run.cut) note('trained-cut', t('steps.trained.cut', { n: run.labels.length - 1, cut: run.cut }), 'warn');
     }
