@@ -148,6 +148,26 @@ describe('attention-cross with trained weights', () => {
     await w.context.close();
   });
 
+  test('a checkpoint that cannot be fetched: the error note, random weights still work, a later change tries again', async () => {
+    const w = await open('<attention-cross sentence="the cat sat"></attention-cross>');
+    await w.page.route('**/dates.bin', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    await w.page.evaluate((p) => eval(p).setAttribute('weights', 'trained'), PANEL);
+    await w.page.waitForFunction((p) => eval(p).shadowRoot.querySelector('[data-role="trained-error"]'), PANEL);
+    const note = await w.page.evaluate((p) => eval(p).shadowRoot.querySelector('[data-role="trained-error"]').textContent, PANEL);
+    expect(note).toContain('The trained dates model could not be loaded');
+    expect(note).toContain('404');
+    await w.page.evaluate((p) => eval(p).setAttribute('weights', 'random'), PANEL);
+    await settled(w.page);
+    expect(await w.page.evaluate((p) => eval(p).shadowRoot.querySelectorAll('figure[data-matrix="weights"]').length, PANEL)).toBe(1);
+    await w.page.unroute('**/dates.bin');
+    await w.page.evaluate((p) => eval(p).setAttribute('weights', 'trained'), PANEL);
+    await trainedShown(w.page);
+    expectSame(await shown(w.page), expected('December 1, 2026'));
+    // The only console message is the browser's own line about the 404.
+    expect(w.problems.console.filter((m) => !m.includes('404'))).toEqual([]);
+    await w.context.close();
+  });
+
   test('a bad date: the model answers anyway, characters outside its vocabulary noted', async () => {
     const text = 'Décembre 1, 2026!';
     const w = await openTrained(`<attention-cross weights="trained" date="${text}"></attention-cross>`);
