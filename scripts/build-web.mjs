@@ -2,7 +2,8 @@
 // Builds the demo site into site/ and the self-contained components module
 // into dist/components.js (+ dist/components.d.ts, dist/katex-fonts/), and beside each the train
 // panel's module worker (attention-train-worker.js, with the training build in it).
-// The .wasm files sit next to each bundle; KaTeX's woff2 fonts in katex-fonts/.
+// The .wasm files sit next to each bundle; KaTeX's woff2 fonts in katex-fonts/; the trained
+// checkpoints in site/checkpoints/ (dist/components.js finds dist/checkpoints/, from the build).
 // Usage: node scripts/build-web.mjs [--if-missing]
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +20,8 @@ const WASM = ['attention-lab-simd.wasm', 'attention-lab-scalar.wasm'];
 // training.js when one of them is shown; its .wasm sit next to both.
 const TRAINING_WASM = ['attention-lab-training-simd.wasm', 'attention-lab-training-scalar.wasm'];
 const WORKER_ENTRY = join(web, 'src/components/train/worker.js');
+// The shipped checkpoints (lab.loadTrained), fetched only when a panel shows trained weights.
+const CHECKPOINTS = ['dates.bin', 'reverse.bin', 'grammar.bin', 'repeat.bin'].map((f) => join('checkpoints', f));
 
 function newest(dir) {
   let t = 0;
@@ -29,17 +32,17 @@ function newest(dir) {
   return t;
 }
 
-const outputs = [join(dist, 'components.js'), join(dist, TRAIN_WORKER), join(site, 'app.js'), join(site, 'training.js'), join(site, TRAIN_WORKER), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM].map((w) => join(site, w))];
+const outputs = [join(dist, 'components.js'), join(dist, TRAIN_WORKER), join(site, 'app.js'), join(site, 'training.js'), join(site, TRAIN_WORKER), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => join(site, w))];
 if (process.argv.includes('--if-missing') && outputs.every(existsSync)) {
   const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
-  const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
+  const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
   if (built >= sources) {
     console.log('build-web: site/ and dist/components.js are up to date');
     process.exit(0);
   }
 }
 
-for (const w of [...WASM, ...TRAINING_WASM])
+for (const w of [...WASM, ...TRAINING_WASM, ...CHECKPOINTS])
   if (!existsSync(join(dist, w))) {
     console.error(`build-web: dist/${w} is missing; run \`node scripts/build.mjs\` first`);
     process.exit(1);
@@ -65,7 +68,8 @@ for (const f of ['index.html', 'page.css']) copyFileSync(join(web, f), join(site
 // The training entry as one bundle beside app.js (web/src/training-lab.js imports ./training.js;
 // dist/components.js finds dist/training.js there instead, with the package's module tree).
 await build(bundleConfig({ entry: join(dist, 'training.js'), outDir: site, fileName: 'training.js' }));
-for (const w of [...WASM, ...TRAINING_WASM]) copyFileSync(join(dist, w), join(site, w));
+mkdirSync(join(site, 'checkpoints'), { recursive: true });
+for (const w of [...WASM, ...TRAINING_WASM, ...CHECKPOINTS]) copyFileSync(join(dist, w), join(site, w));
 // The FMA build's .wasm where it was made (scripts/build.mjs; its glue is a stub elsewhere).
 const FMA_WASM = 'attention-lab-fma.wasm';
 if (existsSync(join(dist, FMA_WASM))) copyFileSync(join(dist, FMA_WASM), join(site, FMA_WASM));

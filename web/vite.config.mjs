@@ -15,7 +15,9 @@ const webDir = dirname(fileURLToPath(import.meta.url));
 // components.js (or app.js), so the files are found relative to the bundle and a consumer's
 // bundler (Vite, webpack) sees and copies them. While building, the literals are hidden as
 // __ATTN_ASSET__('file') so this build neither inlines nor moves them; renderChunk restores them.
-const HIDE = /new URL\((['"])(?:\.\/)?([\w./-]+\.(?:wasm|woff2))\1,\s*import\.meta\.url\)/g;
+// The checkpoints (bindings/train/trained.js: '../checkpoints/<task>.bin' beside dist/train/) are
+// kept too, as './checkpoints/<task>.bin': a bundle is one file, with that folder beside it.
+const HIDE = /new URL\((['"])(?:\.\/)?([\w./-]+\.(?:wasm|woff2|bin))\1,\s*import\.meta\.url\)/g;
 /** The train panel's worker as the bundles name it (built from web/src/components/train/worker.js). */
 export const TRAIN_WORKER = 'attention-train-worker.js';
 const WORKER = /new URL\((['"])\.\/worker\.js\1,\s*import\.meta\.url\)/;
@@ -32,12 +34,12 @@ export function keepAssetUrls() {
         if (!WORKER.test(code)) throw new Error(`${id}: no new URL('./worker.js', import.meta.url) to point at ${TRAIN_WORKER}`);
         return { code: code.replace(WORKER, `new URL(__ATTN_ASSET__('${TRAIN_WORKER}'), import.meta.url)`), map: null };
       }
-      // The library's entries and the Emscripten glue name the .wasm next to themselves.
-      if (!/dist[\\/](index|training|attention-lab-fma|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
+      // The library's entries and the Emscripten glue name the .wasm next to themselves, trained.js the checkpoints.
+      if (!/dist[\\/](index|training|train[\\/]trained|attention-lab-fma|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
       return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };
     },
     renderChunk(code) {
-      return { code: code.replace(RESTORE, (m, q, file) => `"./${file}"`), map: null };
+      return { code: code.replace(RESTORE, (m, q, file) => `"./${file.replace(/^(?:\.\.\/)+/, '')}"`), map: null };
     },
   };
 }

@@ -91,7 +91,7 @@ export declare class AttentionElement extends HTMLElement {
   requestRender(): void;
 }
 
-/** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based). Fires `attention-step` with `{ step, head }`. */
+/** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based), `weights` (`random`, default, or `trained`: layer 0 of the shipped grammar model on `sentence`, fetched with the training build only then). Fires `attention-step` with `{ step, head }`. */
 export declare class AttentionSteps extends AttentionElement {
   /** The shown step id: `X`, `Q`, `K`, `V`, `scores`, `scaled`, `masked`, `weights`, `output` (one head) or `head-output`, `concat`, `final` (several heads). */
   step: string;
@@ -113,7 +113,7 @@ export declare class AttentionPooling extends AttentionElement {}
 /** `<attention-heads>`: every head's weights, the concatenation and the W_O output. */
 export declare class AttentionHeads extends AttentionElement {}
 
-/** `<attention-cross>`: encoder-decoder (cross) attention: queries from `sentence` (target, n tokens), keys and values from `source` (m tokens, at most 128); n×m weights. Extra attributes: `source` (default 小猫坐在垫子上; `the cat sat on the mat` when the language is Chinese), `scoring` (`dot`, default, or `additive`: Bahdanau), `valid-lens` (one valid length per target row, e.g. `2 0 7`; 2-D valid lengths). Fires `attention-cross` with `{ source, scoring }`. */
+/** `<attention-cross>`: encoder-decoder (cross) attention: queries from `sentence` (target, n tokens), keys and values from `source` (m tokens, at most 128); n×m weights. Extra attributes: `source` (default 小猫坐在垫子上; `the cat sat on the mat` when the language is Chinese), `scoring` (`dot`, default, or `additive`: Bahdanau), `valid-lens` (one valid length per target row, e.g. `2 0 7`; 2-D valid lengths), `weights` (`random`, default, or `trained`: the shipped dates checkpoint, fetched with the training build only then, shows its output and cross-attention for `date`, default `December 1, 2026`, or `2026年12月1日` when the language is Chinese). Fires `attention-cross` with `{ source, scoring, weights, date }`. */
 export declare class AttentionCross extends AttentionElement {}
 
 /** `<attention-positions>`: sinusoidal positional encoding P (n×d_model), columns against position, P Pᵀ, and attention with and without P when two tokens swap. Extra attributes: `swap` (two positions, e.g. `1 2`), `shift` (the offset δ of the rotation section, 1–32) and `pair` (its frequency pair j). Fires `attention-positions` with `{ swap, shift, pair }`. */
@@ -238,6 +238,11 @@ export interface AttentionPanelSettings {
   /** attention-backward `step` and `score-scale`. */
   backwardStep?: string;
   scoreScale?: string;
+  /** attention-cross `weights` (`random` or `trained`: the shipped dates model) and `date` (the date it reads). */
+  crossWeights?: string;
+  crossDate?: string;
+  /** attention-steps `weights` (`random` or `trained`: layer 0 of the shipped grammar model). */
+  stepsWeights?: string;
 }
 
 /**

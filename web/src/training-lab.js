@@ -17,3 +17,18 @@ export function getTrainingLab() {
     });
   return pending;
 }
+
+const trained = new Map();
+
+/**
+ * The training build and a shipped checkpoint's model (lab.loadTrained(name)), loaded once and
+ * shared by every panel: { lab, model }. A failed load is tried again on the next call.
+ */
+export function getTrained(name) {
+  if (!trained.has(name))
+    trained.set(name, getTrainingLab().then(async (lab) => ({ lab, model: await lab.loadTrained(name) })).catch((error) => {
+      trained.delete(name);
+      throw error;
+    }));
+  return trained.get(name);
+}

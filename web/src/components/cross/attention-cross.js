@@ -4,6 +4,7 @@
 // weights n×m. Scaled dot-product or Bahdanau-style additive scoring; masks by
 // one valid length (1-D) or one per target row (2-D). Every number is the
 // library's (cross-model.js): lab.matmul for the projections, the attention call's trace after.
+// weights="trained": the shipped dates model on a typed date instead (trained-view.js).
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
@@ -14,6 +15,8 @@ import { stepsById } from '../../trace-view.js';
 import { CrossControls } from './controls.js';
 import { HIDDEN, MAX_SOURCE, crossAttention, crossMask, crossTex, defaultSource, fullyMaskedRows } from './cross-model.js';
 import { CROSS_CSS } from './styles.js';
+import { defaultDate } from './trained-dates.js';
+import { TrainedView } from './trained-view.js';
 
 export { DEFAULT_SOURCE, parseValidLens } from './cross-model.js';
 
@@ -46,9 +49,10 @@ export class AttentionCross extends AttentionElement {
   #operandsDrawn = false;
   #operandsChosen = false;
   #steps = null;
+  #trained = new TrainedView(this);
 
   static get observedAttributes() {
-    return [...super.observedAttributes, 'source', 'scoring', 'valid-lens'];
+    return [...super.observedAttributes, 'source', 'scoring', 'valid-lens', 'weights', 'date'];
   }
 
   constructor() {
@@ -67,8 +71,20 @@ export class AttentionCross extends AttentionElement {
     return this.getAttribute('scoring') === 'additive' ? 'additive' : 'dot';
   }
 
+  /** 'random' (seeded weights, the shared settings) or 'trained' (the shipped dates model). */
+  get weights() {
+    return this.getAttribute('weights') === 'trained' ? 'trained' : 'random';
+  }
+
+  /** The date the trained model reads (cut to 64 characters); absent or empty: one in the page's language. */
+  get date() {
+    const s = this.getAttribute('date');
+    return (s === null || s.trim() === '' ? defaultDate(this.language) : s).slice(0, 64);
+  }
+
   outOfRange() {
     const changed = super.outOfRange();
+    this.noteAttribute(changed, 'weights', this.weights);
     const given = this.getAttribute('source');
     if (given !== null) {
       const count = tokenize(given, Infinity).length;
@@ -99,9 +115,15 @@ export class AttentionCross extends AttentionElement {
 
   render(lab) {
     const t = this.t;
-    const c = this.#compute(lab);
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
-    const form = this.#controls.sync(t, { source: this.source, scoring: this.scoring, lens: this.getAttribute('valid-lens') ?? '' });
+    const values = { weights: this.weights, date: this.getAttribute('date') ?? '', source: this.source, scoring: this.scoring, lens: this.getAttribute('valid-lens') ?? '' };
+    const form = this.#controls.sync(t, values);
+    if (this.weights === 'trained') {
+      this.#lens = null;
+      place(this.root, [el('h2', { text: t('cross.heading') }), el('p', { class: 'intro', text: t('cross.intro') }), form, ...this.#trained.sections(t, this.date)]);
+      return;
+    }
+    const c = this.#compute(lab);
     const heatmaps = this.#heatmaps(c);
     place(this.root, [
       el('h2', { text: t('cross.heading') }),

@@ -1,6 +1,7 @@
 // <attention-steps>: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask →
 // softmax → weights·V (→ per head, concat, W_O). Every matrix is a step of
 // the library's trace; hovering a cell highlights the operands it came from.
+// weights="trained": the trained grammar model's layer 0 on the sentence (trained-grammar.js).
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
@@ -12,6 +13,7 @@ import { renderTexCached } from '../../tex.js';
 import { OPEN_CELLS, dims, operandList } from './operands.js';
 import { stepNotes } from './notes.js';
 import { headMark, liveShape, shownIndex, traceSteps } from './trace-steps.js';
+import { TrainedGrammar } from './trained-grammar.js';
 
 export { OPEN_CELLS, traceSteps };
 
@@ -36,6 +38,10 @@ export class AttentionSteps extends AttentionElement {
   #pool = new Map();
   #poolShape = '';
   #large = new Map();
+  #trained = new TrainedGrammar(this);
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'weights'];
+  }
 
   disconnectedCallback() {
     this.stop();
@@ -88,22 +94,22 @@ export class AttentionSteps extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(), this.#controls(traced, index), this.#tabs(traced), this.#stepPanel(step, traced)]);
+    place(root, [...this.#heading(), ...this.#trained.nodes(this.t), this.#controls(traced, index), this.#tabs(traced), this.#stepPanel(step, traced)]);
     this.#prepareNeighbours(index, traced);
     this.#stepper.refocus();
   }
 
   /** The model and its trace, kept while the settings, head and inputs stay (a change of step only redraws). */
   #trace(lab) {
-    const config = this.config();
+    const { config, inputs } = this.#trained.use(this.config(), this.inputs);
     const key = `${JSON.stringify(config)}|${this.headIndex}`;
     const kept = this.#traced;
-    if (kept?.key === key && kept.inputs === this.inputs && kept.lab === lab) return kept;
-    const model = buildModel(config, this.inputs, { accepts: OWN_NUMBERS });
+    if (kept?.key === key && kept.inputs === inputs && kept.lab === lab) return kept;
+    const model = buildModel(config, inputs, { accepts: OWN_NUMBERS });
     const headIndex = Math.min(this.headIndex, model.config.heads - 1);
     const { result, steps } = traceSteps(lab, model, headIndex);
     const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
-    this.#traced = { key, inputs: this.inputs, lab, model, headIndex, result, steps, byKey, keys: steps.map((s) => s.key) };
+    this.#traced = { key, inputs, lab, model, headIndex, result, steps, byKey, keys: steps.map((s) => s.key) };
     return this.#traced;
   }
 
