@@ -13,7 +13,7 @@ import { TrainSession } from './session.js';
 import { TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
 import { TRAIN_CSS } from './styles.js';
 import { TryBox } from './try-box.js';
-import { curves, gridElement, stateText, statusText, syncGrid, syncProgress } from './views.js';
+import { gridElement, stateText, statusText, syncCurves, syncGrid, syncProgress } from './views.js';
 
 /** The least time between two redraws (ms) of the curves ('progress') and of the attention grid. */
 const EVERY_MS = { progress: 400, attention: 1000 };
@@ -153,11 +153,12 @@ export class AttentionTrain extends AttentionElement {
       this.#pending.delete(kind);
       this.#drawn[kind] = now;
     }
-    if (this.isConnected && !this.hidden && this.#parts && due.size) this.#draw(due);
+    if (this.isConnected && !this.hidden && this.#parts && due.size) this.#draw(due, true);
     if (this.#pending.size) this.#queueDraw([...this.#pending][0]);
   }
 
-  #draw(due) {
+  /** Draw what is `due`; `spread`: the curves and the grid in the next frames (a redraw while training). */
+  #draw(due, spread = false) {
     const t = this.t;
     const lang = this.language;
     const session = this.#session;
@@ -175,10 +176,21 @@ export class AttentionTrain extends AttentionElement {
       const s = this.settings;
       place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, p.grid, this.#tryBox(s)]);
     }
-    if (due.has('progress') || due.has('state')) p.curves.replaceChildren(...curves(t, session));
-    // The grid in a frame of its own when the state changed too (its new figures are the heaviest part).
-    if (due.has('state')) requestAnimationFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
-    else if (due.has('attention')) this.#drawGrid(t, session.attention);
+    // The curves and the grid each in a frame of their own when more than the numbers changed: no
+    // frame does all the work (a frame's few ms of script, stretched on a busy machine, stay short).
+    const steps = [];
+    if (due.has('progress') || due.has('state')) steps.push(() => syncCurves(this.#parts.curves, this.t, this.#session));
+    if (due.has('attention') || due.has('state')) steps.push(() => this.#drawGrid(this.t, this.#session.attention));
+    if (!spread) this.#inFrames(steps, []);
+    else if (due.has('state')) this.#inFrames([], steps);
+    else this.#inFrames(steps.slice(0, 1), steps.slice(1));
+  }
+
+  /** Run `now` at once, then each of `next` in a frame of its own (while the panel has its parts). */
+  #inFrames(now, next) {
+    for (const step of now) step();
+    const [first, ...rest] = next;
+    if (first) requestAnimationFrame(() => this.#parts && this.#inFrames([first], rest));
   }
 
   #drawGrid(t, a) {
