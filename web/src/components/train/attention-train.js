@@ -7,13 +7,14 @@
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
+import { onIdle } from '../../idle.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { TrainControls } from './controls.js';
 import { TrainSession } from './session.js';
 import { TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
 import { TRAIN_CSS } from './styles.js';
 import { TryBox } from './try-box.js';
-import { gridElement, stateText, statusText, syncCurves, syncGrid, syncProgress } from './views.js';
+import { gridElement, warmUp, stateText, statusText, syncCurves, syncGrid, syncProgress } from './views.js';
 
 /** The least time between two redraws (ms) of the curves ('progress') and of the attention grid. */
 const EVERY_MS = { progress: 400, attention: 1000 };
@@ -35,6 +36,8 @@ export class AttentionTrain extends AttentionElement {
   /** When each kind of change was last drawn (performance.now()). */
   #drawn = {};
   #lastState = 'idle';
+  /** The language warmUp ran for. */
+  #warm = null;
 
   static get observedAttributes() {
     return [...super.observedAttributes, ...TRAIN_ATTRIBUTES];
@@ -100,6 +103,10 @@ export class AttentionTrain extends AttentionElement {
     p.heading.textContent = this.t('train.heading');
     p.intro.textContent = this.t('train.intro');
     this.#draw(new Set(['state', 'progress', 'attention']));
+    if (this.#warm !== this.language) {
+      this.#warm = this.language;
+      onIdle(() => warmUp(this.t, this.#warm));
+    }
   }
 
   #build() {
@@ -181,7 +188,8 @@ export class AttentionTrain extends AttentionElement {
     const steps = [];
     if (due.has('progress') || due.has('state')) steps.push(() => syncCurves(this.#parts.curves, this.t, this.#session));
     if (due.has('attention') || due.has('state')) steps.push(() => this.#drawGrid(this.t, this.#session.attention));
-    if (!spread) this.#inFrames(steps, []);
+    // Emptied (no model: a reset, a changed setting) they are cheap, and drawn with the state at once.
+    if (!spread || !session.attention) this.#inFrames(steps, []);
     else if (due.has('state')) this.#inFrames([], steps);
     else this.#inFrames(steps.slice(0, 1), steps.slice(1));
   }

@@ -17,6 +17,19 @@ const format = (lang, kind, options) => {
 const percent = (v, lang) => (v === null || v === undefined ? '—' : format(lang, 'percent', { style: 'percent', maximumFractionDigits: 1 }).format(v));
 const fixed = (v, digits, lang) => format(lang, `fixed${digits}`, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(v);
 
+/**
+ * Make, while the page is idle before training, what the first report's redraw would make cold:
+ * the number formats of `lang` and a chart (its code run once). In a fresh tab the worker's start
+ * (the WASM build compiling on every core) leaves the page's thread little CPU; a first redraw that
+ * does less stays short.
+ */
+export function warmUp(t, lang) {
+  percent(0.5, lang);
+  fixed(1, 0, lang);
+  fixed(1, 4, lang);
+  chart(t, [{ step: 0, loss: 1 }, { step: 1, loss: 0.5 }], 'loss', '', PALETTE.blue, [0, 1]);
+}
+
 /** The state line: what the session is doing, and the error of a failed one in the page's language. */
 export function stateText(t, session, lang) {
   const { state, last, info, error } = session;
