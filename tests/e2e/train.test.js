@@ -145,6 +145,31 @@ describe('<attention-train>', () => {
     expect(long, `long animation frames: ${JSON.stringify(frames)}`).toEqual([]);
   });
 
+  test('a redraw brings the charts up to date in place: the same nodes, a path of every point', async () => {
+    const w = await open('<attention-train task="dates"></attention-train>');
+    const { page } = w;
+    await click(page, 'train');
+    await waitFor(page, () => document.querySelector('attention-train').shadowRoot.querySelector('[data-chart="loss"] path'));
+    const curve = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('attention-train');
+        const path = el.shadowRoot.querySelector('[data-chart="loss"] path');
+        window.__paths ??= [];
+        if (!window.__paths.includes(path)) window.__paths.push(path);
+        return { nodes: window.__paths.length, points: path.getAttribute('d').match(/[ML]/g).length, drawn: el.curves.loss.length };
+      });
+    const first = await curve();
+    await waitFor(page, (n) => document.querySelector('attention-train').shadowRoot.querySelector('[data-chart="loss"] path').getAttribute('d').match(/[ML]/g).length > n, first.points);
+    await click(page, 'pause');
+    await waitState(page, 'paused');
+    await page.waitForTimeout(900); // the last redraw
+    const last = await curve();
+    expect(last.nodes).toBe(1); // one path node all along: changed, not replaced
+    expect(last.points).toBeGreaterThan(first.points);
+    expect(last.points).toBe(last.drawn);
+    await w.context.close();
+  });
+
   test('pause then resume continues the same curve; Reset starts over', async () => {
     const w = await open('<attention-train task="dates"></attention-train>');
     const { page } = w;

@@ -7,13 +7,14 @@
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
+import { onIdle } from '../../idle.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { TrainControls } from './controls.js';
 import { TrainSession } from './session.js';
 import { TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
 import { TRAIN_CSS } from './styles.js';
 import { TryBox } from './try-box.js';
-import { curves, gridElement, stateText, statusText, syncGrid, syncProgress } from './views.js';
+import { gridElement, warmUp, stateText, statusText, syncCurves, syncGrid, syncProgress } from './views.js';
 
 /** The least time between two redraws (ms) of the curves ('progress') and of the attention grid. */
 const EVERY_MS = { progress: 400, attention: 1000 };
@@ -35,6 +36,8 @@ export class AttentionTrain extends AttentionElement {
   /** When each kind of change was last drawn (performance.now()). */
   #drawn = {};
   #lastState = 'idle';
+  /** The language warmUp ran for. */
+  #warm = null;
 
   static get observedAttributes() {
     return [...super.observedAttributes, ...TRAIN_ATTRIBUTES];
@@ -100,6 +103,10 @@ export class AttentionTrain extends AttentionElement {
     p.heading.textContent = this.t('train.heading');
     p.intro.textContent = this.t('train.intro');
     this.#draw(new Set(['state', 'progress', 'attention']));
+    if (this.#warm !== this.language) {
+      this.#warm = this.language;
+      onIdle(() => warmUp(this.t, this.#warm));
+    }
   }
 
   #build() {
@@ -153,11 +160,12 @@ export class AttentionTrain extends AttentionElement {
       this.#pending.delete(kind);
       this.#drawn[kind] = now;
     }
-    if (this.isConnected && !this.hidden && this.#parts && due.size) this.#draw(due);
+    if (this.isConnected && !this.hidden && this.#parts && due.size) this.#draw(due, true);
     if (this.#pending.size) this.#queueDraw([...this.#pending][0]);
   }
 
-  #draw(due) {
+  /** Draw what is `due`; `spread`: the curves and the grid in the next frames (a redraw while training). */
+  #draw(due, spread = false) {
     const t = this.t;
     const lang = this.language;
     const session = this.#session;
@@ -175,10 +183,22 @@ export class AttentionTrain extends AttentionElement {
       const s = this.settings;
       place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, p.grid, this.#tryBox(s)]);
     }
-    if (due.has('progress') || due.has('state')) p.curves.replaceChildren(...curves(t, session));
-    // The grid in a frame of its own when the state changed too (its new figures are the heaviest part).
-    if (due.has('state')) requestAnimationFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
-    else if (due.has('attention')) this.#drawGrid(t, session.attention);
+    // The curves and the grid each in a frame of their own when more than the numbers changed: no
+    // frame does all the work (a frame's few ms of script, stretched on a busy machine, stay short).
+    const steps = [];
+    if (due.has('progress') || due.has('state')) steps.push(() => syncCurves(this.#parts.curves, this.t, this.#session));
+    if (due.has('attention') || due.has('state')) steps.push(() => this.#drawGrid(this.t, this.#session.attention));
+    // Emptied (no model: a reset, a changed setting) they are cheap, and drawn with the state at once.
+    if (!spread || !session.attention) this.#inFrames(steps, []);
+    else if (due.has('state')) this.#inFrames([], steps);
+    else this.#inFrames(steps.slice(0, 1), steps.slice(1));
+  }
+
+  /** Run `now` at once, then each of `next` in a frame of its own (while the panel has its parts). */
+  #inFrames(now, next) {
+    for (const step of now) step();
+    const [first, ...rest] = next;
+    if (first) requestAnimationFrame(() => this.#parts && this.#inFrames([first], rest));
   }
 
   #drawGrid(t, a) {

@@ -11,6 +11,9 @@ export const TRAIN_CSS = `
 .curves { display: flex; flex-wrap: wrap; gap: 1rem; }
 .curves svg { max-width: 100%; height: auto; }
 .curves figure { margin: 0; }
+/* A redraw of a chart or of a map lays out and paints that box only, not the panel around it. */
+.curves figure, .grid-row canvas { contain: layout paint; }
+.curves, .grid { contain: layout; }
 .curves figcaption { font-weight: 600; font-size: 0.9rem; }
 .map-grid { display: flex; flex-direction: column; gap: 0.5rem; overflow-x: auto; }
 .grid-row { display: flex; gap: 0.5rem; flex-wrap: wrap; }

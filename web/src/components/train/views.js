@@ -5,6 +5,7 @@
 import { PALETTE, lineChart } from '../../chart.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
+import { morph } from './morph.js';
 
 // Number formats are slow to make: one per language and kind, kept.
 const FORMATS = new Map();
@@ -15,6 +16,19 @@ const format = (lang, kind, options) => {
 };
 const percent = (v, lang) => (v === null || v === undefined ? '—' : format(lang, 'percent', { style: 'percent', maximumFractionDigits: 1 }).format(v));
 const fixed = (v, digits, lang) => format(lang, `fixed${digits}`, { maximumFractionDigits: digits, minimumFractionDigits: digits }).format(v);
+
+/**
+ * Make, while the page is idle before training, what the first report's redraw would make cold:
+ * the number formats of `lang` and a chart (its code run once). In a fresh tab the worker's start
+ * (the WASM build compiling on every core) leaves the page's thread little CPU; a first redraw that
+ * does less stays short.
+ */
+export function warmUp(t, lang) {
+  percent(0.5, lang);
+  fixed(1, 0, lang);
+  fixed(1, 4, lang);
+  chart(t, [{ step: 0, loss: 1 }, { step: 1, loss: 0.5 }], 'loss', '', PALETTE.blue, [0, 1]);
+}
 
 /** The state line: what the session is doing, and the error of a failed one in the page's language. */
 export function stateText(t, session, lang) {
@@ -53,14 +67,36 @@ function chart(t, points, key, title, color, yRange) {
   return lineChart({ x, series: [{ label: t(`train.${key}`), y, color }], xRange: [0, last], xTicks: ticks, yRange, title, xLabel: t('train.step'), width: 360, height: 200 });
 }
 
-/** The two curves of the session (or a note before the first step). */
-export function curves(t, session) {
-  if (!session.losses.length) return [el('p', { class: 'muted', 'data-role': 'no-curve', text: t('train.noCurve') })];
+// Each curves box's figures by chart key ({ figure, caption, chart }), kept between redraws.
+const CHARTS = new WeakMap();
+
+/**
+ * The two curves of the session (or a note before the first step) into `box`: a chart drawn before
+ * is brought up to date in place (its path's d, its ticks' texts: morph.js), not made anew, so a
+ * redraw every 400 ms touches a few attributes.
+ */
+export function syncCurves(box, t, session) {
+  if (!CHARTS.has(box)) CHARTS.set(box, { note: el('p', { class: 'muted', 'data-role': 'no-curve' }), figures: new Map() });
+  const kept = CHARTS.get(box);
+  if (!session.losses.length) {
+    kept.note.textContent = t('train.noCurve');
+    return place(box, [kept.note]);
+  }
   const top = Math.max(...session.losses.map((p) => p.loss));
-  const loss = chart(t, session.losses, 'loss', t('train.lossChart'), PALETTE.blue, [0, top]);
-  const accuracy = session.accuracies.length ? chart(t, session.accuracies, 'accuracy', t('train.accuracyChart'), PALETTE.vermillion, [0, 1]) : null;
-  const figure = (svgChart, key, title) => el('figure', { class: 'chart', 'data-chart': key }, el('figcaption', { text: title }), svgChart);
-  return [figure(loss, 'loss', t('train.lossChart')), ...(accuracy ? [figure(accuracy, 'accuracy', t('train.accuracyChart'))] : [])];
+  const wanted = [['loss', t('train.lossChart'), () => chart(t, session.losses, 'loss', t('train.lossChart'), PALETTE.blue, [0, top])]];
+  if (session.accuracies.length) wanted.push(['accuracy', t('train.accuracyChart'), () => chart(t, session.accuracies, 'accuracy', t('train.accuracyChart'), PALETTE.vermillion, [0, 1])]);
+  const figures = wanted.map(([key, title, make]) => {
+    let f = kept.figures.get(key);
+    if (!f) {
+      const caption = el('figcaption', {});
+      f = { caption, chart: make(), figure: null };
+      f.figure = el('figure', { class: 'chart', 'data-chart': key }, caption, f.chart);
+      kept.figures.set(key, f);
+    } else f.chart = morph(f.chart, make());
+    if (f.caption.textContent !== title) f.caption.textContent = title;
+    return f.figure;
+  });
+  place(box, figures);
 }
 
 // Each grid's row elements (one per layer) and the shape drawn in each slot, kept with the grid.
