@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withBenchPage } from './lib/bench-page.mjs';
+import { mainThreadTasks, startTrace, taskTimes } from './lib/main-thread-trace.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (!existsSync(path.join(root, 'dist', 'components.js'))) throw new Error('dist/ is missing: run node scripts/build-web.mjs first');
@@ -40,11 +41,8 @@ async function traceRun(page) {
     }).observe({ type: 'long-animation-frame' });
   });
   await page.waitForTimeout(300);
-  const cdp = await page.context().newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8', transferMode: 'ReportEvents' });
+  const stopTrace = await startTrace(page);
+  const cdp = profile ? await page.context().newCDPSession(page) : null;
   if (profile) await cdp.send('Profiler.enable').then(() => cdp.send('Profiler.setSamplingInterval', { interval: 250 })).then(() => cdp.send('Profiler.start'));
   const started = Date.now();
   await page.evaluate(() => document.querySelector('attention-train').shadowRoot.querySelector('[data-key="train"]').click());
@@ -52,10 +50,9 @@ async function traceRun(page) {
   await page.waitForTimeout(1500); // the last redraws
   const seconds = (Date.now() - started) / 1000;
   const hot = profile ? selfTimes((await cdp.send('Profiler.stop')).profile) : undefined;
-  await cdp.send('Tracing.end');
-  await complete;
+  const events = await stopTrace();
   const state = await page.evaluate(() => ({ state: document.querySelector('attention-train').state, step: document.querySelector('attention-train').step, frames: window.__frames }));
-  await cdp.detach();
+  await cdp?.detach();
   return { ...summarise(events, seconds), ...state, ...(hot ? { hot } : {}) };
 }
 
@@ -73,16 +70,10 @@ function selfTimes({ nodes, samples, timeDeltas }) {
 
 /** The renderer main thread's top-level tasks and the time of each kind of work inside them. */
 function summarise(events, seconds) {
-  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.tid === e.tid && x.name === 'FunctionCall'));
-  if (!main) throw new Error('no CrRendererMain thread with script in the trace');
-  const mine = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
-  // Top-level tasks: RunTask events not inside another (ThreadControllerImpl::RunTask nests them).
-  const runs = mine.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask').sort((a, b) => a.ts - b.ts);
-  const top = [];
-  for (const e of runs) if (!top.length || e.ts >= top.at(-1).ts + top.at(-1).dur) top.push(e);
-  const tasks = top.map((e) => e.dur / 1000);
+  const { mine, top } = mainThreadTasks(events);
+  const tasks = top.map((e) => taskTimes(e).wallMs);
   // The thread's own CPU time in each task (tdur): what the page did, without the waits for a core.
-  const cpu = top.map((e) => (e.tdur ?? e.dur) / 1000);
+  const cpu = top.map((e) => taskTimes(e).cpuMs);
   const heavy = top.filter((e) => (e.tdur ?? 0) >= 8000).map((task) => {
     const inner = {};
     for (const e of mine) if (e !== task && e.ts >= task.ts && e.ts < task.ts + task.dur && !/RunTask|v8\.|FireAnimationFrame|FunctionCall/.test(e.name)) inner[e.name] = (inner[e.name] ?? 0) + (e.tdur ?? e.dur) / 1000;
