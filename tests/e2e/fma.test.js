@@ -49,6 +49,7 @@ describe.skipIf(!built)('the FMA build in Chromium', () => {
     await page.goto(`${s.url}/site/?step=scaled`);
     await ready(page);
     expect(wasm).toEqual(['/site/attention-lab-fma.wasm']);
+    expect(await page.locator('#build').textContent()).toBe('WASM build: SIMD with FMA'); // the page says which
     expect(problems).toEqual({ console: [], external: [] });
     await context.close();
   });

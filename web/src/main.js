@@ -33,6 +33,6 @@ langSelect.addEventListener('change', () => {
 
 async function showBuild() {
   const lab = await getLab();
-  document.getElementById('build').textContent = t(lab.simd ? 'app.simd' : 'app.scalar');
+  document.getElementById('build').textContent = t(`app.${lab.build}`); // fma, simd or scalar
 }
 showBuild();
