@@ -43,13 +43,14 @@ const click = (page, key) => page.evaluate((k) => document.querySelector('attent
 const waitFor = (page, fn, arg, timeout = 90_000) => page.waitForFunction(fn, arg, { timeout, polling: 50 });
 const waitState = (page, state, timeout) => waitFor(page, (st) => document.querySelector('attention-train').state === st, state, timeout);
 /**
- * `count` maps in the grid `role` (made a few per frame), and every heatmap's table filled (they are
- * written when the page is idle).
+ * `count` maps in the grid `role` (maps of a new shape are made a few per frame, the grid aria-busy
+ * until all show the latest snapshot), and every heatmap's table filled (written when the page is idle).
  */
 const settledGrids = (page, role, count) =>
   waitFor(page, ({ role, count }) => {
     const root = document.querySelector('attention-train').shadowRoot;
-    return root.querySelectorAll(`[data-role="${role}"] figure[data-map]`).length === count && !root.querySelector('figure[aria-busy="true"]');
+    const grid = root.querySelector(`[data-role="${role}"]`);
+    return grid?.querySelectorAll('figure[data-map]').length === count && !grid.hasAttribute('aria-busy') && !root.querySelector('figure[aria-busy="true"]');
   }, { role, count });
 
 /**

@@ -42,6 +42,15 @@ describe('timePerCall', () => {
     expect(ms).toBeLessThan(0.022);
   });
 
+  it('a pause in the batch that sets the batch size does not leave the others at 0 (CI read 0 µs)', () => {
+    const clock = fakeClock(0.02);
+    clock.pauses.add(2); // the second call, in the first batch of one call: that batch lasts 5 ms
+    const [, ms, batch] = timePerCall(clock.fn, { now: clock.now });
+    expect(ms).toBeGreaterThan(0.018);
+    expect(ms).toBeLessThan(0.022);
+    expect(batch * 0.02).toBeGreaterThanOrEqual(0.5);
+  });
+
   it('keeps the first call’s value (the warm-up) and times slow calls with few repeats', () => {
     const clock = fakeClock(3);
     const [, ms, batch] = timePerCall(clock.fn, { now: clock.now });

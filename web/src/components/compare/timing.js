@@ -3,7 +3,8 @@
 // takes 10–50 µs, so timing it once gave 0 or 100 µs (what a reader saw after switching the
 // language: the second render runs warm), while the first render timed the code's warm-up.
 // Here the call runs once untimed (warm-up; its value is kept); then a batch size is found
-// whose batch lasts at least `batch` ms (ten clock steps), `samples` batches run, the slowest is
+// whose batch lasts at least `batch` ms (ten clock steps), `samples` batches run (again with twice
+// the calls while the fastest lasts under half of `batch`: the first was stretched), the slowest is
 // dropped (one slowed by a garbage collection or another tab) and the time per call is the
 // others' total over their calls (a total, not a median: each batch's reading is quantised).
 
@@ -25,9 +26,19 @@ export function timePerCall(fn, { batch = 1, samples = 4, maxCalls = 4096, now =
     k *= 2;
     first = run(k);
   }
-  const times = [first];
-  for (let s = 1; s < samples; s++) times.push(run(k));
-  times.sort((a, b) => a - b);
+  const sample = () => {
+    const times = [first];
+    for (let s = 1; s < samples; s++) times.push(run(k));
+    return times.sort((a, b) => a - b);
+  };
+  let times = sample();
+  // The batch that set k may have been stretched by a pause (a busy machine): then the others are
+  // far shorter, maybe under one clock step (read 0). Double k until the fastest one is long enough.
+  while (times[0] < batch / 2 && k < maxCalls) {
+    k *= 2;
+    first = run(k);
+    times = sample();
+  }
   const kept = times.length > 1 ? times.slice(0, -1) : times;
   return [value, kept.reduce((a, b) => a + b, 0) / (kept.length * k), k];
 }

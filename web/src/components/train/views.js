@@ -109,8 +109,8 @@ export const NEW_PER_FRAME = 1;
  * `a` (an attention message: maps [layer][head] { rows, cols, data }, rowLabels, colLabels). `pool`
  * keeps the figures between redraws and `prefix` names their slots (two grids in one panel): a map
  * of the same shape changes its cells in place. At most NEW_PER_FRAME maps of a new shape are made
- * per call (the others keep their last figure): returns false while some wait, for another call in
- * the next frame, so no frame does all the work.
+ * per call (the others keep their last figure, and the grid is aria-busy): returns false while some
+ * wait, for another call in the next frame, so no frame does all the work.
  */
 export function syncGrid(grid, t, a, pool, prefix) {
   if (!KEPT.has(grid)) KEPT.set(grid, { rows: [], shapes: new Map(), figures: new Map() });
@@ -137,6 +137,9 @@ export function syncGrid(grid, t, a, pool, prefix) {
     place(rows[l], cells);
   });
   place(grid, rows.slice(0, a.maps.length));
+  // While some maps still show an earlier snapshot the grid says so (screen readers, tests).
+  if (done) grid.removeAttribute('aria-busy');
+  else grid.setAttribute('aria-busy', 'true');
   return done;
 }
 
