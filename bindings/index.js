@@ -28,3 +28,13 @@ export function init(options) {
     INFERENCE,
   );
 }
+
+/**
+ * A pool of module Workers that spreads one large call over the cores (bindings/parallel/pool.js),
+ * loaded on first use; without Workers it runs every call here and says why (pool.reason).
+ * @param {import('./index.js').AttentionLab} lab  @param {import('./index.js').WorkerPoolOptions} [options]
+ */
+export async function createWorkerPool(lab, options) {
+  const [{ createPool }, { browserWorkers }] = await Promise.all([import('./parallel/pool.js'), import('./parallel/browser-workers.js')]);
+  return createPool(lab, options, browserWorkers);
+}

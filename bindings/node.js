@@ -19,3 +19,13 @@ export function init(options) {
     INFERENCE,
   );
 }
+
+/**
+ * A pool of worker_threads that spreads one large call over the cores (bindings/parallel/pool.js),
+ * loaded on first use.
+ * @param {import('./index.js').AttentionLab} lab  @param {import('./index.js').WorkerPoolOptions} [options]
+ */
+export async function createWorkerPool(lab, options) {
+  const [{ createPool }, { nodeWorkers }] = await Promise.all([import('./parallel/pool.js'), import('./parallel/node-workers.js')]);
+  return createPool(lab, options, nodeWorkers);
+}

@@ -25,6 +25,7 @@ const PACKAGE_FILES = [
   ...readdirSync(join(root, 'bindings', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `types/${f}`),
   ...readdirSync(join(root, 'bindings', 'tasks')).filter((f) => f.endsWith('.js')).map((f) => `tasks/${f}`),
   ...readdirSync(join(root, 'bindings', 'train')).filter((f) => f.endsWith('.js')).map((f) => `train/${f}`),
+  ...readdirSync(join(root, 'bindings', 'parallel')).filter((f) => f.endsWith('.js')).map((f) => `parallel/${f}`),
 ];
 // The shipped checkpoints (checkpoints/<task>.bin, written by scripts/make-checkpoints.mjs): dist/checkpoints/.
 const CHECKPOINTS = readdirSync(join(root, 'checkpoints')).filter((f) => f.endsWith('.bin'));
@@ -117,7 +118,7 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
-  for (const dir of ['ops', 'types', 'tasks', 'train', 'checkpoints']) mkdirSync(join(dist, dir), { recursive: true });
+  for (const dir of ['ops', 'types', 'tasks', 'train', 'parallel', 'checkpoints']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
   for (const f of CHECKPOINTS) copyFileSync(join(root, 'checkpoints', f), join(dist, 'checkpoints', f));
   buildFmaWasm();

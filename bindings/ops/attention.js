@@ -45,27 +45,36 @@ function softmax({ frame }, S, options) {
   return f.matrix(weights, s.rows, s.cols);
 }
 
+/**
+ * The checked arguments of a scaled dot-product call: Q, K, V, the mask, the float32 scale and
+ * whether the weights and a trace are wanted. Shared with the worker pool (parallel/pool.js), which
+ * checks on the page's thread before it splits the rows.
+ */
+export function checkScaledDotProduct(fn, Q, K, V, options) {
+  const o = checkOptions(fn, options, ['mask', 'scale', 'trace', 'weights']);
+  const [q, k, v] = attentionInputs(fn, Q, K, V);
+  const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(q.cols)));
+  if (!Number.isFinite(scale)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: scale ${o.scale} is outside float32 range`);
+  checkDotScores(fn, q, k, scale);
+  const mask = toMask(fn, o.mask, q.rows, k.rows);
+  const trace = toBoolean(fn, 'trace', o.trace);
+  const weights = toBoolean(fn, 'weights', o.weights ?? true);
+  if (!weights && trace) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: trace: true needs the weights; drop weights: false to trace`);
+  return { q, k, v, mask, scale, trace, weights, customScale: o.scale !== undefined };
+}
+
 function scaledDotProductAttention(context, Q, K, V, options) {
   const { frame } = context;
   const fn = 'scaledDotProductAttention';
-  const o = checkOptions(fn, options, ['mask', 'scale', 'trace', 'weights']);
-  const [q, k, v] = attentionInputs(fn, Q, K, V);
+  const { q, k, v, mask, scale, trace, weights, customScale } = checkScaledDotProduct(fn, Q, K, V, options);
   const [n, m, d, dv] = [q.rows, k.rows, q.cols, v.cols];
-  const scale = Math.fround(toNumber(fn, 'scale', o.scale, defaultScale(d)));
-  if (!Number.isFinite(scale)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: scale ${o.scale} is outside float32 range`);
-  checkDotScores(fn, q, k, scale);
-  const mask = toMask(fn, o.mask, n, m);
-  const trace = toBoolean(fn, 'trace', o.trace);
-  if (!toBoolean(fn, 'weights', o.weights ?? true)) {
-    if (trace) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: trace: true needs the weights; drop weights: false to trace`);
-    return fusedAttention(context, fn, q, k, v, mask, scale);
-  }
+  if (!weights) return fusedAttention(context, fn, q, k, v, mask, scale);
   const f = frame(fn);
   const inputs = { Q: f.input(q.data), K: f.input(k.data), V: f.input(v.data), mask: f.input(maskData(mask)) };
   const slots = attentionSlots(f, n, m, dv, mask, trace);
   f.call('scaledDotProduct', { ...inputs, ...slots, n, d, m, dv, maskKind: mask.kind, scale });
   const result = { output: f.matrix(slots.output, n, dv), weights: f.matrix(slots.weights, n, m) };
-  const custom = o.scale !== undefined ? { scale } : {};
+  const custom = customScale ? { scale } : {};
   if (trace) result.steps = attentionSteps(f, slots, n, m, mask, 'dot', result, custom);
   return result;
 }

@@ -95,11 +95,12 @@ function createMultiHeadAttention(context, options) {
       const fwd = 'MultiHeadAttention.forward';
       if (disposed) fail(AttentionError.codes.DISPOSED, `${fwd}: this layer was disposed; create a new one`);
       const fo = checkOptions(fwd, forwardOptions, ['mask', 'trace']);
-      const x = toMatrix(fwd, 'X', X);
-      expectEqual(x.cols, wq.rows, () => `${fwd}: X is ${shape(x)} but the layer's d_model is ${wq.rows} (X.cols must equal Wq.rows)`);
-      if (fo.trace) return multiHeadAttention(context, x, { heads, Wq: wq, Wk: wk, Wv: wv, Wo: wo, mask: fo.mask, trace: true });
-      checkProjectedScores(fwd, x, wq, wk, defaultScale(dims.dk), wv);
-      return layerForward(context, fwd, dims, storage, x, toMask(fwd, fo.mask, x.rows, x.rows));
+      if (fo.trace) {
+        const x = checkLayerInput(fwd, { wq, wk, wv, heads }, X, null).x;
+        return multiHeadAttention(context, x, { heads, Wq: wq, Wk: wk, Wv: wv, Wo: wo, mask: fo.mask, trace: true });
+      }
+      const { x, mask } = checkLayerInput(fwd, { wq, wk, wv, heads }, X, fo.mask);
+      return layerForward(context, fwd, dims, storage, x, mask);
     },
     dispose() {
       if (disposed) return;
@@ -110,6 +111,19 @@ function createMultiHeadAttention(context, options) {
   };
   layers.register(layer, storage, layer);
   return layer;
+}
+
+/**
+ * X and the mask of a packed layer's forward pass, checked against the layer's weights (wq, wk,
+ * wv: the checked matrices; heads split d_k evenly). Shared with the worker pool (parallel/pool.js).
+ * mask null: not checked (the traced path checks it itself).
+ */
+export function checkLayerInput(fn, { wq, wk, wv, heads }, X, mask) {
+  const x = toMatrix(fn, 'X', X);
+  expectEqual(x.cols, wq.rows, () => `${fn}: X is ${shape(x)} but the layer's d_model is ${wq.rows} (X.cols must equal Wq.rows)`);
+  if (mask === null) return { x };
+  checkProjectedScores(fn, x, wq, wk, defaultScale(wq.cols / heads), wv);
+  return { x, mask: toMask(fn, mask, x.rows, x.rows) };
 }
 
 function layerForward({ frame }, fn, dims, storage, x, mask) {
