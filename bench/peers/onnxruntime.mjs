@@ -1,4 +1,5 @@
-// onnxruntime-web, wasm backend, one thread, running the graphs of onnx-graph.mjs.
+// onnxruntime-web, wasm backend, one thread (or numThreads: a process-wide setting of ORT, so one
+// process measures one thread count), running the graphs of onnx-graph.mjs.
 // Timed from Float32Array inputs to a Float32Array output: ort.Tensor wrapping,
 // session.run and reading the output. The causal mask (n×n, 0 / −1e9, an input
 // of the graph) is built once per shape, outside the timing.
@@ -6,10 +7,10 @@ import { readFileSync } from 'node:fs';
 
 import { multiHeadModel, singleHeadModel } from './onnx-graph.mjs';
 
-export async function createOnnxRuntime() {
+export async function createOnnxRuntime({ numThreads = 1 } = {}) {
   const ort = await import('onnxruntime-web');
   const version = ort.env.versions?.web ?? JSON.parse(readFileSync(new URL('../node_modules/onnxruntime-web/package.json', import.meta.url))).version;
-  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.numThreads = numThreads;
   ort.env.wasm.simd = true;
   ort.env.logLevel = 'error';
   const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all' };
