@@ -6,6 +6,7 @@ import type { AttentionOps } from './types/attention.js';
 import type { BatchedOps } from './types/batched.js';
 import type { KVCacheOps } from './types/kv-cache.js';
 import type { MultiHeadOps } from './types/multi-head.js';
+import type { WorkerPool, WorkerPoolOptions } from './types/parallel.js';
 import type { OnlineSoftmaxOps } from './types/online-softmax.js';
 import type { PoolingOps } from './types/pooling.js';
 import type { PositionalOps } from './types/positional.js';
@@ -29,6 +30,7 @@ export type { KVCache, KVCacheOptions, KVCacheCallOptions, KVCacheResult, KVCach
 export type { TransformerModel, TransformerBatch, CreateTransformerOptions, TransformerConfig, TransformerSizes, TransformerTaskLike, TrainStepOptions, TrainStepResult, SaveOptions, SavePrecision, EvaluateResult, GenerateOptions, GenerateResult, GenerateAttention, AttentionLabels, TokenRow } from './types/training.js';
 export type { BackwardStepId, BackwardStep, AttentionBackwardOptions, AttentionBackwardResult } from './types/backward.js';
 export type { Task, TaskBatch, TaskBatchOptions, TaskDefaults, TaskGoal, Tasks, DatesTask, SequenceTask, RepeatTask, GrammarTask, GrammarSentence } from './types/tasks.js';
+export type { WorkerPool, WorkerPoolOptions, PoolMultiHeadLayer } from './types/parallel.js';
 export type { CheckpointName, CheckpointRecipe, CheckpointOps, LoadTrainedOptions } from './types/checkpoints.js';
 
 /** The loaded library. Every function validates its input and throws {@link AttentionError} on bad input. */
@@ -74,3 +76,11 @@ export interface InitOptions {
 
 /** Load the library: instantiate the FMA, SIMD or scalar WebAssembly build. */
 export function init(options?: InitOptions): Promise<AttentionLab>;
+
+/**
+ * Start workers (module Workers in browsers, worker_threads in Node.js) that each load `lab`'s build,
+ * to spread one large call over the cores. ES module entries only (not the CommonJS require()).
+ * Never rejects for want of workers: it falls back to one thread ({@link WorkerPool.workers} 0, with a reason).
+ * @throws (rejects) AttentionError `INVALID_ARGUMENT` for a bad or unknown option; TypeError when `lab` is not a lab from init().
+ */
+export function createWorkerPool(lab: AttentionLab, options?: WorkerPoolOptions): Promise<WorkerPool>;

@@ -2,7 +2,7 @@
 // It is only type-checked (tests/js/types.test.js runs `tsc -p tests/js/types
 // --noEmit`); every API member is used once, and each `@ts-expect-error` line
 // is a wrong call the declarations must reject.
-import { AttentionError, AttentionRangeError, init } from 'attention-lab';
+import { AttentionError, AttentionRangeError, createWorkerPool, init, type WorkerPool, type PoolMultiHeadLayer } from 'attention-lab';
 import { init as initTraining, type TrainingLab } from 'attention-lab/training';
 import type {
   AdditiveOptions,
@@ -271,6 +271,24 @@ export async function main(): Promise<number> {
   // @ts-expect-error the inference build loads no checkpoints
   void lab.loadTrained('dates');
 
+  const Q: Matrix = { rows: 2, cols: 2, data: new Float32Array(4) };
+  const pool: WorkerPool = await createWorkerPool(lab, { workers: 2, smallCall: 0 });
+  const poolCount: number = pool.workers;
+  const poolReason: string | null = pool.reason;
+  const poolBuild: 'fma' | 'simd' | 'scalar' = pool.build;
+  const pooledWeights: Matrix = (await pool.scaledDotProductAttention(Q, Q, Q, { mask: 'causal' })).weights;
+  const pooledFused: { output: Matrix } = await pool.scaledDotProductAttention(Q, Q, Q, { weights: false });
+  // @ts-expect-error the fused call returns no weights
+  void (await pool.scaledDotProductAttention(Q, Q, Q, { weights: false })).weights;
+  const pooledLayer: PoolMultiHeadLayer = await pool.createMultiHeadAttention({ heads: 2, Wq: Q, Wk: Q, Wv: Q, Wo: Q });
+  const pooledConcat: Matrix = (await pooledLayer.forward(Q, { mask: 'causal' })).concat;
+  const pooledSteps = (await pooledLayer.forward(Q, { trace: true })).steps;
+  pooledLayer.dispose();
+  pool.close();
+  // @ts-expect-error workers is a number
+  void createWorkerPool(lab, { workers: '2' });
+
   return [flavours, gradients, backwardSteps, taskBatch, taskText, agreement, simd, limit, product, softmaxed, sdpa, fused, additive, self, headSteps, fast, traced, layerShape, variantWeights, predictions, made, range, batchedWeights, batchedFused, batchedSteps,
-    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix, checkpoint, recipe.validation, trained].length;
+    cacheWork, cacheWeights, cacheRows, modelBytes, rotatedRows, rotatedHeads, angles, slopes, notAMatrix, checkpoint, recipe.validation, trained,
+    poolCount, poolReason, poolBuild, pooledWeights, pooledFused, pooledConcat, pooledSteps].length;
 }
