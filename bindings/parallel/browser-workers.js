@@ -16,6 +16,7 @@ export const browserWorkers = {
     if (typeof Worker !== 'function') throw new Error('this environment has no Worker');
     const worker = new Worker(new URL('./worker-browser.js', import.meta.url), { type: 'module' });
     return {
+      busy: () => {},
       post: (message, transfer = []) => worker.postMessage(message, transfer),
       onMessage: (listen) => worker.addEventListener('message', (event) => listen(event.data)),
       // A script that fails to load (blocked by a Content-Security-Policy, missing) or throws.

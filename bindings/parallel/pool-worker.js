@@ -39,11 +39,13 @@ export class PoolWorker {
       handle.onMessage((message) => {
         if (message.type === 'ready') {
           started = true;
+          handle.busy(false);
           settle(null);
         } else if (message.type === 'failed') worker.#fail(`it could not load the ${build} build: ${message.message}`);
         else worker.#answer(message);
       });
       handle.onFailure((reason) => worker.#fail(reason));
+      handle.busy(true);
       handle.post({ type: 'init', build, wasmBinary: bytes.slice() });
     });
   }
@@ -53,6 +55,7 @@ export class PoolWorker {
     if (this.#stopped) return Promise.reject(stoppedError(fn, this.#stopped));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
+      if (this.#pending.size === 0) this.#handle.busy(true);
       this.#pending.set(id, { fn, resolve, reject });
       this.#handle.post({ ...message, id }, transfer);
     });
@@ -68,6 +71,7 @@ export class PoolWorker {
     const task = this.#pending.get(id);
     if (!task) return;
     this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#handle.busy(false);
     if (error) task.reject(rebuildError(error));
     else task.resolve(result);
   }

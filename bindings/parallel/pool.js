@@ -83,7 +83,8 @@ export class WorkerPool {
     const index = this.#slots.indexOf(worker);
     if (index < 0 || this.#closed) return;
     const pending = this.#startWorker();
-    this.#slots[index] = pending.then((fresh) => fresh);
+    pending.catch(() => {}); // a failed restart is handled below; calls waiting on the slot see it too
+    this.#slots[index] = pending;
     try {
       const fresh = await pending;
       if (this.#closed) return fresh.terminate();

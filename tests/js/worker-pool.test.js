@@ -2,6 +2,8 @@
 // call of the same build (odd n, n below the worker count, causal, valid lengths, 0/1 masks, weights
 // kept and fused, the packed multi-head layer), the same AttentionError for bad input, close(), a
 // worker killed mid-call (the call rejects, the pool restarts it), and the silent fall-back.
+import { spawnSync } from 'node:child_process';
+
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 import { createWorkerPool } from '../../dist/node.js';
@@ -190,6 +192,18 @@ describe('worker pool: errors, close, a killed worker, fall-back', () => {
     await expect(createWorkerPool(lab, { workers: 1.5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('workers is 1.5') });
     await expect(createWorkerPool(lab, { threads: 2 })).rejects.toThrow(/threads/);
     await expect(createWorkerPool({}, {})).rejects.toThrow(/a lab from init/);
+  });
+
+  test('idle workers do not keep a Node.js process alive: a script that never calls close() ends', () => {
+    const script = `import { createWorkerPool, init } from ${JSON.stringify(new URL('../../dist/node.js', import.meta.url).href)};
+      const lab = await init({ fma: false });
+      const pool = await createWorkerPool(lab, { workers: 2, smallCall: 0 });
+      const Q = [[1, 0], [0, 1], [1, 1]];
+      const { output } = await pool.scaledDotProductAttention(Q, Q, Q, { mask: 'causal' });
+      console.log(pool.workers, output.rows, output.cols);`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.error).toBeUndefined();
+    expect([run.status, run.stdout.trim(), run.stderr]).toEqual([0, '2 3 2', '']);
   });
 
   test('a small call runs on this thread by default; a trace always does', async () => {
