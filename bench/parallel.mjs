@@ -4,7 +4,9 @@
 // Cells: scaledDotProductAttention at n = 1,024 and 2,048 (d 64; weights returned and fused, each
 // with and without a causal mask) and the packed multi-head layer (d_model 512, 8 heads, n 128 and
 // 512). Every pool result is checked bit-identical to the one-thread result first, every ORT result
-// against it (relative RMS); a wrong result is reported and not timed. Prints the load average.
+// against it (relative RMS); a wrong result is reported and not timed. Prints the load average and
+// each entry's median CPU time per call (the whole process: the pool's and ORT's threads included),
+// which shows the work a split adds where the wall times show only what the machine had free.
 import os from 'node:os';
 
 import { createWorkerPool, init } from '../dist/node.js';
@@ -47,6 +49,7 @@ async function cell(label, single, parallel, peer, expected) {
   const [a, b, c] = entries;
   rows.push({
     cell: label, 'one thread ms': fmtMs(a.ms), 'pool of 2 ms': fmtMs(b.ms), 'ORT 2 threads ms': fmtMs(c?.ms),
+    'CPU ms one / pool / ORT': [a, b, c].map((e) => fmtMs(e?.cpuMs)).join(' / '),
     'pool ÷ one': `${fmt(a.ms / b.ms)}×`, 'ORT ÷ pool': c ? `${fmt(c.ms / b.ms)}×` : ortNote, load: os.loadavg()[0].toFixed(2),
   });
   console.log(`  ${label}: one ${fmtMs(a.ms)} ms, pool ${fmtMs(b.ms)} ms, ORT ${fmtMs(c?.ms)} ms`);
@@ -77,7 +80,7 @@ for (const n of MHA.n) {
   peer?.dispose?.();
 }
 
-const COLUMNS = ['cell', 'one thread ms', 'pool of 2 ms', 'ORT 2 threads ms', 'pool ÷ one', 'ORT ÷ pool', 'load', 'note'];
+const COLUMNS = ['cell', 'one thread ms', 'pool of 2 ms', 'ORT 2 threads ms', 'pool ÷ one', 'ORT ÷ pool', 'CPU ms one / pool / ORT', 'load', 'note'];
 console.log(`\n${table(rows, COLUMNS.map((title) => ({ title, get: (row) => row[title], align: title === 'cell' ? 'left' : 'right' })))}`);
 console.log(`load average after: ${load()} (1, 5, 15 min; ${os.cpus().length} cores)`);
 pool.close();
