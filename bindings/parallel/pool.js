@@ -12,8 +12,9 @@ import { PoolWorker } from './pool-worker.js';
 import { copyMatrix, maskRows, rowRanges, sliceRows } from './split.js';
 
 /**
- * Below this many multiply-adds a call runs on the page's thread: posting the inputs and the
- * answers costs about as much (bench/parallel.mjs: at n = 256, d = 64, two workers are no faster).
+ * Below this many multiply-adds (n = m = 256 at d = 64) a call runs on the page's thread, where
+ * posting the inputs and the answers would cost about what the split saves. A round figure, not yet
+ * measured on an idle machine: bench/parallel.mjs starts at n = 1,024.
  */
 export const SMALL_CALL = 256 * 256 * 128;
 
@@ -26,6 +27,7 @@ export async function createPool(lab, options, adapter) {
   if (!Number.isInteger(count) || count < 0 || count > 64)
     fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: workers is ${o.workers}; it must be an integer from 0 to 64`);
   const smallCall = toNumber(fn, 'smallCall', o.smallCall, SMALL_CALL);
+  if (!(smallCall >= 0)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: smallCall is ${o.smallCall}; it must be a number of multiply-adds, 0 or more`);
   const pool = new WorkerPool(lab, adapter, smallCall);
   await pool.start(count);
   return pool;
@@ -89,7 +91,8 @@ export class WorkerPool {
       const fresh = await pending;
       if (this.#closed) return fresh.terminate();
       this.#slots[index] = fresh;
-      for (const layer of this.#layers) await layer.restore(index, fresh);
+      // Every layer's message is posted before any later call's (a worker answers in order).
+      await Promise.all([...this.#layers].map((layer) => layer.restore(index, fresh)));
     } catch (error) {
       this.#fallBack(`a worker stopped (${reason}) and could not be restarted: ${error?.message ?? error}`);
     }
@@ -151,7 +154,12 @@ export class WorkerPool {
     this.checkOpen('WorkerPool.createMultiHeadAttention');
     const layer = new PoolLayer(this, this.#lab, options, (l) => this.#layers.delete(l));
     this.#layers.add(layer);
-    await layer.spread();
+    try {
+      await layer.spread();
+    } catch (error) {
+      layer.dispose();
+      throw error;
+    }
     return layer;
   }
 

@@ -157,16 +157,18 @@ describe('worker pool: errors, close, a killed worker, fall-back', () => {
     pool.close();
   });
 
-  test('a packed layer is packed again in a restarted worker', async () => {
+  test('every packed layer is packed again in a restarted worker', async () => {
     const handles = [];
     const pool = await createPool(lab, SPLIT_ALL, spyingWorkers(handles));
     const options = { heads: 2, Wq: M(8, 8), Wk: M(8, 8), Wv: M(8, 8), Wo: M(8, 8) };
-    const layer = await pool.createMultiHeadAttention(options);
+    const other = { heads: 4, Wq: M(8, 8), Wk: M(8, 8), Wv: M(8, 8), Wo: M(8, 6) };
+    const [layer, second] = [await pool.createMultiHeadAttention(options), await pool.createMultiHeadAttention(other)];
     handles[0].terminate();
     const X = M(9, 8);
     let result = null;
     for (let attempt = 0; attempt < 5 && !result; attempt++) result = await layer.forward(X).catch(() => null);
     expectIdentical(result.output, lab.createMultiHeadAttention(options).forward(X).output, 'after the restart');
+    expectIdentical((await second.forward(X)).output, lab.createMultiHeadAttention(other).forward(X).output, 'the second layer after the restart');
     pool.close();
   });
 
@@ -191,6 +193,7 @@ describe('worker pool: errors, close, a killed worker, fall-back', () => {
     expect([pool.workers, pool.reason]).toEqual([0, 'workers: 0 was asked for']);
     await expect(createWorkerPool(lab, { workers: 1.5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('workers is 1.5') });
     await expect(createWorkerPool(lab, { threads: 2 })).rejects.toThrow(/threads/);
+    await expect(createWorkerPool(lab, { smallCall: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('smallCall is -1') });
     await expect(createWorkerPool({}, {})).rejects.toThrow(/a lab from init/);
   });
 
