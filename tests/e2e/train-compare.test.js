@@ -69,7 +69,10 @@ describe('<attention-train> compare mode', () => {
     });
     const at = (r, step) => r.loss.find((p) => p.step === step);
     expect(at(runs[0], 100).loss).not.toBe(at(runs[1], 100).loss);
-    // The lines: each run's last gradient norm as the worker reported it; two curves per chart, a legend of two.
+    // The lines: each run's last gradient norm as the worker reported it (drawn at most every 400 ms:
+    // waited for); two curves per chart, a legend of two.
+    const norms = runs.map((r) => `gradient norm ${r.loss.at(-1).gradientNorm.toPrecision(4)}`);
+    await waitFor(page, (want) => [...document.querySelector('attention-train').shadowRoot.querySelectorAll('[data-run]')].every((p, i) => p.textContent.includes(want[i])), norms);
     const view = await page.evaluate(() => {
       const root = document.querySelector('attention-train').shadowRoot;
       return {
@@ -79,7 +82,7 @@ describe('<attention-train> compare mode', () => {
         explain: root.querySelector('[data-role="compare-explain"]').textContent,
       };
     });
-    runs.forEach((r, i) => expect(view.lines[i]).toContain(`gradient norm ${r.loss.at(-1).gradientNorm.toPrecision(4)}`));
+    runs.forEach((r, i) => expect(view.lines[i]).toContain(norms[i]));
     expect(view.lines[0]).toMatch(/^scaled dot-product:/);
     expect(view.lines[1]).toMatch(/^unscaled dot-product/);
     expect(view.paths).toEqual([[null, '6 4'], [null, '6 4']]);
@@ -113,7 +116,7 @@ describe('<attention-train> compare mode', () => {
     await waitFor(page, () => document.querySelector('attention-train').state === 'idle' && document.querySelector('attention-train').compareCurves.length === 0);
     expect(w.problems.console).toEqual([]);
     await w.context.close();
-  });
+  }, 300_000);
 
   test('additive vs dot-product on a decoder-only task: the panel says why nothing runs (en, zh-CN)', async () => {
     for (const lang of ['en', 'zh-CN']) {
@@ -168,7 +171,7 @@ describe('<attention-train> compare mode', () => {
       expect(problems.console).toEqual([]);
       await context.close();
     }
-  });
+  }, 300_000);
 
   test('screenshot (en, zh) at 1280 px: both runs trained to their goal', async () => {
     const trained = async (body, options) => {

@@ -70,10 +70,11 @@ export class AttentionTrain extends AttentionElement {
   }
   /** 'idle', 'loading', 'running', 'pausing', 'paused', 'reached', 'stopped' or 'failed'. */
   get state() {
-    return this.#session.state;
+    return this.settings.compare ? this.#pair.state : this.#session.state;
   }
-  /** The last step trained (0 before the first). */
+  /** The last step trained (0 before the first); in compare mode the run behind's. */
   get step() {
+    if (this.settings.compare) return this.#pair.runs.length ? Math.min(...this.#pair.runs.map((r) => r.session.last?.step ?? 0)) : 0;
     return this.#session.last?.step ?? 0;
   }
 
@@ -199,7 +200,7 @@ export class AttentionTrain extends AttentionElement {
     syncProgress(p.progress, t, session, lang);
     p.numbers.textContent = statusText(t, session, lang);
     p.model.textContent = session.info ? t('train.model', { parameters: session.info.parameters.toLocaleString(lang), build: t(session.info.simd ? 'train.build.simd' : 'train.build.scalar') }) : '';
-    if (due.has('state') || due.has('try')) place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, this.#exportBar(session.losses.length > 0), p.grid, this.#tryBox(s)]);
+    if (due.has('state') || due.has('try')) place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, ...this.#exportBar(session.losses.length > 0), p.grid, this.#tryBox(s)]);
     // The curves and the grid each in a frame of their own when more than the numbers changed: no
     // frame does all the work (a frame's few ms of script, stretched on a busy machine, stay short).
     const steps = [];
@@ -223,10 +224,10 @@ export class AttentionTrain extends AttentionElement {
     place(this.root, [p.heading, p.intro, controls, p.compare]);
   }
 
-  /** The export bar in the page's language (made anew when the language changes), or [] with nothing to export. */
+  /** [the export bar] in the page's language (made anew when the language changes), or [] with nothing to export. */
   #exportBar(any) {
     if (this.#exports?.lang !== this.language) this.#exports = { lang: this.language, bar: trainExportBar(this.t, () => this.#exportSource(), (m) => this.#exportError(m)) };
-    return any ? this.#exports.bar : [];
+    return any ? [this.#exports.bar] : [];
   }
 
   #exportSource() {

@@ -44,8 +44,8 @@ function parts(box) {
 
 const KEPT = new WeakMap();
 
-/** `box` made to show `pair` (a RunPair) for settings `s`: before the first Train, what will run. */
-export function syncCompare(box, t, pair, s, lang, exportBar) {
+/** `box` made to show `pair` (a RunPair) for settings `s` (before the first Train, what will run), then `more` (nodes). */
+export function syncCompare(box, t, pair, s, lang, more) {
   if (!KEPT.has(box)) KEPT.set(box, parts(box));
   const p = KEPT.get(box);
   const runs = pair.runs;
@@ -70,5 +70,5 @@ export function syncCompare(box, t, pair, s, lang, exportBar) {
     else f.figure.append((f.chart = next));
   }
   place(p.curves, has ? p.figures.map((f) => f.figure) : []);
-  place(box, [...p.lines, p.legend, p.curves, p.explain, exportBar]);
+  place(box, [...p.lines, p.legend, p.curves, p.explain, ...more]);
 }
