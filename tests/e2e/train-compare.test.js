@@ -123,7 +123,7 @@ describe('<attention-train> compare mode', () => {
       const w = await open('<attention-train task="grammar" compare="scoring"></attention-train>', { lang });
       const note = await w.page.evaluate(() => document.querySelector('attention-train').shadowRoot.querySelector('[data-role="compare-note"]').textContent);
       expect(note).toContain(lang === 'en' ? 'decoder-only' : '仅解码器');
-      expect(await w.page.evaluate(() => document.querySelector('attention-train').shadowRoot.querySelector('[data-key="train"]').disabled)).toBe(false);
+      expect(await w.page.evaluate(() => document.querySelector('attention-train').shadowRoot.querySelector('[data-key="train"]').disabled)).toBe(true);
       expect(w.problems.console).toEqual([]);
       await w.context.close();
     }

@@ -90,6 +90,7 @@ export class AttentionTrain extends AttentionElement {
   /** Start or continue training the model of the current settings. */
   train() {
     const s = this.settings;
+    if (s.compareAsked && !s.compare) return;
     if (this.#key !== null && this.#key !== settingsKey(s)) this.reset();
     this.#key = settingsKey(s);
     if (s.compare) this.#pair.train(s);

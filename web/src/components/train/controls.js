@@ -40,7 +40,8 @@ export class TrainControls {
     ui.train.textContent = t(state === 'paused' || state === 'reached' || state === 'stopped' ? 'train.continue' : 'train.train');
     ui.pause.textContent = t('train.pause');
     ui.reset.textContent = t('train.reset');
-    ui.train.disabled = busy;
+    // compare="scoring" on a decoder-only task: nothing to train (the panel says why).
+    ui.train.disabled = busy || (Boolean(s.compareAsked) && !s.compare);
     ui.pause.disabled = state !== 'running' && state !== 'loading';
     ui.reset.disabled = state === 'idle';
     return ui.form;
