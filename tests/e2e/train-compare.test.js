@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { compareRuns, curvesCsv } from '../../web/src/components/train/compare-runs.js';
+import { COMPARE_PAIRS, compareRuns, curvesCsv } from '../../web/src/components/train/compare-runs.js';
 import { modelOptions, trainSettings } from '../../web/src/components/train/settings.js';
 import { Trainer } from '../../web/src/components/train/trainer.js';
 import { audit, componentPage, panelScreenshots, ready, urlWritten, watchedPage } from './browser.js';
@@ -44,6 +44,21 @@ function nodeSteps(settings, last) {
   }
   tr.dispose();
   return out;
+}
+
+/** The weights JSON of a compare-mode panel: each run's tensors with the shapes of a model of its settings, loading back into one. */
+function checkWeights(json, settings) {
+  expect(json.runs.map((r) => r.scoring)).toEqual(COMPARE_PAIRS[settings.compare]);
+  compareRuns(settings).forEach((r, i) => {
+    const model = lab.createTransformer(modelOptions(r.settings, lab.tasks[settings.task]));
+    const own = model.parameters();
+    const given = json.runs[i].parameters;
+    expect(Object.keys(given)).toEqual(Object.keys(own));
+    for (const [name, m] of Object.entries(given)) expect([m.rows, m.cols, m.data.length, m.data[0].length], name).toEqual([own[name].rows, own[name].cols, own[name].rows, own[name].cols]);
+    model.setParameters(Object.fromEntries(Object.entries(given).map(([name, m]) => [name, m.data])));
+    for (const [name, m] of Object.entries(model.parameters())) expect(Array.from(m.data), name).toEqual(given[name].data.flat());
+    model.dispose();
+  });
 }
 
 const downloaded = async (page, fmt) => {
@@ -99,18 +114,7 @@ describe('<attention-train> compare mode', () => {
     expect(png.bytes.subarray(1, 4).toString()).toBe('PNG');
     expect(png.bytes.readUInt32BE(16)).toBeGreaterThanOrEqual(720); // 360 px at pngScale ≥ 2
     // JSON: both runs' parameters by name with their shapes; they load back into a model of each run's settings.
-    const json = JSON.parse((await downloaded(page, 'json')).bytes.toString('utf8'));
-    expect(json.runs.map((r) => r.scoring)).toEqual(['dot', 'unscaled']);
-    compareRuns(settings).forEach((r, i) => {
-      const model = lab.createTransformer(modelOptions(r.settings, lab.tasks.reverse));
-      const own = model.parameters();
-      const given = json.runs[i].parameters;
-      expect(Object.keys(given)).toEqual(Object.keys(own));
-      for (const [name, m] of Object.entries(given)) expect([m.rows, m.cols, m.data.length, m.data[0].length], name).toEqual([own[name].rows, own[name].cols, own[name].rows, own[name].cols]);
-      model.setParameters(Object.fromEntries(Object.entries(given).map(([name, m]) => [name, m.data])));
-      for (const [name, m] of Object.entries(model.parameters())) expect(Array.from(m.data), name).toEqual(given[name].data.flat());
-      model.dispose();
-    });
+    checkWeights(JSON.parse((await downloaded(page, 'json')).bytes.toString('utf8')), settings);
     // Reset drives both.
     await click(page, 'reset');
     await waitFor(page, () => document.querySelector('attention-train').state === 'idle' && document.querySelector('attention-train').compareCurves.length === 0);
@@ -144,8 +148,8 @@ describe('<attention-train> compare mode', () => {
   });
 
   test('in the explorer: tcmp from and to the URL, and an accessibility audit of the trained compare mode', async () => {
-    for (const lang of ['en', 'zh-CN']) {
-      const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: lang });
+    for (const [lang, colorScheme] of [['en', 'light'], ['zh-CN', 'dark']]) {
+      const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: lang, colorScheme });
       await page.goto(`${s.url}/site/index.html?panel=train&tcmp=scaling&lang=${lang}`);
       await ready(page);
       const panel = page.locator('attention-explorer attention-train');

@@ -58,7 +58,7 @@ export function syncCompare(box, t, pair, s, lang, more) {
   runs.forEach((r, i) => {
     const numbers = statusText(t, r.session, lang);
     const norm = r.session.last ? t('train.gradientNormIs', { norm: r.session.last.gradientNorm.toPrecision(4) }) : '';
-    p.lines[i].textContent = `${runName(t, r.scoring)}: ${stateText(t, r.session, lang)} ${numbers}${norm ? ` · ${norm}` : ''}`;
+    p.lines[i].textContent = t('train.runLine', { name: runName(t, r.scoring), state: stateText(t, r.session, lang), numbers: norm ? `${numbers} · ${norm}` : numbers });
   });
   place(p.legend, runLegend(t, runs).map((l) => legendItem(l.label, l.color, l.dash)));
   const has = runs.some((r) => r.session.losses.length);
