@@ -122,6 +122,24 @@ describe('<attention-train> compare mode', () => {
     await w.context.close();
   }, 300_000);
 
+  test('one run: the CSV holds its recorded numbers, the PNG is the loss chart', async () => {
+    const w = await open('<attention-train task="reverse"></attention-train>');
+    const { page } = w;
+    await click(page, 'train');
+    await waitFor(page, () => document.querySelector('attention-train').curves.accuracy.length >= 1);
+    await click(page, 'pause');
+    await waitFor(page, () => document.querySelector('attention-train').state === 'paused');
+    const curves = await page.evaluate(() => document.querySelector('attention-train').curves);
+    const csv = await downloaded(page, 'csv');
+    expect(csv.name).toBe('train-reverse-dot-seed1-curves.csv');
+    expect(csv.bytes.toString('utf8')).toBe(curvesCsv([{ name: 'scaled dot-product', losses: curves.loss, accuracies: curves.accuracy }]));
+    expect(curves.loss.every((p) => p.gradientNorm > 0)).toBe(true);
+    const png = await downloaded(page, 'png');
+    expect([png.name, png.bytes.subarray(1, 4).toString()]).toEqual(['train-reverse-dot-seed1-loss.png', 'PNG']);
+    expect(w.problems.console).toEqual([]);
+    await w.context.close();
+  });
+
   test('additive vs dot-product on a decoder-only task: the panel says why nothing runs (en, zh-CN)', async () => {
     for (const lang of ['en', 'zh-CN']) {
       const w = await open('<attention-train task="grammar" compare="scoring"></attention-train>', { lang });

@@ -155,8 +155,9 @@ export class AttentionTrain extends AttentionElement {
     const state = this.settings.compare ? this.#pair.state : this.#session.state;
     if (state !== this.#lastState) {
       this.#lastState = state;
-      const p = this.#session.last;
-      this.emit('attention-train', { state, step: p?.step ?? 0, loss: p?.loss ?? null, accuracy: p?.accuracy ?? null });
+      // In compare mode the step is the run behind's, and loss and accuracy (one run's) are null.
+      const p = this.settings.compare ? null : this.#session.last;
+      this.emit('attention-train', { state, step: this.step, loss: p?.loss ?? null, accuracy: p?.accuracy ?? null });
     }
   }
 
@@ -237,7 +238,7 @@ export class AttentionTrain extends AttentionElement {
     const runs = s.compare ? this.#pair.runs : [{ scoring: s.scoring, session: this.#session }];
     const box = s.compare ? this.#parts.compare : this.#parts.curves;
     const chart = box.querySelector(s.compare ? '[data-chart="compare-loss"] svg' : '[data-chart="loss"] svg');
-    return { settings: s, runs: runs.map((r) => ({ ...r, name: runName(t, r.scoring) })), chart, legend: runLegend(t, runs) };
+    return { settings: s, runs: runs.map((r) => ({ ...r, name: runName(t, r.scoring) })), chart, title: t(s.compare ? 'train.compareLoss' : 'train.lossChart'), legend: runLegend(t, runs) };
   }
 
   #exportError(message) {

@@ -23,7 +23,7 @@ export const exportFile = (s) => `train-${s.task}-${s.compare || s.scoring}-seed
 
 /**
  * The bar: `source()` gives what to export now: { settings, runs: [{ scoring, name, session }],
- * chart (the loss chart's SVG), legend ([{ label, color, dash }]) }. `onError(message)`: a run
+ * chart (the loss chart's SVG), title (its title), legend ([{ label, color, dash }]) }. `onError(message)`: a run
  * whose weights cannot be read (no model yet).
  */
 export function trainExportBar(t, source, onError) {
@@ -35,7 +35,7 @@ export function trainExportBar(t, source, onError) {
   const file = () => exportFile(source().settings);
   button('png', t('train.lossChart'), async () => {
     const s = source();
-    if (s.chart) download(`${file()}-loss.png`, await chartPng(s.chart, t('train.lossChart'), s.legend));
+    if (s.chart) download(`${file()}-loss.png`, await chartPng(s.chart, s.title, s.legend));
   });
   button('csv', t('train.curvesName'), () => {
     const runs = source().runs.map((r) => ({ name: r.name, losses: r.session.losses, accuracies: r.session.accuracies }));
