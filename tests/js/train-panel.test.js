@@ -6,6 +6,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOAD_MS, STALL_MS, TrainSession } from '../../web/src/components/train/session.js';
 import { TASK_FACTS, TRAIN_TASKS, factsOf, modelOptions, settingsKey, trainSettings } from '../../web/src/components/train/settings.js';
 import { EVERY, Trainer } from '../../web/src/components/train/trainer.js';
+import { FakeWorker } from './fake-worker.js';
 import { loadTrainingLab } from './helpers.js';
 
 let lab;
@@ -21,7 +22,7 @@ describe('settings', () => {
 
   it('defaults are the task’s own model; values out of bounds are clamped and noted', () => {
     const none = { task: null, layers: null, heads: null, dModel: null, scoring: null, seed: null };
-    expect(trainSettings(none)).toEqual({ task: 'reverse', layers: 1, heads: 4, dModel: 32, scoring: 'dot', seed: 1, seq2seq: true, example: 'abcdef', changed: [] });
+    expect(trainSettings(none)).toEqual({ task: 'reverse', layers: 1, heads: 4, dModel: 32, scoring: 'dot', seed: 1, seq2seq: true, example: 'abcdef', compare: '', compareAsked: '', changed: [] });
     expect(trainSettings({ ...none, task: 'repeat' })).toMatchObject({ layers: 2, heads: 4, dModel: 32, seq2seq: false });
     const s = trainSettings({ task: 'fly', layers: '9', heads: '3', dModel: '30', scoring: 'cosine', seed: '-4' });
     expect(s).toMatchObject({ task: 'reverse', layers: 3, heads: 2, dModel: 30, scoring: 'dot', seed: 0 });
@@ -106,21 +107,6 @@ describe('Trainer', () => {
     tr.dispose();
   });
 });
-
-/** A stand-in Worker: records what the page posts; `say(m)` delivers a message from the worker. */
-class FakeWorker extends EventTarget {
-  posted = [];
-  terminated = false;
-  postMessage(m) {
-    this.posted.push(m);
-  }
-  terminate() {
-    this.terminated = true;
-  }
-  say(m) {
-    this.dispatchEvent(Object.assign(new Event('message'), { data: m }));
-  }
-}
 
 describe('TrainSession', () => {
   afterEach(() => vi.useRealTimers());

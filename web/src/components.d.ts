@@ -157,19 +157,24 @@ export declare class AttentionDecoding extends AttentionElement {
  * the reader's input. Extra attributes: `task` (`reverse`, default, `dates`, `grammar`, `repeat`),
  * `layers` (per side, 1–3), `train-heads` (1, 2, 4 or 8), `train-d-model` (8–128, a multiple of the
  * heads), each defaulting to the task's own model; `scoring` (the cross-attention of the seq2seq
- * tasks: `dot`, default, `additive` or `unscaled`), `train-seed` (default 1). A changed setting
+ * tasks: `dot`, default, `additive` or `unscaled`), `train-seed` (default 1), `compare` (`scaling`:
+ * scaled vs unscaled dot-product, `scoring`: scaled dot-product vs additive cross-attention, seq2seq
+ * tasks only; two runs in two workers, their loss and gradient-norm curves on shared charts; empty:
+ * one run). Exports: the loss chart as PNG, the curves as CSV, the weights as JSON. A changed setting
  * drops the model (and stops its training): the next Train starts the new one. Fires `attention-train` with
  * `{ state, step, loss, accuracy }` when its state changes.
  */
 export declare class AttentionTrain extends AttentionElement {
   /** The settings as used: task, layers, heads, dModel, scoring, seed, seq2seq, example, changed. */
-  readonly settings: { task: string; layers: number; heads: number; dModel: number; scoring: string; seed: number; seq2seq: boolean; example: string; changed: { name: string; given: string; used: string }[] };
+  readonly settings: { task: string; layers: number; heads: number; dModel: number; scoring: string; seed: number; seq2seq: boolean; example: string; compare: '' | 'scaling' | 'scoring'; compareAsked: '' | 'scaling' | 'scoring'; changed: { name: string; given: string; used: string }[] };
   /** `idle`, `loading`, `running`, `pausing` (until the chunk of steps in hand ends), `paused`, `reached` (the goal), `stopped` (at its last step) or `failed`. */
   readonly state: string;
   /** The last step trained (0 before the first). */
   readonly step: number;
   /** The curves since the model's start (copies): the training loss at each report, the validation exact match every 50 steps. */
-  readonly curves: { loss: { step: number; loss: number }[]; accuracy: { step: number; accuracy: number }[] };
+  readonly curves: { loss: { step: number; loss: number; gradientNorm: number }[]; accuracy: { step: number; accuracy: number }[] };
+  /** In compare mode each run's scoring, state and curves (copies), in the charts' order; else []. */
+  readonly compareCurves: { scoring: string; state: string; loss: { step: number; loss: number; gradientNorm: number }[]; accuracy: { step: number; accuracy: number }[] }[];
   /** Start training, or continue the model of the same settings after a pause. */
   train(): void;
   /** Stop after the current chunk of steps; Train continues the same curve. */
@@ -228,13 +233,14 @@ export interface AttentionPanelSettings {
   ropeShift?: string;
   context?: string;
   kvShape?: string;
-  /** attention-train `task`, `layers`, `train-heads`, `train-d-model`, `scoring`, `train-seed`. */
+  /** attention-train `task`, `layers`, `train-heads`, `train-d-model`, `scoring`, `train-seed`, `compare`. */
   trainTask?: string;
   trainLayers?: string;
   trainHeads?: string;
   trainDModel?: string;
   trainScoring?: string;
   trainSeed?: string;
+  trainCompare?: string;
   /** attention-backward `step` and `score-scale`. */
   backwardStep?: string;
   scoreScale?: string;

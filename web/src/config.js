@@ -92,6 +92,7 @@ export const PANEL_SETTINGS = [
   { property: 'trainDModel', key: 'tdm', panel: 'train', attribute: 'train-d-model', written: 16, applied: 16 },
   { property: 'trainScoring', key: 'tsc', panel: 'train', attribute: 'scoring', written: 16, applied: 16 },
   { property: 'trainSeed', key: 'tseed', panel: 'train', attribute: 'train-seed', written: 16, applied: 16 },
+  { property: 'trainCompare', key: 'tcmp', panel: 'train', attribute: 'compare', written: 16, applied: 16 },
   { property: 'backwardStep', key: 'bstep', panel: 'backward', attribute: 'step', written: 16, applied: 16 },
   { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', written: 16, applied: 16 },
   { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', written: 16, applied: 16 },

@@ -9,7 +9,10 @@ import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
 import { onIdle } from '../../idle.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
+import { runLegend, runName, syncCompare } from './compare-view.js';
 import { TrainControls } from './controls.js';
+import { trainExportBar } from './exports.js';
+import { RunPair } from './run-pair.js';
 import { TrainSession } from './session.js';
 import { TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
 import { TRAIN_CSS } from './styles.js';
@@ -21,11 +24,17 @@ const EVERY_MS = { progress: 400, attention: 1000 };
 /** A module worker next to this file (in the bundles: attention-train-worker.js next to them). */
 const makeWorker = () => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 
+const curvesOf = (session) => ({ loss: session.losses.map((p) => ({ ...p })), accuracy: session.accuracies.map((p) => ({ ...p })) });
+
 export class AttentionTrain extends AttentionElement {
   static tag = 'attention-train';
 
   #session = new TrainSession(makeWorker, (what) => this.#changed(what));
   #controls = new TrainControls(this, { train: () => this.train(), pause: () => this.pause(), reset: () => this.reset() });
+  /** The compare mode's two runs (compare="scaling" | "scoring"). */
+  #pair = new RunPair(makeWorker, (what) => this.#changed(what));
+  /** The export bar, and the language it was made in. */
+  #exports = null;
   #try = new TryBox(this.#session, () => this.#queueDraw('try'));
   #pool = new Map();
   /** The settings key of the session's model (a change of setting starts over). */
@@ -50,9 +59,9 @@ export class AttentionTrain extends AttentionElement {
 
   disconnectedCallback() {
     // Taken out of the page: the worker goes (put back, the panel starts over).
-    this.#session.reset();
+    this.reset();
     this.#session.dispose();
-    this.#key = null;
+    this.#pair.dispose();
   }
 
   /** The settings as used: { task, layers, heads, dModel, scoring, seed, seq2seq, example, changed }. */
@@ -61,31 +70,40 @@ export class AttentionTrain extends AttentionElement {
   }
   /** 'idle', 'loading', 'running', 'pausing', 'paused', 'reached', 'stopped' or 'failed'. */
   get state() {
-    return this.#session.state;
+    return this.settings.compare ? this.#pair.state : this.#session.state;
   }
-  /** The last step trained (0 before the first). */
+  /** The last step trained (0 before the first); in compare mode the run behind's. */
   get step() {
+    if (this.settings.compare) return this.#pair.runs.length ? Math.min(...this.#pair.runs.map((r) => r.session.last?.step ?? 0)) : 0;
     return this.#session.last?.step ?? 0;
   }
 
-  /** The curves since the model's start (copies): { loss: { step, loss }[], accuracy: { step, accuracy }[] }. */
+  /** The curves since the model's start (copies): { loss: { step, loss, gradientNorm }[], accuracy: { step, accuracy }[] }. */
   get curves() {
-    return { loss: this.#session.losses.map((p) => ({ ...p })), accuracy: this.#session.accuracies.map((p) => ({ ...p })) };
+    return curvesOf(this.#session);
+  }
+  /** In compare mode, each run's scoring and curves (copies): [{ scoring, state, loss, accuracy }]; else []. */
+  get compareCurves() {
+    return this.#pair.runs.map((r) => ({ scoring: r.scoring, state: r.session.state, ...curvesOf(r.session) }));
   }
 
   /** Start or continue training the model of the current settings. */
   train() {
     const s = this.settings;
+    if (s.compareAsked && !s.compare) return;
     if (this.#key !== null && this.#key !== settingsKey(s)) this.reset();
     this.#key = settingsKey(s);
-    this.#session.train(s);
+    if (s.compare) this.#pair.train(s);
+    else this.#session.train(s);
   }
   pause() {
     this.#session.pause();
+    this.#pair.pause();
   }
   /** Drop the model and its curves (a failed worker is replaced). */
   reset() {
     this.#session.reset();
+    this.#pair.reset();
     this.#try.clear();
     this.#key = null;
   }
@@ -122,6 +140,8 @@ export class AttentionTrain extends AttentionElement {
       gridNote: el('p', { class: 'note', 'data-role': 'grid-note' }),
       maps: gridElement('example'),
       grid: el('section', { class: 'grid', part: 'grid' }),
+      compare: el('section', { class: 'compare', part: 'compare', 'data-role': 'compare' }),
+      compareNote: el('p', { class: 'note', 'data-role': 'compare-note' }),
     };
   }
 
@@ -132,11 +152,12 @@ export class AttentionTrain extends AttentionElement {
 
   #changed(what) {
     this.#queueDraw(what);
-    const state = this.#session.state;
+    const state = this.settings.compare ? this.#pair.state : this.#session.state;
     if (state !== this.#lastState) {
       this.#lastState = state;
-      const p = this.#session.last;
-      this.emit('attention-train', { state, step: p?.step ?? 0, loss: p?.loss ?? null, accuracy: p?.accuracy ?? null });
+      // In compare mode the step is the run behind's, and loss and accuracy (one run's) are null.
+      const p = this.settings.compare ? null : this.#session.last;
+      this.emit('attention-train', { state, step: this.step, loss: p?.loss ?? null, accuracy: p?.accuracy ?? null });
     }
   }
 
@@ -170,6 +191,8 @@ export class AttentionTrain extends AttentionElement {
     const lang = this.language;
     const session = this.#session;
     const p = this.#parts;
+    const s = this.settings;
+    if (s.compare || s.compareAsked) return this.#drawCompare(t, s, lang);
     // A failure is said once, by the alert; the status line says every other state.
     const said = stateText(t, session, lang);
     const failed = session.state === 'failed';
@@ -179,10 +202,7 @@ export class AttentionTrain extends AttentionElement {
     syncProgress(p.progress, t, session, lang);
     p.numbers.textContent = statusText(t, session, lang);
     p.model.textContent = session.info ? t('train.model', { parameters: session.info.parameters.toLocaleString(lang), build: t(session.info.simd ? 'train.build.simd' : 'train.build.scalar') }) : '';
-    if (due.has('state') || due.has('try')) {
-      const s = this.settings;
-      place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, p.grid, this.#tryBox(s)]);
-    }
+    if (due.has('state') || due.has('try')) place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, ...this.#exportBar(session.losses.length > 0), p.grid, this.#tryBox(s)]);
     // The curves and the grid each in a frame of their own when more than the numbers changed: no
     // frame does all the work (a frame's few ms of script, stretched on a busy machine, stay short).
     const steps = [];
@@ -192,6 +212,40 @@ export class AttentionTrain extends AttentionElement {
     if (!spread || !session.attention) this.#inFrames(steps, []);
     else if (due.has('state')) this.#inFrames([], steps);
     else this.#inFrames(steps.slice(0, 1), steps.slice(1));
+  }
+
+  /** The compare mode: both runs' lines and curves, or (compare="scoring" on a decoder-only task) why there are none. */
+  #drawCompare(t, s, lang) {
+    const p = this.#parts;
+    const controls = this.#controls.sync(t, s, this.#pair.state);
+    if (!s.compare) {
+      p.compareNote.textContent = t('train.compareNone', { task: t(`train.task.${s.task}`) });
+      return place(this.root, [p.heading, p.intro, controls, p.compareNote]);
+    }
+    syncCompare(p.compare, t, this.#pair, s, lang, this.#exportBar(this.#pair.runs.some((r) => r.session.losses.length)));
+    place(this.root, [p.heading, p.intro, controls, p.compare]);
+  }
+
+  /** [the export bar] in the page's language (made anew when the language changes), or [] with nothing to export. */
+  #exportBar(any) {
+    if (this.#exports?.lang !== this.language) this.#exports = { lang: this.language, bar: trainExportBar(this.t, () => this.#exportSource(), (m) => this.#exportError(m)) };
+    return any ? [this.#exports.bar] : [];
+  }
+
+  #exportSource() {
+    const s = this.settings;
+    const t = this.t;
+    const runs = s.compare ? this.#pair.runs : [{ scoring: s.scoring, session: this.#session }];
+    const box = s.compare ? this.#parts.compare : this.#parts.curves;
+    const chart = box.querySelector(s.compare ? '[data-chart="compare-loss"] svg' : '[data-chart="loss"] svg');
+    return { settings: s, runs: runs.map((r) => ({ ...r, name: runName(t, r.scoring) })), chart, title: t(s.compare ? 'train.compareLoss' : 'train.lossChart'), legend: runLegend(t, runs) };
+  }
+
+  #exportError(message) {
+    const p = this.#parts;
+    p.error.hidden = false;
+    p.error.textContent = message;
+    if (this.settings.compare) p.compare.append(p.error);
   }
 
   /** Run `now` at once, then each of `next` in a frame of its own (while the panel has its parts). */

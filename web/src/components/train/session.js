@@ -22,7 +22,7 @@ export class TrainSession {
   state = 'idle';
   info = null;
   last = null;
-  /** { step, loss }[] and { step, accuracy }[]: the curves of this model since its start. */
+  /** { step, loss, gradientNorm }[] and { step, accuracy }[]: the curves of this model since its start. */
   losses = [];
   accuracies = [];
   attention = null;
@@ -65,6 +65,14 @@ export class TrainSession {
     return new Promise((resolve) => this.#pending.set(id, resolve));
   }
 
+  /** The model's parameters now: resolves to { parameters: { [name]: { rows, cols, data } }, step }, { error }, or null (no model). */
+  weights() {
+    if (!this.#worker || this.state === 'idle' || this.state === 'failed') return Promise.resolve(null);
+    const id = ++this.#requests;
+    this.#worker.postMessage({ type: 'weights', id });
+    return new Promise((resolve) => this.#pending.set(id, resolve));
+  }
+
   dispose() {
     this.#dropWorker();
   }
@@ -91,7 +99,7 @@ export class TrainSession {
   }
 
   #message(m) {
-    if (m.type === 'generated') return this.#answer(m);
+    if (m.type === 'generated' || m.type === 'weights') return this.#answer(m);
     if (this.state === 'failed' || m.run !== this.#run) return;
     if (m.type === 'started') this.info = m;
     else if (m.type === 'progress') return this.#progress(m);
@@ -104,7 +112,7 @@ export class TrainSession {
 
   #progress(m) {
     this.last = m;
-    this.losses.push({ step: m.step, loss: m.loss });
+    this.losses.push({ step: m.step, loss: m.loss, gradientNorm: m.gradientNorm });
     if (m.validated) this.accuracies.push({ step: m.step, accuracy: m.accuracy });
     if (this.state === 'running' || this.state === 'pausing') this.#watch(STALL_MS);
     if (m.diverged) return this.#fail({ name: 'Error', code: 'DIVERGED', message: `diverged at step ${m.step}`, step: m.step });

@@ -29,6 +29,8 @@ export const SCORINGS = ['dot', 'additive', 'unscaled'];
 export const BOUNDS = { layers: [1, 3], heads: [1, 8], dModel: [8, 128], seed: [0, 2 ** 31 - 1] };
 /** The head counts offered: powers of two, so the widths offered split evenly. */
 export const HEADS = [1, 2, 4, 8];
+/** Compare modes: none, scaled vs unscaled dot-product, scaled dot-product vs additive (seq2seq only). */
+export const COMPARES = ['', 'scaling', 'scoring'];
 /**
  * The panel's attributes (in the order of its form) and the settings they give. Not `heads`,
  * `d-model` or `seed`: those are the input model's, which the explorer gives every panel.
@@ -40,6 +42,7 @@ export const TRAIN_FIELDS = [
   { attribute: 'train-d-model', name: 'dModel' },
   { attribute: 'scoring', name: 'scoring' },
   { attribute: 'train-seed', name: 'seed' },
+  { attribute: 'compare', name: 'compare' },
 ];
 export const TRAIN_ATTRIBUTES = TRAIN_FIELDS.map((f) => f.attribute);
 const ATTRIBUTE_OF = Object.fromEntries(TRAIN_FIELDS.map((f) => [f.name, f.attribute]));
@@ -84,7 +87,11 @@ export function trainSettings(given, facts = TASK_FACTS) {
   note('dModel', given.dModel, dModel);
   if (seq2seq) note('scoring', given.scoring, scoring);
   note('seed', given.seed, seed);
-  return { task: taskName, layers, heads, dModel, scoring, seed, seq2seq, example: task.example, changed };
+  // 'scoring' compares cross-attention: a decoder-only task has none, so none is run (the panel says why).
+  const asked = COMPARES.includes(given.compare ?? '') ? given.compare ?? '' : '';
+  if (isGiven(given.compare)) note('compare', given.compare, asked);
+  const compare = asked === 'scoring' && !seq2seq ? '' : asked;
+  return { task: taskName, layers, heads, dModel, scoring, seed, seq2seq, example: task.example, compare, compareAsked: asked, changed };
 }
 
 /** createTransformer's options for `settings` on `task` (d_ff: the task's, or 2·d_model for another width). */
@@ -92,7 +99,8 @@ export function modelOptions(settings, task) {
   const model = task.defaults.model;
   const dFF = settings.dModel === model.dModel ? model.dFF : 2 * settings.dModel;
   const base = { task, seed: settings.seed, dModel: settings.dModel, heads: settings.heads, dFF, norm: model.norm, positions: model.positions };
-  if (!settings.seq2seq) return { ...base, decoderLayers: settings.layers };
+  // A decoder-only model has no cross-attention, but its self-attention can go unscaled (a compare run).
+  if (!settings.seq2seq) return { ...base, decoderLayers: settings.layers, ...(settings.scoring === 'unscaled' ? { scaled: false } : {}) };
   const scoring = settings.scoring === 'additive' ? { crossScoring: 'additive' } : { crossScoring: 'dot', scaled: settings.scoring !== 'unscaled' };
   return { ...base, encoderLayers: settings.layers, decoderLayers: settings.layers, ...scoring };
 }
@@ -104,4 +112,4 @@ export function schedule(task) {
 }
 
 /** A key naming a model: runs with the same key continue each other, a different key starts over. */
-export const settingsKey = (s) => [s.task, s.layers, s.heads, s.dModel, s.scoring, s.seed].join(' ');
+export const settingsKey = (s) => [s.task, s.layers, s.heads, s.dModel, s.scoring, s.seed, s.compare ?? ''].join(' ');

@@ -69,7 +69,7 @@ export class Trainer {
   /**
    * Train for about `budgetMs` milliseconds (at least one step, at most up to the next validation
    * step): { step, loss (the chunk's last step's), learningRate, stepsPerSecond (over the run's
-   * training time), validated (this chunk ended on a validation step), accuracy, reached, diverged }.
+   * training time), gradientNorm (the chunk's last step's, before clipping), validated (this chunk ended on a validation step), accuracy, reached, diverged }.
    */
   chunk(budgetMs) {
     const start = performance.now();
@@ -87,7 +87,7 @@ export class Trainer {
     const validated = !result.diverged && this.step % EVERY === 0;
     if (validated) this.#validate();
     return {
-      step: this.step, loss: result.loss, learningRate, stepsPerSecond: this.step / (this.trainMs / 1000),
+      step: this.step, loss: result.loss, gradientNorm: result.gradientNorm, learningRate, stepsPerSecond: this.step / (this.trainMs / 1000),
       validated, accuracy: this.accuracy, reached: this.reached, diverged: Boolean(result.diverged), stopped: this.step >= this.#plan.maxSteps,
     };
   }
@@ -124,6 +124,11 @@ export class Trainer {
   /** The reader's input decoded with its attention; the task's AttentionError for text it cannot encode. */
   generate(text) {
     return { input: text, ...attentionOf(this.#model, this.#task.encode(text)) };
+  }
+
+  /** Copies of the model's parameters by name: { [name]: { rows, cols, data: Float32Array } }. */
+  weights() {
+    return this.#model.parameters();
   }
 
   dispose() {

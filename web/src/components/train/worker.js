@@ -6,10 +6,12 @@
 //      { type: 'pause' }              stop after the current chunk; the model is kept
 //      { type: 'reset' }              drop the model
 //      { type: 'generate', text, id } decode the reader's input with the current model
+//      { type: 'weights', id }        the current model's parameters by name
 // Out: { type: 'started', step, parameters, goal, maxSteps, example, simd },
 //      { type: 'progress', step, loss, learningRate, stepsPerSecond, validated, accuracy, reached, diverged, stopped },
 //      { type: 'attention', step, input, output, kind, maps, rowLabels, colLabels } (every EVERY steps),
 //      { type: 'paused', step }, { type: 'generated', id, …attention } or { type: 'generated', id, error },
+//      { type: 'weights', id, step, parameters } or { type: 'weights', id, error },
 //      { type: 'error', error } (the run cannot go on)
 import { init } from '../../../../dist/training.js';
 import { settingsKey } from './settings.js';
@@ -81,6 +83,12 @@ function generate(text, id) {
   }
 }
 
+function weights(id) {
+  if (!trainer) return self.postMessage({ type: 'weights', id, error: { name: 'Error', code: 'NO_MODEL', message: 'no model yet' } });
+  const parameters = trainer.weights();
+  self.postMessage({ type: 'weights', id, step: trainer.step, parameters }, Object.values(parameters).map((m) => m.data.buffer));
+}
+
 self.addEventListener('message', ({ data }) => {
   if (data?.type === 'train')
     train(data.settings, data.run).catch((error) => {
@@ -90,4 +98,5 @@ self.addEventListener('message', ({ data }) => {
   else if (data?.type === 'pause') running = false;
   else if (data?.type === 'reset') reset();
   else if (data?.type === 'generate') generate(data.text, data.id);
+  else if (data?.type === 'weights') weights(data.id);
 });
