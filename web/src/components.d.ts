@@ -243,6 +243,9 @@ export interface AttentionPanelSettings {
   crossDate?: string;
   /** attention-steps `weights` (`random` or `trained`: layer 0 of the shipped grammar model). */
   stepsWeights?: string;
+  /** attention-heads `weights` (`random` or `trained`: the shipped grammar model's heads) and `layer` (0-based, trained only). */
+  headsWeights?: string;
+  headsLayer?: string;
 }
 
 /**

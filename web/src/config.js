@@ -97,6 +97,8 @@ export const PANEL_SETTINGS = [
   { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', written: 16, applied: 16 },
   { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', written: 64, applied: 64 },
   { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', written: 16, applied: 16 },
 ];
 
 /**
