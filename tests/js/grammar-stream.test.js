@@ -5,7 +5,7 @@
 // naming it; the layer norm gives rows of mean β and variance γ² (γ, β constant).
 import { describe, expect, test } from 'vitest';
 import { init } from '../../dist/training-node.js';
-import { layerInput, layerNorm } from '../../web/src/trained/grammar-stream.js';
+import { LAYER_STEPS, layerInput, layerNorm, sentenceLayerSteps } from '../../web/src/trained/grammar-stream.js';
 
 const lab = await init();
 const model = await lab.loadTrained('grammar');
@@ -26,6 +26,19 @@ describe('the grammar model’s stream, layer by layer', () => {
   test.each([0, 1])('layer %i: the heads’ weights equal the model’s own attention', (layer) => {
     for (const sentence of ['the dog chased the cats. they ran. who ran? the', 'the cat sat on the mat', 'the'])
       expect(maxDifference(sentence, layer), sentence).toBeLessThan(2e-6);
+  });
+
+  test('the last layer’s output, through the final norm and output layer, predicts the model’s own greedy next token', () => {
+    const P = model.parameters();
+    for (const sentence of ['the dog chased the cats. they ran. who ran? the', 'the boy met the girl. she ran. who ran? the', 'the']) {
+      const { steps, all } = sentenceLayerSteps(lab, model, sentence, model.config.decoderLayers - 1);
+      expect(Object.keys(steps)).toEqual(LAYER_STEPS);
+      const z = layerNorm(steps.output, P['decoder.final_norm.gamma'].data, P['decoder.final_norm.beta'].data);
+      const logits = lab.matmul(z, P['output.w']);
+      const V = logits.cols;
+      const last = Array.from(logits.data.subarray((z.rows - 1) * V, z.rows * V), (v, j) => v + P['output.b'].data[j]);
+      expect(last.indexOf(Math.max(...last)), sentence).toBe(model.generate(all).tokens[0]);
+    }
   });
 
   test('a sentence longer than the model reads is cut to its length', () => {

@@ -100,6 +100,8 @@ export const PANEL_SETTINGS = [
   { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', written: 16, applied: 16 },
   { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', written: 16, applied: 16 },
   { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', written: 16, applied: 16 },
+  { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'transformerLayer', key: 'tfl', panel: 'transformer', attribute: 'layer', written: 16, applied: 16 },
   { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', written: 16, applied: 16 },
   { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', written: 16, applied: 16 },
 ];

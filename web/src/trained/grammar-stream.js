@@ -69,14 +69,41 @@ export function layerWeights(model, layer) {
   };
 }
 
-/** The stream after one pre-norm layer: x + MHA(LN₁(x)), then + FFN(LN₂(·)). */
-export function throughLayer(lab, model, x, layer) {
+/** The order of layerSteps' matrices: the pre-norm layer as the model runs it. */
+export const LAYER_STEPS = ['input', 'norm1', 'attention', 'residual1', 'norm2', 'hidden', 'ffn', 'output'];
+
+/**
+ * One pre-norm layer on stream x, every intermediate: input x, norm1 = LN₁(x), attention =
+ * MHA(norm1) (causal), residual1 = x + attention, norm2 = LN₂(residual1), hidden = ReLU(norm2 W₁ + b₁),
+ * ffn = hidden W₂ + b₂, output = residual1 + ffn.
+ */
+export function layerSteps(lab, model, x, layer) {
   if (model.config.activation !== 'relu') throw new Error(`grammar stream: the model's activation is ${model.config.activation}; only relu is computed here`);
   const w = layerWeights(model, layer);
-  const attention = lab.multiHeadAttention(layerNorm(x, ...w.norm1), { heads: model.config.heads, Wq: w.Wq, Wk: w.Wk, Wv: w.Wv, Wo: w.Wo, mask: 'causal' });
-  const mid = add(x, attention.output);
-  const hidden = biased(lab.matmul(layerNorm(mid, ...w.norm2), w.W1), w.b1, true);
-  return add(mid, biased(lab.matmul(hidden, w.W2), w.b2, false));
+  const norm1 = layerNorm(x, ...w.norm1);
+  const attention = lab.multiHeadAttention(norm1, { heads: model.config.heads, Wq: w.Wq, Wk: w.Wk, Wv: w.Wv, Wo: w.Wo, mask: 'causal' }).output;
+  const residual1 = add(x, attention);
+  const norm2 = layerNorm(residual1, ...w.norm2);
+  const hidden = biased(lab.matmul(norm2, w.W1), w.b1, true);
+  const ffn = biased(lab.matmul(hidden, w.W2), w.b2, false);
+  return { input: x, norm1, attention, residual1, norm2, hidden, ffn, output: add(residual1, ffn) };
+}
+
+/** The stream after one pre-norm layer: x + MHA(LN₁(x)), then + FFN(LN₂(·)). */
+export const throughLayer = (lab, model, x, layer) => layerSteps(lab, model, x, layer).output;
+
+/** Layer `layer`'s steps on `sentence` (the stream it reads computed through the layers before): { steps, ids, all }. */
+export function sentenceLayerSteps(lab, model, sentence, layer) {
+  checkLayer(model, layer);
+  const { ids, all } = sentenceIds(lab, model, sentence);
+  let x = embedded(lab, model, ids);
+  for (let l = 0; l < layer; l++) x = throughLayer(lab, model, x, l);
+  return { steps: layerSteps(lab, model, x, layer), ids, all };
+}
+
+function checkLayer(model, layer) {
+  const layers = model.config.decoderLayers;
+  if (!Number.isInteger(layer) || layer < 0 || layer >= layers) throw new RangeError(`grammar stream: layer must be an integer from 0 to ${layers - 1}, got ${layer}`);
 }
 
 /**
@@ -84,8 +111,7 @@ export function throughLayer(lab, model, x, layer) {
  * ids, all }. Layer 0 reads LN₁(x₀); layer ℓ the stream after layers 0…ℓ−1.
  */
 export function layerInput(lab, model, sentence, layer) {
-  const layers = model.config.decoderLayers;
-  if (!Number.isInteger(layer) || layer < 0 || layer >= layers) throw new RangeError(`grammar stream: layer must be an integer from 0 to ${layers - 1}, got ${layer}`);
+  checkLayer(model, layer);
   const { ids, all } = sentenceIds(lab, model, sentence);
   let x = embedded(lab, model, ids);
   for (let l = 0; l < layer; l++) x = throughLayer(lab, model, x, l);

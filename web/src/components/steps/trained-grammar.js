@@ -59,6 +59,12 @@ export class TrainedGrammar {
     return this.#layers ? Math.min(count - 1, Math.max(0, given)) : 0;
   }
 
+  /** With trained weights loaded: { lab, model, sentence, layer }; else null (use() starts the load). */
+  get ready() {
+    if (!this.on || this.#state?.status !== 'ready') return null;
+    return { ...this.#state.loaded, sentence: this.#sentence(), layer: this.layer };
+  }
+
   #sentence() {
     const s = this.#host.getAttribute('sentence');
     return s && s.trim() ? s : DEFAULT_GRAMMAR[this.#host.language] ?? DEFAULT_GRAMMAR.en;
@@ -72,12 +78,9 @@ export class TrainedGrammar {
       getTrained('grammar').then((loaded) => (this.#state = { status: 'ready', loaded }), (error) => (this.#state = { status: 'failed', error })).then(() => this.#host.requestRender());
     }
     if (this.#state.status !== 'ready') return { config, inputs };
-    const sentence = this.#sentence();
-    const layer = this.layer;
-    if (this.#last?.sentence !== sentence || this.#last.layer !== layer) this.#last = { sentence, layer, run: grammarInputs(this.#state.loaded, sentence, layer) };
-    const { run } = this.#last;
+    const run = this.#runFor();
     const { dModel, heads } = this.#state.loaded.model.config;
-    return { config: { ...config, sentence, dModel, heads, dK: dModel / heads, mask: 'causal', tokens: JSON.stringify(run.labels) }, inputs: run.inputs };
+    return { config: { ...config, sentence: this.#sentence(), dModel, heads, dK: dModel / heads, mask: 'causal', tokens: JSON.stringify(run.labels) }, inputs: run.inputs };
   }
 
   /** The weights choice (and layer picker) and, with trained weights, what they are (or that they are loading, or failed). */
@@ -98,12 +101,19 @@ export class TrainedGrammar {
       out.push(el('p', { class: 'error', role: 'alert', 'data-role': 'trained-error', text: errorText(t, error, { key: key('trained.error') }) }));
     } else {
       if (this.#layers) out.push(this.#layerPicker(t));
-      const run = this.#last.run;
+      const run = this.#runFor();
       note('trained-about', t(key('trained.about'), { count: run.labels.length - 1, layer: this.layer + 1 }));
       if (run.unknownCount) note('trained-unknown', t('steps.trained.unknown', { count: run.unknownCount, list: run.unknown.join(', ') || '—' }), 'warn');
       if (run.cut) note('trained-cut', t('steps.trained.cut', { n: run.labels.length - 1, cut: run.cut }), 'warn');
     }
     return out;
+  }
+
+  /** The run of the sentence and layer shown (computed here when use() was not called). */
+  #runFor() {
+    const sentence = this.#sentence();
+    if (this.#last?.sentence !== sentence || this.#last.layer !== this.layer) this.#last = { sentence, layer: this.layer, run: grammarInputs(this.#state.loaded, sentence, this.layer) };
+    return this.#last.run;
   }
 
   /** The layer picker, one option per layer of the loaded model. */
