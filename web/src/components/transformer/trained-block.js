@@ -42,14 +42,14 @@ export class TrainedBlock {
     const { steps, ids } = this.#last.run;
     const tokens = ids.map((id) => lab.tasks.grammar.vocabulary[id]);
     const list = (this.#list ??= el('ol', { class: 'trained-steps', 'data-role': 'trained-steps' }));
-    place(list, LAYER_STEPS.map((key, k) => this.#step(t, key, k, steps[key], tokens, layer)));
+    place(list, LAYER_STEPS.map((key) => this.#step(t, key, steps[key], tokens, layer)));
     return [list];
   }
 
-  #step(t, key, k, matrix, tokens, layer) {
+  #step(t, key, matrix, tokens, layer) {
     const name = t(`transformer.trained.step.${key}`, { layer: layer + 1 });
     const heat = createHeatmap({ t, name, file: `trained-${key}`, matrix, rowLabels: tokens, colLabels: dims(matrix.cols), compact: true, pool: this.#pool, slot: key });
     heat.el.dataset.matrix = key;
-    return el('li', { 'data-step': key }, el('h3', { class: 'step-title', text: `${k + 1}. ${name}` }), heat.el);
+    return el('li', { 'data-step': key }, el('h3', { class: 'step-title', text: name }), heat.el);
   }
 }
