@@ -249,6 +249,15 @@ export interface AttentionPanelSettings {
   crossDate?: string;
   /** attention-steps `weights` (`random` or `trained`: layer 0 of the shipped grammar model). */
   stepsWeights?: string;
+  /** attention-heads `weights` (`random` or `trained`: the shipped grammar model's heads) and `layer` (0-based, trained only). */
+  headsWeights?: string;
+  headsLayer?: string;
+  /** attention-transformer `weights` (`random` or `trained`: a layer of the shipped grammar model, pre-norm) and `layer` (0-based). */
+  transformerWeights?: string;
+  transformerLayer?: string;
+  /** attention-backward `weights` (`random` or `trained`: a head of the shipped grammar model) and `layer` (0-based). */
+  backwardWeights?: string;
+  backwardLayer?: string;
 }
 
 /**

@@ -44,12 +44,13 @@ export const CONFIG_ATTRIBUTES = CONFIG_FIELDS.map((f) => f.attribute);
 export const LOOK_FIELDS = [{ attribute: 'theme', property: 'theme', type: 'choice', choices: ['auto', 'light', 'dark'], default: 'auto' }];
 
 /**
- * The explorer's view in the URL: attributes of the explorer, each passed on to `panel` when it
- * has one (`lang` is the page's language, set by the page rather than from the state).
+ * The explorer's view in the URL: attributes of the explorer, each passed on to `panel` (and
+ * `alsoPanels`) when it has one (`lang` is the page's language, set by the page rather than from the state).
  */
 export const VIEW_FIELDS = [
   { property: 'step', key: 'step', attribute: 'step', panel: 'steps' },
-  { property: 'head', key: 'head', attribute: 'head', panel: 'steps' },
+  // The head the reader picked (the steps panel's picker) is also the head the backward panel follows.
+  { property: 'head', key: 'head', attribute: 'head', panel: 'steps', alsoPanels: ['backward'] },
   { property: 'lang', key: 'lang' },
   { property: 'kernel', key: 'kernel', attribute: 'kernel', panel: 'pooling' },
   { property: 'bandwidth', key: 'bw', attribute: 'bandwidth', panel: 'pooling' },
@@ -98,6 +99,12 @@ export const PANEL_SETTINGS = [
   { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', written: 16, applied: 16 },
   { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', written: 64, applied: 64 },
   { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', written: 16, applied: 16 },
+  { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'transformerLayer', key: 'tfl', panel: 'transformer', attribute: 'layer', written: 16, applied: 16 },
+  { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', written: 16, applied: 16 },
+  { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', written: 16, applied: 16 },
 ];
 
 /**

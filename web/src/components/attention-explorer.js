@@ -268,9 +268,9 @@ export class AttentionExplorer extends AttentionElement {
       tabs[id].setAttribute('aria-selected', String(id === active));
       tabs[id].tabIndex = id === active ? 0 : -1;
     }
-    for (const { attribute, panel } of FOR_PANELS) {
+    for (const { attribute, panel, alsoPanels = [] } of FOR_PANELS) {
       const v = this.getAttribute(attribute);
-      if (v !== null) setAttr(panels[panel], attribute, v);
+      if (v !== null) for (const id of [panel, ...alsoPanels]) setAttr(panels[id], attribute, v);
     }
   }
 }

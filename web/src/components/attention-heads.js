@@ -1,5 +1,7 @@
 // <attention-heads>: every head's attention weights side by side, then the
 // concatenated head outputs and the output after W_O, from one traced call.
+// weights="trained": the heads of one layer (`layer`) of the shipped grammar model on the
+// sentence (steps/trained-grammar.js, trained/grammar-stream.js).
 import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
 import { createHeatmap, place } from '../heatmap.js';
@@ -8,6 +10,7 @@ import { ownResult } from '../own-trace.js';
 import { renderTexCached } from '../tex.js';
 import { traceMask, traceStep } from '../trace-view.js';
 import { dkRelation } from './steps/dk-relation.js';
+import { TrainedGrammar } from './steps/trained-grammar.js';
 
 const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
 
@@ -19,16 +22,21 @@ export class AttentionHeads extends AttentionElement {
   #formula = null;
   #grid = null;
   #row = null;
+  #trained = new TrainedGrammar(this, { panel: 'heads', layers: true });
+  static get observedAttributes() {
+    return [...super.observedAttributes, 'weights', 'layer'];
+  }
 
   render(lab) {
-    const model = buildModel(this.config(), this.inputs, { accepts: ['seeded', 'x', 'qkv', 'weights'] });
+    const used = this.#trained.use(this.config(), this.inputs);
+    const model = buildModel(used.config, used.inputs, { accepts: ['seeded', 'x', 'qkv', 'weights'] });
     const { X, Wq, Wk, Wv, Wo, mask, config } = model;
     // The author's Q, K, V or weights (own-trace.js) are read as the library's traced result is.
     const result = X ? lab.multiHeadAttention(X, { heads: config.heads, Wq, Wk, Wv, Wo, mask, trace: true }) : ownResult(lab, model);
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(model), this.#headsGrid(result, model), ...this.#outputs(result, model.tokens)]);
+    place(root, [...this.#heading(model), ...this.#trained.nodes(this.t), this.#headsGrid(result, model), ...this.#outputs(result, model.tokens)]);
   }
 
   /** Heading, introduction, the formula for h heads, the d_k relation, a note on the author's numbers and (one head) a note. */

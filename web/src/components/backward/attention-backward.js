@@ -2,6 +2,8 @@
 // then dO → dV = Pᵀ dO → dP = dO Vᵀ → dS = P ∘ (dP − rowsum(P ∘ dP)) → dQ, dK, each a heatmap of
 // lab.attentionBackward's trace with its formula, and a score-scale slider showing dS vanish as
 // the softmax saturates. It renders with the training build, loaded only once the panel is shown.
+// weights="trained": head `head` of layer `layer` of the shipped grammar model on the sentence
+// (steps/trained-grammar.js): its Q, K, V are that layer's input times its trained W_Q, W_K, W_V.
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { localTex } from '../../format.js';
@@ -12,6 +14,7 @@ import { Stepper } from '../../stepper.js';
 import { renderTexCached } from '../../tex.js';
 import { getTrainingLab } from '../../training-lab.js';
 import { STEP_KEYS, backwardPass, headInputs, parseFactor, saturationSweep, targetFor } from './backward-model.js';
+import { TrainedGrammar } from '../steps/trained-grammar.js';
 import { SaturationBox } from './saturation.js';
 import { BACKWARD_CSS } from './styles.js';
 
@@ -33,9 +36,10 @@ export class AttentionBackward extends AttentionElement {
   #formula = null;
   #panel = null;
   #shown = null;
+  #trained = new TrainedGrammar(this, { panel: 'backward', layers: true });
 
   static get observedAttributes() {
-    return [...super.observedAttributes, 'score-scale'];
+    return [...super.observedAttributes, 'score-scale', 'weights', 'layer'];
   }
 
   constructor() {
@@ -103,20 +107,20 @@ export class AttentionBackward extends AttentionElement {
     this.#stepper.at(index, STEP_KEYS.length);
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
     const step = c.pass.steps[index];
-    place(this.root, [...this.#heading(c), this.#nav(index), this.#tabs(), this.#stepPanel(step, c), this.#saturation.sync(this.t, c)]);
+    place(this.root, [...this.#heading(c), ...this.#trained.nodes(this.t), this.#nav(index), this.#tabs(), this.#stepPanel(step, c), this.#saturation.sync(this.t, c)]);
     this.#stepper.refocus();
   }
 
   /** The head's Q, K, V, the target and the sweep, kept while the settings stay; the pass at the chosen factor. */
   #compute(lab) {
-    const config = this.config();
+    const { config, inputs: given } = this.#trained.use(this.config(), this.inputs);
     const key = `${JSON.stringify(config)}|${this.headIndex}`;
     const kept = this.#inputs;
-    if (kept?.key !== key || kept.given !== this.inputs || kept.lab !== lab) {
-      const model = buildModel(config, this.inputs);
+    if (kept?.key !== key || kept.given !== given || kept.lab !== lab) {
+      const model = buildModel(config, given);
       const { head, Q, K, V } = headInputs(lab, model, this.headIndex);
       const inputs = { Q, K, V, mask: model.mask, T: targetFor(model.n, V.cols, model.config.seed) };
-      this.#inputs = { key, given: this.inputs, lab, model, head, inputs, sweep: saturationSweep(lab, inputs) };
+      this.#inputs = { key, given, lab, model, head, inputs, sweep: saturationSweep(lab, inputs) };
       this.#pass = null;
     }
     const factor = this.scoreScale;

@@ -7,49 +7,21 @@
 import { el } from '../../dom.js';
 import { errorText } from '../../error-text.js';
 import { getTrained } from '../../training-lab.js';
+import { layerInput } from '../../trained/grammar-stream.js';
 
 /** The sentence read when none is given, in the page's language (the task's own examples). */
 export const DEFAULT_GRAMMAR = { en: 'the dog chased the cats. they ran. who ran? the', 'zh-CN': '那个男孩遇见了那个女孩。她跑了。谁跑了？' };
-/** The core's layer-norm ε (src/train/model_forward.cpp). */
-const EPSILON = 1e-5;
-
-/** LN(x) per row with γ and β, in float64, rounded to float32 like the core's output. */
-function layerNorm(X, gamma, beta) {
-  const { rows, cols } = X;
-  const data = new Float32Array(rows * cols);
-  for (let i = 0; i < rows; i++) {
-    const row = X.data.subarray(i * cols, (i + 1) * cols);
-    const mean = row.reduce((a, v) => a + v, 0) / cols;
-    const variance = row.reduce((a, v) => a + (v - mean) ** 2, 0) / cols;
-    const r = 1 / Math.sqrt(variance + EPSILON);
-    for (let j = 0; j < cols; j++) data[i * cols + j] = (row[j] - mean) * r * gamma[j] + beta[j];
-  }
-  return { rows, cols, data };
-}
-
 /**
- * Layer 0's attention input and weights for `sentence`: { inputs: { X, Wq, Wk, Wv, Wo }, labels
- * (<bos> and one per token, <unk> for a word outside the vocabulary), unknown (the Latin words
- * outside it), unknownCount, cut (tokens beyond the model's length) }.
+ * Layer `layer`'s attention input and weights for `sentence` (grammar-stream.js): { inputs: { X, Wq,
+ * Wk, Wv, Wo }, labels (<bos> and one per token, <unk> for a word outside the vocabulary), unknown
+ * (the Latin words outside it), unknownCount, cut (tokens beyond the model's length) }.
  */
-export function grammarInputs({ lab, model }, sentence) {
+export function grammarInputs({ lab, model }, sentence, layer = 0) {
   const task = lab.tasks.grammar;
-  const all = Array.from(task.encode(sentence));
-  const ids = [task.bos, ...all.slice(0, model.config.maxLength - 1)];
-  const d = model.config.dModel;
-  const P = model.parameters();
-  const pe = lab.positionalEncoding(ids.length, d);
-  const E = P['decoder.embedding'].data;
-  const scale = Math.fround(Math.sqrt(d));
-  const X0 = { rows: ids.length, cols: d, data: new Float32Array(ids.length * d) };
-  ids.forEach((id, t) => {
-    for (let j = 0; j < d; j++) X0.data[t * d + j] = Math.fround(scale * E[id * d + j]) + pe.data[t * d + j];
-  });
-  const X = layerNorm(X0, P['decoder.0.attention_norm.gamma'].data, P['decoder.0.attention_norm.beta'].data);
-  const w = (name) => P[`decoder.0.attention.${name}`];
+  const { X, Wq, Wk, Wv, Wo, ids, all } = layerInput(lab, model, sentence, layer);
   const unknown = [...new Set((sentence.match(/[A-Za-z]+/g) ?? []).filter((word) => task.encode(word)[0] === task.unk))];
   return {
-    inputs: { X, Wq: w('w_q'), Wk: w('w_k'), Wv: w('w_v'), Wo: w('w_o') },
+    inputs: { X, Wq, Wk, Wv, Wo },
     labels: ids.map((id) => task.vocabulary[id]),
     unknown,
     unknownCount: ids.filter((id) => id === task.unk).length,
@@ -59,17 +31,38 @@ export function grammarInputs({ lab, model }, sentence) {
 
 export class TrainedGrammar {
   #host;
+  #panel;
+  #layers;
   #state = null;
   #last = null;
   #select = null;
+  #layerSelect = null;
 
-  /** `host`: the <attention-steps> whose `weights` and `sentence` this reads. */
-  constructor(host) {
+  /**
+   * `host`: the panel whose `weights`, `sentence` (and, with `layers`, `layer`) this reads; `panel`:
+   * the prefix of its strings (steps.trained.about, heads.trained.about, …); `layers`: a layer picker.
+   */
+  constructor(host, { panel = 'steps', layers = false } = {}) {
     this.#host = host;
+    this.#panel = panel;
+    this.#layers = layers;
   }
 
   get on() {
     return this.#host.getAttribute('weights') === 'trained';
+  }
+
+  /** The layer shown: the `layer` attribute kept within the model's layers (0 before it has loaded or without a picker). */
+  get layer() {
+    const count = this.#state?.loaded?.model.config.decoderLayers ?? 1;
+    const given = Math.round(Number(this.#host.getAttribute('layer')) || 0);
+    return this.#layers ? Math.min(count - 1, Math.max(0, given)) : 0;
+  }
+
+  /** With trained weights loaded: { lab, model, sentence, layer }; else null (use() starts the load). */
+  get ready() {
+    if (!this.on || this.#state?.status !== 'ready') return null;
+    return { ...this.#state.loaded, sentence: this.#sentence(), layer: this.layer };
   }
 
   #sentence() {
@@ -77,7 +70,7 @@ export class TrainedGrammar {
     return s && s.trim() ? s : DEFAULT_GRAMMAR[this.#host.language] ?? DEFAULT_GRAMMAR.en;
   }
 
-  /** The settings and inputs to trace: the host's, or the trained model's layer 0 once it has loaded. */
+  /** The settings and inputs to trace: the host's, or the trained model's layer once it has loaded. */
   use(config, inputs) {
     if (!this.on) return { config, inputs };
     if (!this.#state || this.#state.retry) {
@@ -85,41 +78,59 @@ export class TrainedGrammar {
       getTrained('grammar').then((loaded) => (this.#state = { status: 'ready', loaded }), (error) => (this.#state = { status: 'failed', error })).then(() => this.#host.requestRender());
     }
     if (this.#state.status !== 'ready') return { config, inputs };
-    const sentence = this.#sentence();
-    if (this.#last?.sentence !== sentence) this.#last = { sentence, run: grammarInputs(this.#state.loaded, sentence) };
-    const { run } = this.#last;
+    const run = this.#runFor();
     const { dModel, heads } = this.#state.loaded.model.config;
-    return { config: { ...config, sentence, dModel, heads, dK: dModel / heads, mask: 'causal', tokens: JSON.stringify(run.labels) }, inputs: run.inputs };
+    return { config: { ...config, sentence: this.#sentence(), dModel, heads, dK: dModel / heads, mask: 'causal', tokens: JSON.stringify(run.labels) }, inputs: run.inputs };
   }
 
-  /** The weights choice and, with trained weights, what they are (or that they are loading, or failed). */
+  /** The weights choice (and layer picker) and, with trained weights, what they are (or that they are loading, or failed). */
   nodes(t) {
-    this.#select ??= this.#build();
+    const key = (name) => `${this.#panel}.${name}`;
+    this.#select ??= this.#build('weights', ['random', 'trained'], (v) => this.#host.setAttribute('weights', v));
     this.#select.value = this.on ? 'trained' : 'random';
-    this.#select.options[0].textContent = t('steps.weights.random');
-    this.#select.options[1].textContent = t('steps.weights.trained');
-    this.#select.previousSibling.textContent = t('steps.weights');
+    this.#select.options[0].textContent = t(key('weights.random'));
+    this.#select.options[1].textContent = t(key('weights.trained'));
+    this.#select.previousSibling.textContent = t(key('weights'));
     const out = [this.#select.parentNode];
     if (!this.on) return out;
     const note = (role, text, cls = 'note') => out.push(el('p', { class: cls, 'data-role': role, text }));
     const { status, error } = this.#state ?? { status: 'loading' };
-    if (status === 'loading') note('trained-loading', t('steps.trained.loading'), 'muted');
+    if (status === 'loading') note('trained-loading', t(key('trained.loading')), 'muted');
     else if (status === 'failed') {
       this.#state.retry = true;
-      out.push(el('p', { class: 'error', role: 'alert', 'data-role': 'trained-error', text: errorText(t, error, { key: 'steps.trained.error' }) }));
+      out.push(el('p', { class: 'error', role: 'alert', 'data-role': 'trained-error', text: errorText(t, error, { key: key('trained.error') }) }));
     } else {
-      const run = this.#last.run;
-      note('trained-about', t('steps.trained.about', { count: run.labels.length - 1 }));
+      if (this.#layers) out.push(this.#layerPicker(t));
+      const run = this.#runFor();
+      note('trained-about', t(key('trained.about'), { count: run.labels.length - 1, layer: this.layer + 1 }));
       if (run.unknownCount) note('trained-unknown', t('steps.trained.unknown', { count: run.unknownCount, list: run.unknown.join(', ') || '—' }), 'warn');
       if (run.cut) note('trained-cut', t('steps.trained.cut', { n: run.labels.length - 1, cut: run.cut }), 'warn');
     }
     return out;
   }
 
-  #build() {
-    const select = el('select', { id: 'weights', 'data-key': 'weights' }, el('option', { value: 'random' }), el('option', { value: 'trained' }));
-    select.addEventListener('change', () => this.#host.setAttribute('weights', select.value));
-    el('label', { class: 'row', 'data-role': 'weights' }, el('span'), select);
+  /** The run of the sentence and layer shown (computed here when use() was not called). */
+  #runFor() {
+    const sentence = this.#sentence();
+    if (this.#last?.sentence !== sentence || this.#last.layer !== this.layer) this.#last = { sentence, layer: this.layer, run: grammarInputs(this.#state.loaded, sentence, this.layer) };
+    return this.#last.run;
+  }
+
+  /** The layer picker, one option per layer of the loaded model. */
+  #layerPicker(t) {
+    const count = this.#state.loaded.model.config.decoderLayers;
+    const values = Array.from({ length: count }, (_, l) => String(l));
+    this.#layerSelect ??= this.#build('layer', values, (v) => this.#host.setAttribute('layer', v));
+    values.forEach((v, l) => (this.#layerSelect.options[l].textContent = t(`${this.#panel}.layerOption`, { layer: l + 1 })));
+    this.#layerSelect.value = String(this.layer);
+    this.#layerSelect.previousSibling.textContent = t(`${this.#panel}.layer`);
+    return this.#layerSelect.parentNode;
+  }
+
+  #build(id, values, set) {
+    const select = el('select', { id, 'data-key': id }, ...values.map((value) => el('option', { value })));
+    select.addEventListener('change', () => set(select.value));
+    el('label', { class: 'row', 'data-role': id }, el('span'), select);
     return select;
   }
 }

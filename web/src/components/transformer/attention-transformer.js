@@ -5,6 +5,7 @@
 // heads). Every matrix is a step of lab.transformerBlock's trace (X_emb·√d_model
 // + P from lab.addPositionalEncoding): see block-model.js; the flow of tabs
 // is flow.js, what goes with each step step-content.js, the styles styles.js.
+// weights="trained": a layer of the shipped grammar model in its own pre-norm order (trained-block.js).
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
@@ -16,6 +17,7 @@ import { FFN_FACTOR, FFN_MAX, KEYS, STEPS, ffnWeights, positionalOn, rowStats, t
 import { flowTabs, sublayerLegend } from './flow.js';
 import { OPEN_CELLS, StepContent } from './step-content.js';
 import { TRANSFORMER_CSS } from './styles.js';
+import { TrainedBlock } from './trained-block.js';
 
 export { FFN_FACTOR, FFN_MAX, OPEN_CELLS, STEPS, ffnWeights, positionalOn, rowStats };
 
@@ -37,9 +39,10 @@ export class AttentionTransformer extends AttentionElement {
   #operands = [];
   #nodes = {};
   #idle = 0;
+  #trained = new TrainedBlock(this);
 
   static get observedAttributes() {
-    return [...super.observedAttributes, 'positional'];
+    return [...super.observedAttributes, 'positional', 'weights', 'layer'];
   }
 
   constructor() {
@@ -88,13 +91,19 @@ export class AttentionTransformer extends AttentionElement {
       root.replaceChildren(el('h2', { text: t('transformer.heading') }), el('p', { class: 'error', 'data-role': 'pending', text: t('transformer.pending') }));
       return;
     }
+    const trained = this.#trained.nodes(t);
+    const figures = this.#trained.figures(t);
+    if (figures.length) {
+      place(root, [el('h2', { text: t('transformer.trained.heading') }), ...trained, ...figures]);
+      return;
+    }
     const c = this.#compute(lab);
     const index = KEYS.indexOf(this.step);
     this.#stepper.at(index, KEYS.length);
     const labels = { group: t('transformer.list'), prev: t('transformer.prev'), next: t('transformer.next'), position: t('transformer.position', { i: index + 1, n: KEYS.length }) };
     const block = (this.#nodes.block ??= el('div', { class: 'block' }));
     place(block, [this.#flow(c), this.#stepPanel(c, KEYS[index])]);
-    place(root, [...this.#header(c), this.#stepper.group(labels), block]);
+    place(root, [...this.#header(c), ...trained, this.#stepper.group(labels), block]);
     this.#stepper.refocus();
   }
 
