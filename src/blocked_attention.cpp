@@ -5,6 +5,7 @@
 #include "attention.h"
 #include "matmul.h"
 #include "simd.h"
+#include "vector_ops.h"
 
 namespace attn {
 namespace {
@@ -69,16 +70,10 @@ void softmax_prefix(float* w, std::size_t end, std::size_t m) {
   }
   if (end == 0) return;
   // exp and sum in one pass (the max entry gives e^0 = 1: the sum is >= 1), then normalise
-  const f32x4 vm = simd::splat(row_max);
-  f32x4 vsum = simd::zero();
-  for (std::size_t j = 0; j < body; j += 4) {
-    const f32x4 e = simd::exp_nonpositive(simd::sub(simd::load(w + j), vm));
-    simd::store(w + j, e);
-    vsum = simd::add(vsum, e);
-  }
+  const f32x4 vsum = exp_minus_max_in_place(w, row_max, body);
   alignas(16) float tail[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY};
   for (std::size_t j = body; j < end; ++j) tail[j - body] = w[j];
-  const f32x4 te = simd::exp_nonpositive(simd::sub(simd::load(tail), vm));
+  const f32x4 te = simd::exp_nonpositive(simd::sub(simd::load(tail), simd::splat(row_max)));
   simd::store(tail, te);
   for (std::size_t j = body; j < end; ++j) w[j] = tail[j - body];
   const float inv = static_cast<float>(1.0 / (static_cast<double>(simd::hsum(vsum)) + simd::hsum(te)));

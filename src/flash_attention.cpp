@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "simd.h"
+#include "vector_ops.h"
 
 namespace attn {
 namespace {
@@ -121,14 +122,7 @@ void online_softmax_row(RowBlock& b, std::size_t r, std::size_t width, std::size
     for (std::size_t t = 0; t < d_v; ++t) o[t] *= alpha;
     b.max[r] = new_max;
   }
-  const f32x4 m = simd::splat(new_max);
-  f32x4 vsum = simd::zero();
-  for (std::size_t c = 0; c < width; c += 4) {
-    const f32x4 p = simd::exp_nonpositive(simd::sub(simd::load(s + c), m));
-    simd::store(s + c, p);
-    vsum = simd::add(vsum, p);
-  }
-  b.sum[r] += simd::hsum(vsum);
+  b.sum[r] += simd::hsum(exp_minus_max_in_place(s, new_max, width));
 }
 
 // 4. O[r][c…c+8) += Σ_j P[r][j] V[j][c…c+8) for R rows and one 8-column strip.
