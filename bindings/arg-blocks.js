@@ -15,8 +15,9 @@ export const ARG_BLOCKS = {
   softmax: { S: 'ptr', n: 'u32', m: 'u32', maskKind: 'i32', mask: 'ptr', weights: 'ptr', masked: 'ptr' },
   scaledDotProduct: {
     Q: 'ptr', K: 'ptr', V: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr', scale: 'f32',
-    weights: 'ptr', output: 'ptr', scores: 'ptr', scaled: 'ptr', masked: 'ptr',
+    weights: 'ptr', output: 'ptr', scores: 'ptr', scaled: 'ptr', masked: 'ptr', scratch: 'ptr',
   },
+  weightsScratchFloats: { m: 'u32', d: 'u32' },
   fusedScratchFloats: { m: 'u32', d: 'u32', dv: 'u32' },
   fused: {
     Q: 'ptr', K: 'ptr', V: 'ptr', n: 'u32', d: 'u32', m: 'u32', dv: 'u32', maskKind: 'i32', mask: 'ptr', scale: 'f32',

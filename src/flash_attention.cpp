@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "simd.h"
+#include "vector_ops.h"
 
 namespace attn {
 namespace {
@@ -70,12 +71,28 @@ void score_tile(ConstMatrixView q, const float* packed, float scale, RowBlock& b
     score_panel<R>(q_rows, packed + j * q.cols, q.cols, scale, b.s + r0 * kBlock + (j - j0));
 }
 
+// True when every score of s[0, width) is finite (width a multiple of 4): x − x is 0 for
+// a finite x and NaN for ±inf and NaN, so the sum of them is NaN exactly when one is not.
+bool all_finite(const float* s, std::size_t width) {
+  f32x4 acc = simd::zero();
+  for (std::size_t c = 0; c < width; c += 4) {
+    const f32x4 x = simd::load(s + c);
+    acc = simd::add(acc, simd::sub(x, x));
+  }
+  return !std::isnan(simd::hsum(acc));
+}
+
 // 2. Hide what the mask hides (and the padding keys past m) as -infinity,
 // and note rows with a visible score that is not finite (an overflow upstream).
+// A row of a prefix mask that sees the whole block is checked 4 scores at a time.
 void mask_block(const Mask& mask, RowBlock& b, std::size_t j0, std::size_t width) {
   for (std::size_t r = 0; r < b.count; ++r) {
     float* s = b.s + r * kBlock;
     const std::size_t i = b.first + r;
+    if (mask.is_prefix() && j0 + width <= b.end[r]) {
+      b.finite[r] = b.finite[r] && all_finite(s, width);
+      continue;
+    }
     for (std::size_t c = 0; c < width; ++c) {
       const std::size_t j = j0 + c;
       if (j >= b.end[r] || (!mask.is_prefix() && !mask.visible(i, j)))
@@ -105,14 +122,7 @@ void online_softmax_row(RowBlock& b, std::size_t r, std::size_t width, std::size
     for (std::size_t t = 0; t < d_v; ++t) o[t] *= alpha;
     b.max[r] = new_max;
   }
-  const f32x4 m = simd::splat(new_max);
-  f32x4 vsum = simd::zero();
-  for (std::size_t c = 0; c < width; c += 4) {
-    const f32x4 p = simd::exp_nonpositive(simd::sub(simd::load(s + c), m));
-    simd::store(s + c, p);
-    vsum = simd::add(vsum, p);
-  }
-  b.sum[r] += simd::hsum(vsum);
+  b.sum[r] += simd::hsum(exp_minus_max_in_place(s, new_max, width));
 }
 
 // 4. O[r][c…c+8) += Σ_j P[r][j] V[j][c…c+8) for R rows and one 8-column strip.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "simd.h"
+#include "vector_ops.h"
 
 namespace attn {
 
@@ -73,12 +74,7 @@ void softmax_row(const float* s, const Mask& mask, std::size_t i, std::size_t m,
   }
   // 3. exp and sum (the max entry contributes e^0 = 1, so the sum is >= 1)
   const f32x4 vm = simd::splat(row_max);
-  f32x4 vsum = simd::zero();
-  for (std::size_t j = 0; j < body; j += 4) {
-    const f32x4 e = simd::exp_nonpositive(simd::sub(simd::load(w + j), vm));
-    simd::store(w + j, e);
-    vsum = simd::add(vsum, e);
-  }
+  const f32x4 vsum = exp_minus_max_in_place(w, row_max, body);
   const f32x4 tail = simd::exp_nonpositive(simd::sub(load_partial(w + body, end - body), vm));
   store_partial(w + body, tail, end - body);
   const double sum = static_cast<double>(simd::hsum(vsum)) + simd::hsum(tail);

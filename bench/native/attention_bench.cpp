@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attention.h"
+#include "blocked_attention.h"
 #include "flash_attention.h"
 #include "linear_attention.h"
 #include "linformer_attention.h"
@@ -106,6 +107,25 @@ void BM_weights(benchmark::State& state) {
                                               attn::dense(weights.data(), n, n), in.O());
   };
   if (run() != attn::Status::ok) return state.SkipWithError("error status");
+  for (auto _ : state) benchmark::DoNotOptimize(run());
+  set_flops(state, causal ? 2.0 * n * n * kD : 4.0 * n * n * kD);
+}
+
+// The same with the untraced kernel the public call runs (blocked_attention), checked against the reference.
+void BM_weights_blocked(benchmark::State& state) {
+  const std::size_t n = state.range(0);
+  const bool causal = state.range(1) != 0;
+  Inputs in(n);
+  std::vector<float> weights(n * n), scratch(attn::blocked_attention_scratch_floats(n, kD));
+  const attn::Mask mask = causal ? attn::Mask::causal() : attn::Mask{};
+  auto run = [&] {
+    return attn::blocked_attention(in.Q(), in.K(), in.V(), mask, attn::default_scale(kD),
+                                   attn::dense(weights.data(), n, n), in.O(), scratch.data());
+  };
+  if (run() != attn::Status::ok || !rows_match(in.q, in.k, in.v, in.out, n, [&](std::size_t i) {
+        return std::pair<std::size_t, std::size_t>{0, causal ? i + 1 : n};
+      }))
+    return state.SkipWithError("wrong result");
   for (auto _ : state) benchmark::DoNotOptimize(run());
   set_flops(state, causal ? 2.0 * n * n * kD : 4.0 * n * n * kD);
 }
@@ -223,6 +243,7 @@ void variant_shapes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_fused)->Apply(single_head_shapes);
 BENCHMARK(BM_weights)->ArgNames({"n", "causal"})->Args({64, 0})->Args({256, 0})->Args({1024, 0})->Args({2048, 0})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_weights_blocked)->ArgNames({"n", "causal"})->Args({256, 0})->Args({1024, 0})->Args({1024, 1})->Args({2048, 0})->Args({2048, 1})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_local)->Apply(variant_shapes);
 BENCHMARK(BM_linear)->Apply(variant_shapes);
 BENCHMARK(BM_linformer)->ArgName("n")->Arg(1024)->Arg(4096)->Arg(16384)->Unit(benchmark::kMillisecond);

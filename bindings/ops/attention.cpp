@@ -3,6 +3,7 @@
 #include <emscripten/bind.h>
 
 #include "attention.h"
+#include "blocked_attention.h"
 #include "flash_attention.h"
 #include "matmul.h"
 #include "raw.h"
@@ -26,12 +27,22 @@ int softmax(addr p) {
   return 0;
 }
 
+// Untraced (scratch given, no trace buffers): the blocked kernel; traced: step by step.
 int scaled_dot_product(addr p) {
   const auto& a = block<ScaledDotProductArgs>(p);
+  if (a.scratch && !a.scores && !a.scaled && !a.masked)
+    return status(attn::blocked_attention(in(a.Q, a.n, a.d), in(a.K, a.m, a.d), in(a.V, a.m, a.dv),
+                                          make_mask(a.maskKind, a.mask, a.n, a.m), a.scale, out(a.weights, a.n, a.m),
+                                          out(a.output, a.n, a.dv), f32(a.scratch)));
   const attn::AttentionTrace trace{f32(a.scores), f32(a.scaled), f32(a.masked)};
   return status(attn::scaled_dot_product_attention(in(a.Q, a.n, a.d), in(a.K, a.m, a.d), in(a.V, a.m, a.dv),
                                                    make_mask(a.maskKind, a.mask, a.n, a.m), a.scale,
                                                    out(a.weights, a.n, a.m), out(a.output, a.n, a.dv), &trace));
+}
+
+u32 weights_scratch_floats(addr p) {
+  const auto& a = block<WeightsScratchFloatsArgs>(p);
+  return static_cast<u32>(attn::blocked_attention_scratch_floats(a.m, a.d));
 }
 
 u32 fused_scratch_floats(addr p) {
@@ -74,6 +85,7 @@ EMSCRIPTEN_BINDINGS(attention_ops) {
   emscripten::function("_matmul", &matmul);
   emscripten::function("_softmax", &softmax);
   emscripten::function("_scaledDotProduct", &scaled_dot_product);
+  emscripten::function("_weightsScratchFloats", &weights_scratch_floats);
   emscripten::function("_fusedScratchFloats", &fused_scratch_floats);
   emscripten::function("_fused", &fused);
   emscripten::function("_additive", &additive);

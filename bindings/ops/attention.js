@@ -7,7 +7,7 @@ import { AttentionError, fail } from '../errors.js';
 import { checkDotScores, checkProjectedScores, checkScoreBound } from '../overflow.js';
 import { attentionInputs, defaultScale, expectOneValuePerKey, projectionWeights, requireOption } from '../shapes.js';
 import { step } from '../steps.js';
-import { checkOptions, expectEqual, maskData, shape, toBoolean, toMask, toMatrix, toNumber, toVector } from '../validate.js';
+import { checkOptions, expectEqual, MaskKind, maskData, shape, toBoolean, toMask, toMatrix, toNumber, toVector } from '../validate.js';
 
 /**
  * The family's public functions, bound to one module's context.
@@ -72,7 +72,10 @@ function scaledDotProductAttention(context, Q, K, V, options) {
   const f = frame(fn);
   const inputs = { Q: f.input(q.data), K: f.input(k.data), V: f.input(v.data), mask: f.input(maskData(mask)) };
   const slots = attentionSlots(f, n, m, dv, mask, trace);
-  f.call('scaledDotProduct', { ...inputs, ...slots, n, d, m, dv, maskKind: mask.kind, scale });
+  // untraced with a prefix mask: the blocked kernel, which packs Kᵀ into scratch
+  const blocked = !trace && mask.kind !== MaskKind.matrix;
+  const scratch = f.output(blocked ? f.query('weightsScratchFloats', { m, d }) : 0, blocked);
+  f.call('scaledDotProduct', { ...inputs, ...slots, n, d, m, dv, maskKind: mask.kind, scale, scratch });
   const result = { output: f.matrix(slots.output, n, dv), weights: f.matrix(slots.weights, n, m) };
   const custom = customScale ? { scale } : {};
   if (trace) result.steps = attentionSteps(f, slots, n, m, mask, 'dot', result, custom);

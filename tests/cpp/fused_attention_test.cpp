@@ -79,6 +79,22 @@ TEST(FusedAttention, HugeScoresStayFinite) {
     check_case(17, 200, 4, 3, kind, attn_test::seed_for(kind == MaskKind::none, 0, 0, 111), 100.0f);
 }
 
+TEST(FusedAttention, NonFiniteVisibleScoreGivesNanRow) {
+  // An infinite key inside the first 128-key block: rows that see the whole block (no mask) and rows
+  // that see part of it (causal) both become NaN, once they see it; row 0 of the causal case does not.
+  for (MaskKind kind : {MaskKind::none, MaskKind::causal}) {
+    SCOPED_TRACE(attn_test::kind_name(kind));
+    Mat q(6, 2, 1.0f), k(200, 2, 1.0f), v(200, 3, 1.0f), out(6, 3);
+    k.at(1, 0) = INFINITY;
+    ASSERT_EQ(fused(q, k, v, kind == MaskKind::causal ? Mask::causal() : Mask{}, 1.0f, out), Status::ok);
+    for (std::size_t i = 0; i < 6; ++i) {
+      const bool sees_it = kind == MaskKind::none || i >= 1;
+      EXPECT_EQ(std::isnan(out.at(i, 0)), sees_it) << "row " << i;
+    }
+    if (kind == MaskKind::causal) EXPECT_EQ(out.at(0, 2), 1.0f);
+  }
+}
+
 TEST(FusedAttention, AgreesWithStepByStepKernel) {
   Rng rng(112);
   const std::size_t n = 40, m = 150, d = 16, d_v = 12;

@@ -18,6 +18,27 @@ describe.each(BUILDS)('fast paths ($name build)', ({ simd }) => {
     ({ lab, memory } = await initWithMemory(simd));
   });
 
+  describe('scaledDotProductAttention as users call it (untraced, weights returned: the blocked kernel)', () => {
+    // 4-row blocks with leftovers, 8-key panels and 64-key value chunks crossed, K larger than 4096 floats
+    const shapes = [[7, 65, 8, 13], [6, 129, 64, 64], [9, 200, 64, 3], [1, 1, 1, 1], [130, 70, 16, 9]];
+    it.each(shapes)('n=%i, m=%i, d=%i, d_v=%i: weights and output match the reference and the traced call', (n, m, d, dv) => {
+      const rand = rng(n * 104729 + m * 131 + d * 7 + dv);
+      const [Q, K, V] = [randomMatrix(rand, n, d), randomMatrix(rand, m, d), randomMatrix(rand, m, dv)];
+      for (const mask of masksFor(rand, n, m)) {
+        const label = `mask ${JSON.stringify(mask)?.slice(0, 30)}`;
+        const got = lab.scaledDotProductAttention(Q, K, V, { mask });
+        const want = R.scaledDotProduct(ref(Q), ref(K), ref(V), { mask });
+        expectClose(got.weights, want.weights, { label: `${label} weights` });
+        expectClose(got.output, want.output, { label: `${label} output` });
+        const traced = lab.scaledDotProductAttention(Q, K, V, { mask, trace: true });
+        expectClose(got.weights, ref(traced.weights), { atol: 1e-6, rtol: 1e-5, label: `${label} weights vs traced` });
+        want.visible.forEach((row, i) => {
+          if (!row.some(Boolean)) expect(Array.from(got.output.data.subarray(i * dv, (i + 1) * dv))).toEqual(new Array(dv).fill(0));
+        });
+      }
+    });
+  });
+
   describe('scaledDotProductAttention with weights: false', () => {
     const shapes = [...SIZES.map((s) => [s, s, s, s]), [1, 200, 64, 8], [200, 1, 8, 3], [33, 129, 16, 65], [130, 70, 64, 64], [5, 300, 3, 1]];
     it.each(shapes)('n=%i, m=%i, d=%i, d_v=%i matches the reference with every mask kind', (n, m, d, dv) => {
