@@ -52,20 +52,26 @@ import { INIT_BUILDS, freshApp, packed, root, run, tools, writeFiles } from './h
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
-  wasmRaw: 132 * KB,
-  wasmGzip: 52 * KB,
+  // The default call's blocked kernel (src/blocked_attention.cpp, 2026-12-02) added 7.8 KB raw / 2.6 KB
+  // gzip to each inference .wasm (SIMD 131.2 → 139.0 KB raw, 51.1 → 53.7 KB gzip) and as much to the
+  // training builds, which link the inference bindings: the causal default call became 1.2-2.0× the
+  // peers from 0.9-1.0×. The aim of 40 KB for init() is further away for it (see the aim line printed).
+  wasmRaw: 144 * KB,
+  wasmGzip: 56 * KB,
   initJsRaw: 160 * KB,
   initJsGzip: 56 * KB,
   simdInitTotalGzip: 108 * KB,
-  simdInitBundledGzip: 80 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
+  simdInitBundledGzip: 84 * KB, // the same, bundled and minified (esbuild --minify), as an app ships it
   // Issue 14's two panels (attention-backward, attention-train: 742.3 KB raw / 232.3 KB gzip on
   // 2026-12-02, from 696.7 KB raw before them); the train panel's worker is a file of its own beside it.
   // All merged (the two panels, the trained views, the FMA glue): 773.2 KB raw / 237.6 KB gzip on
   // 2026-12-02. Loading each panel's code on first use would turn this round (not done).
-  componentsRaw: 800 * KB,
-  componentsGzip: 248 * KB,
-  trainingWasmRaw: 240 * KB,
-  trainingWasmGzip: 96 * KB,
+  // Trained weights in the heads, Transformer-block and backward panels and the train panel's
+  // compare mode and exports (issue 14): 801.4 KB raw / 248.0 KB gzip on 2026-12-02.
+  componentsRaw: 820 * KB,
+  componentsGzip: 256 * KB,
+  trainingWasmRaw: 248 * KB,
+  trainingWasmGzip: 100 * KB,
   // With the docs the README links to (docs/*.md, 31 KB packed) and its screenshot: 55 KB as committed
   // (pngquant), but 163 KB where the e2e stage re-takes it without pngquant (as on a fresh CI machine):
   // the tarball measured 1,113,758 B there on 2026-12-01 (1,005,130 with the committed PNG).
