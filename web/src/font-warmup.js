@@ -14,7 +14,7 @@ const SLICE = 100;
 const WEIGHTS = [400, 600, 700];
 /** Their font sizes, in the units of styles.js and the panels' styles (each size is its own strike). */
 const SIZES = ['15px', '14px', '16px', '11px', '1.6rem', '1.2rem', '1.02rem', '0.9rem', '0.85rem', '0.8rem', '0.78rem', '0.75rem', '0.72rem'];
-const BOX = 'font-family:var(--_font);position:absolute;inset-inline-start:0;top:0;width:40rem;opacity:0;clip-path:inset(50%);pointer-events:none;contain:strict;height:1px;overflow:hidden;white-space:normal;';
+const BOX = 'font-family:var(--_font);position:absolute;inset-inline-start:0;top:0;width:100%;opacity:0;clip-path:inset(50%);pointer-events:none;contain:strict;height:1px;overflow:hidden;white-space:normal;';
 
 let started = null;
 
