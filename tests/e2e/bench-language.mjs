@@ -7,7 +7,7 @@
 // over the change and the next two frames) and main-thread CPU (ThreadTime, same span).
 // Usage: node tests/e2e/bench-language.mjs [--rounds 5] [--panel scaling] [--switches 6]
 //        [--trace /tmp/first-switch.json]   (a Chromium trace of the first switch of the first round)
-//        [--plain]                            (a plain page of one <attention-steps>, lang on <html>)
+//        [--plain]                            (a plain page of one <attention-steps>, its lang attribute set)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -30,7 +30,7 @@ const switchTo = async ([lang, plain]) => {
   const panel = plain ? document.querySelector('attention-steps') : document.querySelector('attention-explorer').shadowRoot.querySelector('[role="tabpanel"]:not([hidden])');
   const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
   const t0 = performance.now();
-  if (plain) document.documentElement.lang = lang;
+  if (plain) panel.setAttribute('lang', lang);
   else {
     const menu = document.getElementById('lang');
     menu.value = lang;
