@@ -5,6 +5,7 @@ import { usedScheme } from './colors.js';
 import { errorText } from './error-text.js';
 import { fillsPending, whenFilled } from './heatmap.js';
 import { drawAll, recheckThemes } from './heatmap/frame.js';
+import { warmChineseFonts } from './font-warmup.js';
 import { onIdle } from './idle.js';
 import { getLab } from './lab.js';
 import { markScrollRegions } from './scroll-regions.js';
@@ -49,6 +50,7 @@ export class AttentionElement extends HTMLElement {
   connectedCallback() {
     this.#resized?.observe(this);
     this.requestRender();
+    warmChineseFonts(this.shadowRoot); // once per document, while idle: the first switch to Chinese stays within a frame
   }
 
   #widthChanged(entry) {

@@ -27,7 +27,7 @@ const css = `
   ${colours((light, dark) => `light-dark(${light}, ${dark})`)}
   --_cell: var(--attn-cell-size, 2.6rem);
   --_radius: var(--attn-radius, 6px);
-  --_font: var(--attn-font, system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif);
+  --_font: var(--attn-font, system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", "WenQuanYi Micro Hei", sans-serif);
   --_mono: var(--attn-mono, ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace);
 }
 :host([theme="light" i]) { color-scheme: light; }

@@ -1,0 +1,51 @@
+// The Chinese font warm-up (web/src/font-warmup.js): a box that is laid out (not display: none),
+// invisible, hidden from screen readers, in Chinese, that lays out every character of the Chinese
+// strings in each weight and is removed once done. Whether it makes the first switch faster is
+// measured in tests/e2e/bench-language.mjs, not here.
+import { describe, expect, test } from 'vitest';
+import { watchedPage } from './browser.js';
+import { useBrowser } from './use-browser.js';
+
+const { launched: b, served: s } = useBrowser(); // the repo root: web/src/ loads as modules
+
+// A plain English page that loads the module itself (no bundle, no component).
+const PAGE = `<!doctype html><html lang="en"><body><script type="module">import * as m from '/web/src/font-warmup.js'; window.warmup = m;</script></body></html>`;
+
+describe('Chinese font warm-up', () => {
+  test('lays out every Chinese character invisibly in each weight, then removes its box', async () => {
+    const { page, context, problems } = await watchedPage(b.browser);
+    await page.route(`${s.url}/blank.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
+    await page.goto(`${s.url}/blank.html`);
+    await page.waitForFunction(() => window.warmup);
+    const seen = await page.evaluate(async () => {
+      const { chineseCharacters, warmChineseFonts } = window.warmup;
+      const host = document.createElement('div');
+      document.body.append(host);
+      const shadow = host.attachShadow({ mode: 'open' });
+      const done = warmChineseFonts(shadow);
+      const box = shadow.querySelector('[data-font-warmup]');
+      const style = getComputedStyle(box);
+      const laidOut = {};
+      new MutationObserver((records) => {
+        for (const line of records.flatMap((r) => [...r.addedNodes])) {
+          const weight = line.style.fontWeight;
+          laidOut[weight] = (laidOut[weight] ?? '') + line.textContent;
+        }
+      }).observe(box, { childList: true });
+      const first = { ariaHidden: box.getAttribute('aria-hidden'), lang: box.lang, display: style.display, opacity: style.opacity, width: box.getBoundingClientRect().width };
+      const again = warmChineseFonts(shadow) === done; // once per document
+      await done;
+      const chars = chineseCharacters();
+      const missing = Object.fromEntries(Object.entries(laidOut).map(([w, text]) => [w, [...chars].filter((c) => !text.includes(c)).length]));
+      return { first, again, missing, count: chars.length, left: shadow.querySelectorAll('[data-font-warmup]').length };
+    });
+    expect(seen.first).toEqual({ ariaHidden: 'true', lang: 'zh-CN', display: 'block', opacity: '0', width: expect.any(Number) });
+    expect(seen.first.width).toBeGreaterThan(0);
+    expect(seen.again).toBe(true);
+    expect(seen.count).toBeGreaterThan(500);
+    expect(seen.missing).toEqual({ 400: 0, 600: 0, 700: 0 });
+    expect(seen.left).toBe(0);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+});
