@@ -128,8 +128,8 @@ export class WorkerPool {
     const c = checkScaledDotProduct('scaledDotProductAttention', Q, K, V, options);
     const [n, m, dv] = [c.q.rows, c.k.rows, c.v.cols];
     if (c.trace || !this.splits(n * m * (c.q.cols + dv))) return this.#lab.scaledDotProductAttention(Q, K, V, options);
-    // The fused causal kernel visits only the keys a row sees; every other path costs the same per row.
-    const cost = c.mask.kind === MaskKind.causal && !c.weights ? (i) => Math.min(i + 1, m) : undefined;
+    // Causal kernels (fused, and the blocked one that returns weights) visit only the keys a row sees.
+    const cost = c.mask.kind === MaskKind.causal ? (i) => Math.min(i + 1, m) : undefined;
     const ranges = rowRanges(n, this.workers, cost);
     const owned = { k: c.k.data !== K?.data, v: c.v.data !== V?.data };
     const parts = await Promise.all(ranges.map(([first, end], index) => this.#attendRows(fn, index, c, [first, end], index === ranges.length - 1 && owned)));

@@ -5,7 +5,7 @@ import { MaskKind } from '../validate.js';
 
 /**
  * [first, end) row ranges over n rows for `parts` workers; empty ranges are left out.
- * cost(i): the work of row i (default 1). Causal fused rows cost i + 1 (row i sees i + 1 keys),
+ * cost(i): the work of row i (default 1). Causal rows cost i + 1 (row i sees i + 1 keys; both causal kernels skip the rest),
  * so the ranges are balanced by summed cost, not by row count.
  */
 export function rowRanges(n, parts, cost = () => 1) {
