@@ -2,12 +2,19 @@
 // next to this file, the `new Worker(new URL(…), { type: 'module' })` form bundlers recognise), and
 // the .wasm bytes fetched once here (the page's init() already did, so usually from the HTTP cache;
 // no worker fetches them).
-import { wasmFileName } from '../builds.js';
+//
+// Each .wasm is named by a literal `new URL('…', import.meta.url)`: a template with a variable part
+// makes bundlers (Vite) copy every file it could match, the training build among them.
+const WASM_URLS = {
+  fma: () => new URL('../attention-lab-fma.wasm', import.meta.url),
+  simd: () => new URL('../attention-lab-simd.wasm', import.meta.url),
+  scalar: () => new URL('../attention-lab-scalar.wasm', import.meta.url),
+};
 
 export const browserWorkers = {
   cores: () => globalThis.navigator?.hardwareConcurrency ?? 1,
   async wasmBytes(build) {
-    const url = new URL(`../${wasmFileName(build !== 'scalar', build)}`, import.meta.url);
+    const url = WASM_URLS[build]();
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url} answered ${response.status}`);
     return new Uint8Array(await response.arrayBuffer());
