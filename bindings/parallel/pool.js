@@ -22,15 +22,37 @@ export const SMALL_CALL = 256 * 256 * 128;
 export async function createPool(lab, options, adapter) {
   const fn = 'createWorkerPool';
   if (!lab || typeof lab.scaledDotProductAttention !== 'function') throw new TypeError(`${fn}: the first argument must be a lab from init()`);
-  const o = checkOptions(fn, options ?? {}, ['workers', 'smallCall']);
+  const o = checkOptions(fn, options ?? {}, ['workers', 'smallCall', 'wasm']);
   const count = toNumber(fn, 'workers', o.workers, Math.min(adapter.cores(), 8));
   if (!Number.isInteger(count) || count < 0 || count > 64)
     fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: workers is ${o.workers}; it must be an integer from 0 to 64`);
   const smallCall = toNumber(fn, 'smallCall', o.smallCall, SMALL_CALL);
   if (!(smallCall >= 0)) fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: smallCall is ${o.smallCall}; it must be a number of multiply-adds, 0 or more`);
-  const pool = new WorkerPool(lab, adapter, smallCall);
+  const wasmBytes = wasmSource(fn, o.wasm, adapter);
+  const pool = new WorkerPool(lab, { ...adapter, wasmBytes }, smallCall);
   await pool.start(count);
   return pool;
+}
+
+/**
+ * Where the workers' copy of lab.build's .wasm comes from: by default the file next to the pool's
+ * own module (adapter.wasmBytes); `wasm` names it for a page whose init() was given wasmUrl,
+ * wasmBinary or locateFile: the bytes themselves (Uint8Array, ArrayBuffer) or a URL to fetch.
+ */
+function wasmSource(fn, wasm, adapter) {
+  if (wasm === undefined) return adapter.wasmBytes;
+  if (wasm instanceof Uint8Array) return async () => wasm;
+  if (wasm instanceof ArrayBuffer) return async () => new Uint8Array(wasm);
+  if (typeof wasm === 'string' || wasm instanceof URL) return () => fetchBytes(wasm);
+  const got = wasm === null ? 'null' : typeof wasm === 'object' ? (wasm.constructor?.name ?? 'an object') : typeof wasm;
+  fail(AttentionError.codes.INVALID_ARGUMENT, `${fn}: wasm is ${got}; it must be the bytes of lab.build's .wasm (Uint8Array or ArrayBuffer) or its URL (string or URL)`);
+}
+
+async function fetchBytes(url) {
+  if (typeof fetch !== 'function') throw new Error(`this environment has no fetch to read ${url}`);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
 }
 
 export class WorkerPool {

@@ -17,6 +17,12 @@ export interface WorkerPoolOptions {
    * (n = m = 256 at d = 64); `0` splits every call.
    */
   smallCall?: number;
+  /**
+   * The bytes or URL of `lab.build`'s `.wasm`, for a page whose `init()` was given `wasmUrl`,
+   * `wasmBinary` or `locateFile`. Default: the `.wasm` next to the package entry (read from disk in
+   * Node.js). Bytes are copied, never detached.
+   */
+  wasm?: Uint8Array | ArrayBuffer | string | URL;
 }
 
 /** A packed multi-head layer whose forward pass runs over the pool's workers. */

@@ -1,9 +1,12 @@
 // createWorkerPool in Chromium: module Workers loading the page's build (FMA here) from bytes the
 // page sent, results bit-identical to the one-thread call; and on a page whose
 // Content-Security-Policy blocks workers (worker-src 'none') the pool falls back to one thread,
-// says why, and still answers.
+// says why, and still answers; and a page whose .wasm is served from elsewhere (init's wasmUrl) gives
+// the pool the same URL (its wasm option), or gets one thread and the failed fetch as the reason.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { watchedPage } from './browser.js';
+import { root, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // the repo root: dist/ under s.url
@@ -18,9 +21,9 @@ const random = (rows, cols, seed) => {
   return { rows, cols, data };
 };
 const same = (a, b) => a.rows === b.rows && a.cols === b.cols && a.data.every((v, i) => Object.is(v, b.data[i]));
-window.run = async () => {
-  const lab = await init();
-  const pool = await createWorkerPool(lab, { workers: 2, smallCall: 0 });
+window.run = async (initOptions = {}, poolOptions = {}) => {
+  const lab = await init(initOptions);
+  const pool = await createWorkerPool(lab, { workers: 2, smallCall: 0, ...poolOptions });
   const checks = [];
   for (const n of [1, 7, 130])
     for (const mask of [undefined, 'causal'])
@@ -79,5 +82,25 @@ describe('createWorkerPool in Chromium', () => {
     expect(problems.console.filter((m) => !/Content Security Policy/i.test(m))).toEqual([]);
     expect(problems.external).toEqual([]);
     await context.close();
+  });
+
+  test('a .wasm served from elsewhere (init wasmUrl): the pool given the same URL starts its workers; without it, one thread and why', async () => {
+    const w = await watchedPage(b.browser);
+    const simd = readFileSync(join(root, 'dist', 'attention-lab-simd.wasm'));
+    await w.page.route(`${s.url}/dist/*.wasm`, (route) => route.fulfill({ status: 404, body: 'moved to /cdn/' }));
+    await w.page.route(`${s.url}/cdn/attention-lab-simd.wasm`, (route) => route.fulfill({ contentType: 'application/wasm', body: simd }));
+    await w.page.route(`${s.url}/pool.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
+    await w.page.goto(`${s.url}/pool.html`);
+    await w.page.waitForFunction(() => window.ok);
+    const given = await w.page.evaluate(() => window.run({ wasmUrl: '/cdn/attention-lab-simd.wasm' }, { wasm: '/cdn/attention-lab-simd.wasm' }));
+    expect(given).toMatchObject({ build: 'simd', workers: 2, reason: null, bad: badInput, closed: 'DISPOSED' });
+    expect(given.checks).toEqual(Array(13).fill(true));
+    const notGiven = await w.page.evaluate(() => window.run({ wasmUrl: '/cdn/attention-lab-simd.wasm' }));
+    expect(notGiven).toMatchObject({ build: 'simd', workers: 0, bad: badInput });
+    expect(notGiven.reason).toMatch(/attention-lab-simd\.wasm answered 404/);
+    expect(notGiven.checks).toEqual(Array(13).fill(true));
+    // the browser reports the 404 of the default location; nothing else
+    expect(w.problems.console.filter((m) => !/404/.test(m))).toEqual([]);
+    await w.context.close();
   });
 });

@@ -3,9 +3,11 @@
 // kept and fused, the packed multi-head layer), the same AttentionError for bad input, close(), a
 // worker killed mid-call (the call rejects, the pool restarts it), and the silent fall-back.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
+import { wasmFileName } from '../../dist/builds.js';
 import { createWorkerPool } from '../../dist/node.js';
 import { nodeWorkers } from '../../dist/parallel/node-workers.js';
 import { createPool } from '../../dist/parallel/pool.js';
@@ -186,6 +188,43 @@ describe('worker pool: errors, close, a killed worker, fall-back', () => {
     const X = M(5, 4);
     expectIdentical((await (await pool.createMultiHeadAttention(options)).forward(X)).output, lab.createMultiHeadAttention(options).forward(X).output, 'fall-back layer');
     pool.close();
+  });
+
+  describe('the wasm option: the bytes or URL of a .wasm init() loaded from elsewhere', () => {
+    // An adapter that cannot find the .wasm next to the entry, as on a page served from a CDN.
+    const nowhere = { ...nodeWorkers, wasmBytes: async () => { throw new Error('no .wasm next to the entry'); } };
+    const own = () => new Uint8Array(readFileSync(new URL(`../../dist/${wasmFileName(lab.build !== 'scalar', lab.build)}`, import.meta.url)));
+    const check = async (pool) => {
+      expect([pool.workers, pool.reason]).toEqual([2, null]);
+      const [Q, K, V] = [M(9, 8), M(11, 8), M(11, 5)];
+      expectIdentical((await pool.scaledDotProductAttention(Q, K, V, { mask: 'causal' })).output, lab.scaledDotProductAttention(Q, K, V, { mask: 'causal' }).output, 'given wasm');
+      pool.close();
+    };
+
+    test('bytes (Uint8Array or ArrayBuffer) start the workers; they are copied, not detached', async () => {
+      const bytes = own();
+      await check(await createPool(lab, { ...SPLIT_ALL, wasm: bytes }, nowhere));
+      expect(bytes.byteLength).toBeGreaterThan(1000);
+      const buffer = own().buffer;
+      await check(await createPool(lab, { ...SPLIT_ALL, wasm: buffer }, nowhere));
+      expect(buffer.byteLength).toBeGreaterThan(1000);
+    });
+
+    test('a URL is fetched (a data: URL here); one that fails leaves the pool on this thread with the reason', async () => {
+      const url = `data:application/wasm;base64,${Buffer.from(own()).toString('base64')}`;
+      await check(await createPool(lab, { ...SPLIT_ALL, wasm: url }, nowhere));
+      await check(await createPool(lab, { ...SPLIT_ALL, wasm: new URL(url) }, nowhere));
+      const failed = await createPool(lab, { ...SPLIT_ALL, wasm: 'file:///nowhere/attention-lab.wasm' }, nowhere);
+      expect(failed.workers).toBe(0);
+      expect(failed.reason).toMatch(/no worker could start: .*fetch/i);
+      const notWasm = await createPool(lab, { ...SPLIT_ALL, wasm: new Uint8Array([1, 2, 3]) }, nowhere);
+      expect([notWasm.workers, notWasm.reason]).toEqual([0, expect.stringMatching(/could not load the \w+ build/)]);
+      expect((await notWasm.scaledDotProductAttention(M(3, 4), M(3, 4), M(3, 2))).output.rows).toBe(3);
+    });
+
+    test.each([[42, 'number'], [null, 'null'], [{ url: 'x' }, 'Object'], [[0, 97], 'Array']])('wasm: %j is refused, naming what it got', async (wasm, got) => {
+      await expect(createWorkerPool(lab, { wasm })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: `createWorkerPool: wasm is ${got}; it must be the bytes of lab.build's .wasm (Uint8Array or ArrayBuffer) or its URL (string or URL)` });
+    });
   });
 
   test('workers: 0 is one thread by choice; a bad workers option throws', async () => {

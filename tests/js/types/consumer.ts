@@ -273,6 +273,11 @@ export async function main(): Promise<number> {
 
   const Q: Matrix = { rows: 2, cols: 2, data: new Float32Array(4) };
   const pool: WorkerPool = await createWorkerPool(lab, { workers: 2, smallCall: 0 });
+  const poolFromBytes: WorkerPool = await createWorkerPool(lab, { wasm: new Uint8Array(8) });
+  void (await createWorkerPool(lab, { wasm: new URL('https://cdn.example/attention-lab-simd.wasm') }));
+  // @ts-expect-error wasm is bytes or a URL, not a number
+  void createWorkerPool(lab, { wasm: 42 });
+  void poolFromBytes;
   const poolCount: number = pool.workers;
   const poolReason: string | null = pool.reason;
   const poolBuild: 'fma' | 'simd' | 'scalar' = pool.build;
