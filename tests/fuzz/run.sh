@@ -7,7 +7,8 @@
 # corpus (tests/fuzz/corpus/<target>/). Fails on any finding; prints the
 # executions per target.
 #
-# Time: FUZZ_SECONDS (default 60) per target, split evenly between the back ends.
+# Time: FUZZ_SECONDS (default 60) per target, split evenly between the back ends, which run
+# side by side (one process each), so the stage's wall time is about half of it per target.
 #
 #   FUZZ_SECONDS=10 bash tests/fuzz/run.sh            # shorter local run
 #   FUZZ_TARGETS="softmax nadaraya_watson" bash ...   # a subset
@@ -112,17 +113,40 @@ fuzz() {
   done
 }
 
-for backend in "${backends[@]}"; do
+# One back end: build, replay the kept reproducers, fuzz; its summary lines go to $out/summary.txt.
+run_backend() {
+  local backend=$1 out
   case "$backend" in
     sse) out=build/fuzz && build "$out" ;;
     scalar) out=build/fuzz-scalar && build "$out" -DATTN_FORCE_SCALAR ;;
-    *) echo "fuzz: unknown back end $backend (sse or scalar)" >&2 && exit 2 ;;
+    *) echo "fuzz: unknown back end $backend (sse or scalar)" >&2 && return 2 ;;
   esac
   replay "$out" "$backend"
   fuzz "$out" "$backend"
+  printf '  %s\n' "${summary[@]}" >"$out/summary.txt"
+  return $status
+}
+
+# The back ends run side by side, one core each (each fuzzer is one process), so the stage takes
+# half the wall time for the same executions. Each one's output is kept in build/fuzz-<back end>.log
+# and printed once both are done.
+mkdir -p build
+pids=()
+for backend in "${backends[@]}"; do
+  run_backend "$backend" >"build/fuzz-$backend.log" 2>&1 &
+  pids+=("$!")
+done
+for i in "${!backends[@]}"; do
+  wait "${pids[$i]}" || status=1
+  cat "build/fuzz-${backends[$i]}.log"
 done
 
 echo
-echo "fuzz summary (${seconds}s per target and back end):"
-printf '  %s\n' "${summary[@]}"
+echo "fuzz summary (${seconds}s per target and back end, the back ends side by side):"
+for backend in "${backends[@]}"; do
+  case "$backend" in
+    sse) cat build/fuzz/summary.txt 2>/dev/null || echo "  $backend: no summary" ;;
+    scalar) cat build/fuzz-scalar/summary.txt 2>/dev/null || echo "  $backend: no summary" ;;
+  esac
+done
 exit $status
