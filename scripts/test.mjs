@@ -7,7 +7,7 @@
 //   e2e        Browser tests in Debian's Chromium (tests/e2e)
 //   consumers  the packed tarball in fresh folders (tests/consumers)
 // Pick stages with --only=native,js.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,21 @@ const args = process.argv.slice(2);
 const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',');
 const ci = Boolean(process.env.CI);
 const run = (cmd, argv, options = {}) => execFileSync(cmd, argv, { cwd: root, stdio: 'inherit', ...options });
+// Runs commands side by side (one core each), each one's output kept and printed when it ends;
+// rejects when any of them fails.
+const runSideBySide = (commands) =>
+  Promise.all(commands.map(([cmd, argv]) => new Promise((resolve, reject) => {
+    const child = spawn(cmd, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (d) => output.push(d));
+    child.stderr.on('data', (d) => output.push(d));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      process.stdout.write(Buffer.concat(output));
+      if (status === 0) resolve();
+      else reject(Object.assign(new Error(`${cmd} exited with ${status}`), { status: status ?? 1 }));
+    });
+  })));
 const hasTests = (dir) => existsSync(join(root, dir)) && readdirSync(join(root, dir)).length > 0;
 
 function nativeSuite(buildDir, extra = []) {
@@ -30,12 +45,13 @@ function nativeSuite(buildDir, extra = []) {
 const stages = [
   ['native', () => true, () => nativeSuite('build/native')],
   // Optimised (-O1 and up keeps ASan fast) with debug info; each test executable runs in one process.
-  ['sanitize', () => ci || args.includes('--sanitize'), () => {
+  ['sanitize', () => ci || args.includes('--sanitize'), async () => {
     const dir = 'build/sanitize';
     if (!existsSync(join(root, dir, 'CMakeCache.txt')))
       run('cmake', ['-S', '.', '-B', dir, '-DATTN_SANITIZE=ON', '-DATTN_WERROR=ON', '-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DCMAKE_CXX_COMPILER=clang++']);
     run('cmake', ['--build', dir, '-j', '2']);
-    for (const backend of ['sse', 'scalar']) run(join(root, dir, `attention_tests_${backend}`), ['--gtest_brief=1']);
+    // The two back ends' test executables run side by side.
+    await runSideBySide(['sse', 'scalar'].map((backend) => [join(root, dir, `attention_tests_${backend}`), ['--gtest_brief=1']]));
   }],
   ['fuzz', () => (ci || args.includes('--fuzz')) && existsSync(join(root, 'tests/fuzz/run.sh')), () => run('bash', ['tests/fuzz/run.sh'])],
   ['js', () => hasTests('tests/js'), () => run('npx', ['vitest', 'run', '--project', 'js'])],
@@ -50,7 +66,7 @@ for (const [name, enabled, stage] of stages) {
   if (only ? !only.includes(name) : !enabled()) continue;
   console.log(`\n=== npm test: ${name}`);
   try {
-    stage();
+    await stage();
   } catch (error) {
     console.error(`\nnpm test: stage "${name}" failed`);
     process.exit(typeof error.status === 'number' && error.status !== 0 ? error.status : 1);
