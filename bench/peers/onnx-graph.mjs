@@ -54,7 +54,8 @@ function attentionNodes(q, k, v, mask, scaleName, perm, out) {
   ];
 }
 
-export function singleHeadModel({ d, dv, causal }) {
+// `weights: true` makes the softmax's n×m result a second output, as our default call returns it.
+export function singleHeadModel({ d, dv, causal, weights = false }) {
   load();
   const inputs = [tensorInfo('Q', ['n', d]), tensorInfo('K', ['m', d]), tensorInfo('V', ['m', dv])];
   if (causal) inputs.push(tensorInfo('mask', ['n', 'm']));
@@ -62,7 +63,7 @@ export function singleHeadModel({ d, dv, causal }) {
     name: 'attention',
     node: attentionNodes('Q', 'K', 'V', causal ? 'mask' : null, 'scale', [1, 0], 'output'),
     input: inputs,
-    output: [tensorInfo('output', ['n', dv])],
+    output: [tensorInfo('output', ['n', dv]), ...(weights ? [tensorInfo('weights', ['n', 'm'])] : [])],
     initializer: [floats('scale', [], [1 / Math.sqrt(d)])],
   });
 }

@@ -27,8 +27,9 @@ export async function createOnnxRuntime({ numThreads = 1 } = {}) {
   return {
     name: `onnxruntime-web ${version}`,
     notes: [`onnxruntime-web ${version}: wasm backend, numThreads ${ort.env.wasm.numThreads}`],
-    async sdpa({ Q, K, V, causal }) {
-      const s = await session(`sdpa:${Q.cols}:${V.cols}:${causal}`, singleHeadModel({ d: Q.cols, dv: V.cols, causal }));
+    // weights: true also returns the softmax weights (read out like the output), the work of our default call.
+    async sdpa({ Q, K, V, causal, weights = false }) {
+      const s = await session(`sdpa:${Q.cols}:${V.cols}:${causal}:${weights}`, singleHeadModel({ d: Q.cols, dv: V.cols, causal, weights }));
       const mask = causal ? causalMask(Q.rows) : null;
       return {
         async run() {
@@ -38,9 +39,10 @@ export async function createOnnxRuntime({ numThreads = 1 } = {}) {
             V: new ort.Tensor('float32', V.data, [V.rows, V.cols]),
           };
           if (mask) feeds.mask = mask;
-          const { output } = await s.run(feeds);
-          const data = output.data;
-          output.dispose?.();
+          const results = await s.run(feeds);
+          const data = results.output.data;
+          if (weights && results.weights.data.length !== Q.rows * K.rows) throw new Error('onnxruntime-web: no n×m weights');
+          for (const t of Object.values(results)) t.dispose?.();
           return data;
         },
       };
