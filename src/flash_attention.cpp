@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "batched_attention.h"
 #include "simd.h"
 #include "vector_ops.h"
 
@@ -205,16 +206,31 @@ void attend_rows(ConstMatrixView q, const float* packed, ConstMatrixView v, cons
   }
 }
 
+// With no mask, the call is one head of batched_fused_attention: the same online softmax, with
+// packed queries and value strips (faster in WASM). The prefix masks stay here, all of them on one
+// kernel: the worker pool passes a slice of a causal call as valid lengths, bit for bit the same.
+Status fused_unmasked(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v, float scale, MatrixView out,
+                      float* scratch) {
+  const auto one_head = [](ConstMatrixView x) { return HeadTensor{x.data, 1, 1, x.rows, x.cols, 0, 0, x.stride}; };
+  ScoreRules rules;
+  rules.scale = scale;
+  return batched_fused_attention(one_head(q), one_head(k), one_head(v), rules,
+                                 MutHeadTensor{out.data, 1, 1, out.rows, out.cols, 0, 0, out.stride}, scratch);
+}
+
 }  // namespace
 
+// Enough for either kernel (the batched one's is fixed for a value width: 45,056 floats at d_v = 64).
 std::size_t fused_attention_scratch_floats(std::size_t m, std::size_t d, std::size_t d_v) {
-  return round_up(m, kPanel) * d + kRows * kBlock + kRows * d_v;
+  const std::size_t own = round_up(m, kPanel) * d + kRows * kBlock + kRows * d_v;
+  return own > batched_fused_scratch_floats(d_v) ? own : batched_fused_scratch_floats(d_v);
 }
 
 Status fused_attention(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v, const Mask& mask, float scale,
                        MatrixView out, float* scratch) {
   if (q.cols != k.cols || k.rows != v.rows || out.rows != q.rows || out.cols != v.cols) return Status::shape_mismatch;
   if (Status s = check_mask(mask, q.rows, k.rows); s != Status::ok) return s;
+  if (mask.kind == MaskKind::none) return fused_unmasked(q, k, v, scale, out, scratch);
   float* packed = scratch;
   pack_keys(k, packed);
   RowBlock b{};
