@@ -8,6 +8,9 @@
 // Usage: node tests/e2e/bench-language.mjs [--rounds 5] [--panel scaling] [--switches 6]
 //        [--trace /tmp/first-switch.json]   (a Chromium trace of the first switch of the first round)
 //        [--plain]                            (a plain page of one <attention-steps>, its lang attribute set)
+//        [--alt DIR]   (DIR holds another build's site/ and dist/, e.g. a copy kept from before a change:
+//                       rounds alternate between the two builds, each summarised on its own, so both
+//                       see the same load)
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -22,6 +25,7 @@ const PANEL = arg('panel', 'scaling');
 const SWITCHES = Number(arg('switches', 6));
 const TRACE = arg('trace', '');
 const PLAIN = process.argv.includes('--plain');
+const ALT = arg('alt', '');
 const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
 const QUERY = `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights&panel=${PANEL}`;
 
@@ -77,22 +81,27 @@ async function round(site, first) {
 }
 
 // Needs dist/ and site/ built (node scripts/build-web.mjs); not rebuilt here.
-const site = await server(process.env.BENCH_ROOT ?? root); // BENCH_ROOT: a folder holding another build's site/ and dist/
+const builds = [{ label: 'current', site: await server(process.env.BENCH_ROOT ?? root) }]; // BENCH_ROOT: a folder holding another build's site/ and dist/
+if (ALT) builds.push({ label: `alt (${ALT})`, site: await server(ALT) });
 console.log(`load average at start: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 console.log(PLAIN ? 'plain page, one <attention-steps> (32 tokens, d_model 64, 4 heads)' : `demo page ${QUERY.replace(big, '<32 tokens>')}`);
-const all = [];
-for (let r = 0; r < ROUNDS; r++) {
-  const rows = await round(site, r === 0);
-  all.push(rows);
-  const fmt = (x) => `${x.script.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}`;
-  console.log(`round ${r + 1}: first → zh-CN ${fmt(rows[0])}; later ${rows.slice(1).map(fmt).join('  ')}   (script/style+layout/cpu ms)`);
-}
+const fmt = (x) => `${x.script.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}`;
+for (const build of builds) build.all = [];
+for (let r = 0; r < ROUNDS; r++)
+  for (const build of builds) {
+    const rows = await round(build.site, r === 0 && build === builds[0]);
+    build.all.push(rows);
+    const load = loadavg()[0].toFixed(2);
+    console.log(`round ${r + 1}${ALT ? ` ${build.label}` : ''}: first → zh-CN ${fmt(rows[0])}; later ${rows.slice(1).map(fmt).join('  ')}   (script/style+layout/cpu ms; load ${load})`);
+  }
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const summary = (label, rows) => {
   const col = (key) => `${key} median ${median(rows.map((r) => r[key])).toFixed(1)} max ${Math.max(...rows.map((r) => r[key])).toFixed(1)}`;
   console.log(`${label} (${rows.length}): ${['script', 'layout', 'cpu'].map(col).join('; ')}`);
 };
-summary('first switch', all.map((rows) => rows[0]));
-summary('later switches', all.flatMap((rows) => rows.slice(1)));
+for (const { label, all } of builds) {
+  summary(`${ALT ? `${label}: ` : ''}first switch`, all.map((rows) => rows[0]));
+  summary(`${ALT ? `${label}: ` : ''}later switches`, all.flatMap((rows) => rows.slice(1)));
+}
 console.log(`load average at end: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
-await site.close();
+for (const { site } of builds) await site.close();

@@ -123,6 +123,26 @@ describe('demo page', () => {
     await context.close();
   });
 
+  test('after a switch, a panel shown later is in the new language, and heatmaps draw in their panel\'s language', async () => {
+    const { page, context, problems } = await open('?panel=steps&h=2');
+    const contexts = (tag) =>
+      page.evaluate((t) => [...document.querySelector('attention-explorer').shadowRoot.querySelector(t).shadowRoot.querySelectorAll('canvas[data-cells]')].map((c) => c.getContext('2d').lang), tag);
+    // Set on the context, never 'inherit' (with 'inherit' a lang change above a canvas forced a style recalculation).
+    expect(await contexts('attention-steps')).toEqual(expect.arrayContaining(['en']));
+    expect(await contexts('attention-steps')).not.toContain('inherit');
+    await page.selectOption('#lang', 'zh-CN');
+    await page.locator('attention-explorer [role="tab"]').nth(1).click();
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-heads').shadowRoot.querySelector('h2')?.textContent === '多头注意力');
+    await ready(page);
+    await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-heads').shadowRoot.querySelectorAll('canvas[data-cells]').length > 0);
+    const heads = await contexts('attention-heads');
+    expect(heads.length).toBeGreaterThan(0);
+    expect(new Set(heads)).toEqual(new Set(['zh-CN']));
+    expect(new URL(await urlWritten(page)).searchParams.get('panel')).toBe('heads');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('the URL reproduces a state', async () => {
     const { page, context } = await open();
     const explorer = page.locator('attention-explorer');

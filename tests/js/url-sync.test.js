@@ -46,10 +46,14 @@ function standInPage() {
 describe('followInUrl', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('writes at once, then at most every 250 ms, and waits out a timer that fires early', () => {
+  it('writes after the change (never inside it), then at most every 250 ms, and waits out a timer that fires early', () => {
     const page = standInPage();
     const { follow } = followInUrl(new EventTarget());
     follow({ seed: 1 });
+    // Not inside the change: history.replaceState recomputes styles (twice per language switch when it did).
+    expect(page.writes).toEqual([]);
+    expect(page.timers.map((t) => t.at)).toEqual([1000]); // a 0 ms timer: after the task
+    page.fire();
     expect(page.writes.map((w) => w.url)).toEqual(['/p?seed=1']);
     page.advance(10);
     follow({ seed: 2 });
@@ -69,6 +73,7 @@ describe('followInUrl', () => {
     const page = standInPage();
     const { follow, stop } = followInUrl(new EventTarget());
     follow({ seed: 1 });
+    page.fire();
     page.advance(5);
     follow({ seed: 2 });
     stop();

@@ -8,32 +8,48 @@
 import { LANGS } from './i18n.js';
 import { onIdle } from './idle.js';
 
-/** Characters per idle slice: about 0.2 ms each on a cold cache, so a slice stays near 20 ms. */
-const SLICE = 100;
-/** The weights the components' Chinese text is drawn in (text, labels and th, headings). */
-const WEIGHTS = [400, 600, 700];
-/** Their font sizes, in the units of styles.js and the panels' styles (each size is its own strike). */
-const SIZES = ['15px', '14px', '16px', '11px', '1.6rem', '1.2rem', '1.02rem', '0.9rem', '0.85rem', '0.8rem', '0.78rem', '0.75rem', '0.72rem'];
+/** Characters per idle slice: about 0.2 ms each per family on a cold cache, so a slice stays near 20 ms. */
+const SLICE = 75;
+/**
+ * The families the components' Chinese text is drawn in, each with its weights and font sizes (in
+ * the units of styles.js and the panels' styles; each family, size and weight is its own strike).
+ * The monospace family (heatmap captions and readouts, legends, tables) finds its Chinese glyphs
+ * through fallback: without it a first switch to the steps panel still asked the browser process
+ * for strikes and fallback fonts (a Chromium trace: 8–10 ms of its layout).
+ */
+const FAMILIES = [
+  { family: 'var(--_font)', weights: [400, 600, 700], sizes: ['15px', '14px', '16px', '11px', '12.5px', '1.6rem', '1.2rem', '1.02rem', '0.95rem', '0.9rem', '0.88rem', '0.85rem', '0.8rem', '0.78rem', '0.75rem', '0.72rem'] },
+  { family: 'var(--_mono)', weights: [400], sizes: ['0.72rem', '0.78rem', '0.8rem', '0.85rem'] },
+];
 const BOX = 'font-family:var(--_font);position:absolute;inset-inline-start:0;top:0;width:100%;opacity:0;clip-path:inset(50%);pointer-events:none;contain:strict;height:1px;overflow:hidden;white-space:normal;';
+
+/**
+ * Symbols the panels' code writes beside the translated text (the stepper's arrows and play
+ * button, shapes such as 32×32, minus signs, ellipses): in a Chinese page their fallback font is
+ * looked up for Chinese too.
+ */
+const CODE_SYMBOLS = '×−…·→←▶⏸√ᵀ‖²–—≤≥';
 
 let started = null;
 
-/** Every character outside ASCII that the Chinese strings use, once each, in one string. */
+/** Every character outside ASCII that the Chinese strings (and the code's symbols) use, once each, in one string. */
 export function chineseCharacters() {
-  const seen = new Set();
+  const seen = new Set(CODE_SYMBOLS);
   for (const text of Object.values(LANGS['zh-CN'])) for (const ch of text) if (ch > '\x7f') seen.add(ch);
   return [...seen].join('');
 }
 
-/** The box's lines: the sample in every size × weight, then `chars` in every weight. */
+/** The box's lines: per family, the sample in every size × weight, then `chars` in every weight. */
 function fillBox(box, chars, sample) {
   const lines = [];
-  if (sample) for (const size of SIZES) for (const weight of WEIGHTS) lines.push([size, weight, sample]);
-  for (const weight of WEIGHTS) lines.push(['15px', weight, chars]);
+  for (const { family, weights, sizes } of FAMILIES) {
+    if (sample) for (const size of sizes) for (const weight of weights) lines.push([family, size, weight, sample]);
+    for (const weight of weights) lines.push([family, sizes[0], weight, chars]);
+  }
   box.replaceChildren(
-    ...lines.map(([size, weight, text]) => {
+    ...lines.map(([family, size, weight, text]) => {
       const line = document.createElement('span');
-      line.style.cssText = `display:block;font-size:${size};font-weight:${weight};`;
+      line.style.cssText = `display:block;font-family:${family};font-size:${size};font-weight:${weight};`;
       line.textContent = text;
       return line;
     }),

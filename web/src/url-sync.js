@@ -38,7 +38,7 @@ export function urlWithState(href, state) {
 
 /**
  * Write the latest state to the URL (history.replaceState) at most every 250 ms, the last one always
- * written. `<html data-url-pending>` is set while a state waits (scripts and tests can wait for it).
+ * written, never inside the change itself (after the task that made it). `<html data-url-pending>` is set while a state waits (scripts and tests can wait for it).
  * Follows `explorer`'s `attention-change` events; returns { follow(state), stop() }.
  */
 export function followInUrl(explorer) {
@@ -64,8 +64,10 @@ export function followInUrl(explorer) {
   const follow = (state) => {
     latest = state;
     if (timer) return;
-    const wait = written + WRITE_EVERY_MS - performance.now();
-    if (wait <= 0) return write();
+    // Never written at once, even after a quiet spell: history.replaceState recomputes the page's
+    // styles, and in the middle of a change (the language menu's) that recalculation was done twice
+    // (a Chromium trace: 320 elements forced before the panels had changed, then again in the frame).
+    const wait = Math.max(0, written + WRITE_EVERY_MS - performance.now());
     root.dataset.urlPending = '';
     timer = setTimeout(write, wait);
   };

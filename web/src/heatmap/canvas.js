@@ -35,6 +35,21 @@ export function readTheme(canvas) {
   return theme;
 }
 
+/**
+ * The language a canvas's text is drawn in: its nearest `lang` attribute, across shadow roots (a
+ * panel's root carries one), else the document's. The drawing sets it on the context instead of
+ * leaving the default 'inherit': with 'inherit', Chromium recomputes styles synchronously whenever
+ * a `lang` above a canvas changes, so the language menu's switch paid a forced style recalculation
+ * inside the steps panel's render (a Chromium trace: 10 ms; 0.3 ms with the language set).
+ */
+export function canvasLang(canvas) {
+  for (let node = canvas; node; node = node.getRootNode().host) {
+    const marked = node.closest('[lang]');
+    if (marked) return marked.lang;
+  }
+  return document.documentElement.lang;
+}
+
 /** Cell sizes (CSS px) of a heatmap: number cells as wide as --attn-cell-size, compact ones small; large matrices smaller. */
 function cellSize(rows, cols, compact, theme) {
   // Whole CSS pixels: crisp edges at any device pixel ratio.

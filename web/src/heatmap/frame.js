@@ -4,7 +4,7 @@
 // idle, or at once when it comes near the viewport (heatmap.js); one out of the document waits
 // until it is in. Before printing, and when a script asks (drawAll), everything waiting is drawn.
 import { later } from '../idle.js';
-import { cellImage, draw, layout, readTheme, size } from './canvas.js';
+import { canvasLang, cellImage, draw, layout, readTheme, size } from './canvas.js';
 
 const dirty = new Set();
 let requested = false;
@@ -102,6 +102,9 @@ function paint(view, theme) {
   view.colours = theme.colours;
   const { cells, labels } = view;
   const key = [cells.rows, cells.cols, view.compact, labels.rowKey, labels.colKey, theme.rem, theme.cell, theme.font, theme.dpr].join('\u0001');
+  // The text's language, set on the context (not 'inherit', see canvasLang); resizing resets it.
+  const lang = canvasLang(view.canvas);
+  view.g.lang = lang;
   if (view.geoKey !== key) {
     view.geo = layout(view.g, { rows: cells.rows, cols: cells.cols, rowLabels: labels.rowLabels, colLabels: labels.colLabels, compact: view.compact }, theme);
     view.geoKey = key;
@@ -109,6 +112,7 @@ function paint(view, theme) {
     // Where cell (0, 0) is and the cells' pitch (CSS px), for scripts and tests that point at a cell.
     const { left, top, cw, ch } = view.geo;
     view.canvas.dataset.cells = `${left} ${top} ${cw} ${ch}`;
+    view.g.lang = lang;
   }
   if (view.imageOf !== cells) {
     view.image = cellImage(cells);

@@ -2,6 +2,7 @@
 // exact float32 value of a cell on hover or focus (arrow keys move), a legend, and exports.
 import { el } from '../dom.js';
 import { cancel, later, now } from '../idle.js';
+import { canvasLang } from './canvas.js';
 import { createCells } from './cells.js';
 import { listen } from './focus.js';
 import { drawIfDirty, requestDraw } from './frame.js';
@@ -53,7 +54,9 @@ function createView(o, shapeKey, rows, cols) {
   const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.box, canvas);
   const readout = el('p', { class: 'readout', 'aria-live': 'polite' });
   const figure = el('figure', { part: 'heatmap' }, scroll, readout);
-  const view = { shapeKey, figure, canvas, g: canvas.getContext('2d'), scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };
+  const g = canvas.getContext('2d');
+  g.lang = canvasLang(canvas); // never 'inherit' (see canvasLang); each drawing sets it again
+  const view = { shapeKey, figure, canvas, g, scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };
   listen(view);
   watch(view);
   if (o.pool && o.slot) {
