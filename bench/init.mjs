@@ -2,6 +2,8 @@
 // result, in Chromium (a fresh browser context per round, so nothing is cached) and in Node.
 //   node bench/init.mjs              7 rounds in each
 //   node bench/init.mjs --rounds=N
+//   node bench/init.mjs --root=DIR     serve DIR instead of the repository (DIR/dist/index.js: another
+//                                      build of the entry, e.g. one bundled and minified)
 // Bytes: every response the page received between the import and the first result, raw and gzip -9
 // (each file gzipped alone, as a CDN serves it). Time: performance.now() from just before
 // `import('/dist/index.js')` to the return of the first `scaledDotProductAttention` (2×2 · 3×2 · 3×1),
@@ -16,7 +18,8 @@ import { chromium } from 'playwright-core';
 
 import { serveStatic } from '../scripts/serve.mjs';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = process.argv.find((a) => a.startsWith('--root='))?.slice(7) ?? repo;
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 7);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (bytes) => (bytes / 1024).toFixed(1);
@@ -51,7 +54,7 @@ async function pageRound(browser, origin) {
 // One cold Node process: import, init() and the first call, timed inside it.
 function nodeRound() {
   const script = `const t0 = performance.now();
-const { init } = await import(${JSON.stringify(path.join(root, 'dist/node.js'))});
+const { init } = await import(${JSON.stringify(path.join(repo, 'dist/node.js'))});
 const t1 = performance.now();
 const lab = await init();
 const t2 = performance.now();
