@@ -2,13 +2,14 @@
 // result, in Chromium (a fresh browser context per round, so nothing is cached) and in Node.
 //   node bench/init.mjs              7 rounds in each
 //   node bench/init.mjs --rounds=N
-//   node bench/init.mjs --root=DIR     serve DIR instead of the repository (DIR/dist/index.js: another
-//                                      build of the entry, e.g. one bundled and minified)
+//   node bench/init.mjs --entry=attention-lab.min.js   the page imports dist/<that file> (default index.js)
+//   node bench/init.mjs --root=DIR     serve DIR instead of the repository (another build's dist/)
 // Bytes: every response the page received between the import and the first result, raw and gzip -9
 // (each file gzipped alone, as a CDN serves it). Time: performance.now() from just before
-// `import('/dist/index.js')` to the return of the first `scaledDotProductAttention` (2×2 · 3×2 · 3×1),
+// `import('/dist/index.js')` (or --entry) to the return of the first `scaledDotProductAttention` (2×2 · 3×2 · 3×1),
 // split at `init()`'s resolve. Needs dist/ (node scripts/build.mjs).
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,31 +21,33 @@ import { serveStatic } from '../scripts/serve.mjs';
 
 const repo = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const root = process.argv.find((a) => a.startsWith('--root='))?.slice(7) ?? repo;
+const entry = `/dist/${process.argv.find((a) => a.startsWith('--entry='))?.slice(8) ?? 'index.js'}`;
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 7);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (bytes) => (bytes / 1024).toFixed(1);
 
-// One cold page load: the bytes it fetched and its three times.
+// One cold page load: the files it fetched (read back from disk for their sizes, so that nothing
+// reads response bodies while the page loads) and its times.
 async function pageRound(browser, origin) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const bodies = [];
-  page.on('response', (response) => bodies.push(response.body().then((b) => ({ url: response.url(), b }), () => null)));
+  const urls = [];
+  page.on('requestfinished', (request) => urls.push(request.url()));
   await page.route(`${origin}/init-bench`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>init</title>' }));
   await page.goto(`${origin}/init-bench`);
-  bodies.length = 0;
-  const times = await page.evaluate(async () => {
+  urls.length = 0;
+  const times = await page.evaluate(async (entry) => {
     const t0 = performance.now();
-    const { init } = await import('/dist/index.js');
+    const { init } = await import(entry);
     const t1 = performance.now();
     const lab = await init();
     const t2 = performance.now();
     lab.scaledDotProductAttention([[1, 0], [0, 1]], [[1, 0], [0, 1], [1, 1]], [[1], [2], [3]]);
     const t3 = performance.now();
     return { build: lab.build, importMs: t1 - t0, initMs: t2 - t1, firstCallMs: t3 - t2, totalMs: t3 - t0 };
-  });
-  const files = (await Promise.all(bodies)).filter(Boolean);
+  }, entry);
   await context.close();
+  const files = urls.map((url) => ({ url, b: readFileSync(path.join(root, new URL(url).pathname)) }));
   const raw = files.reduce((s, f) => s + f.b.length, 0);
   const gzip = files.reduce((s, f) => s + gzipSync(f.b, { level: 9 }).length, 0);
   const wasm = files.filter((f) => f.url.endsWith('.wasm'));
@@ -87,7 +90,7 @@ try {
 
 const first = pageRuns[0];
 console.error(`\nChromium ${browser.version()}, Node ${process.version}, ${os.cpus()[0]?.model}; ${rounds} cold rounds each; load average ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}`);
-console.error(`The page fetched ${first.files} files for init() and the first call (${first.wasm.join(', ')}): ${kb(first.raw)} KB raw, ${kb(first.gzip)} KB gzip -9, each file alone (served unminified from dist/).`);
+console.error(`The page imported ${entry} and fetched ${first.files} files for init() and the first call (${first.wasm.join(', ')}): ${kb(first.raw)} KB raw, ${kb(first.gzip)} KB gzip -9, each file gzipped alone.`);
 console.error('\n| where | build | import ms | init() ms | first call ms | total ms (median) | total ms (worst) |\n|---|---|---|---|---|---|---|');
 summary('Chromium, a fresh context', pageRuns);
 summary('Node, a fresh process', nodeRuns);

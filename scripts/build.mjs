@@ -1,11 +1,13 @@
 // npm run build: the two WASM builds (SIMD and scalar) and the package's dist/, and a third,
-// FMA (relaxed SIMD), where its toolchain is installed (scripts/fma-toolchain.mjs).
+// FMA (relaxed SIMD), where its toolchain is installed (scripts/fma-toolchain.mjs); then the
+// browser entry bundled and minified (scripts/bundle-min.mjs: dist/attention-lab.min.js).
 // Usage: node scripts/build.mjs [--if-missing]
 //   --if-missing  skip the work when dist/ is already newer than every source
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleMin, MIN_ENTRY } from './bundle-min.mjs';
 import { fmaEnvironment, fmaMissing } from './fma-toolchain.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -52,7 +54,7 @@ function newestSource() {
 }
 
 function upToDate() {
-  const outputs = [...PACKAGE_FILES, ...CHECKPOINTS.map((f) => `checkpoints/${f}`), ...GLUE, ...(fmaMissing(root) ? [FMA_GLUE[0]] : FMA_GLUE)].map((f) => join(dist, f));
+  const outputs = [...PACKAGE_FILES, ...CHECKPOINTS.map((f) => `checkpoints/${f}`), ...GLUE, ...(fmaMissing(root) ? [FMA_GLUE[0]] : FMA_GLUE), MIN_ENTRY].map((f) => join(dist, f));
   if (!outputs.every(existsSync)) return false;
   const oldest = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   return oldest >= newestSource();
@@ -172,6 +174,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log('attention-lab: dist/ is up to date');
   } else {
     buildWasm();
+    await bundleMin(dist);
     console.log(`attention-lab: built ${dist}`);
   }
 }

@@ -67,6 +67,27 @@ const show = (v) => { document.querySelector('#result').textContent = JSON.strin
 init().then((lab) => show({ ...compute(lab), big: big(lab) }), (e) => show({ error: String(e) }));
 </script>`,
   ),
+  // the same post from the bundled, minified entry (one module, then the build's glue and .wasm),
+  // with createWorkerPool (its code inside the bundle) and an error it raises
+  'post-min.html': page(
+    'A blog post about attention, the minified entry',
+    '',
+    `<script type="module">
+import { init, createWorkerPool, AttentionError } from '${cdn}/dist/attention-lab.min.js';
+const compute = ${COMPUTE};
+const big = ${BIG};
+const show = (v) => { document.querySelector('#result').textContent = JSON.stringify(v); };
+const scripts = () => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js'));
+init().then(async (lab) => {
+  const js = scripts();
+  const pool = await createWorkerPool(lab);
+  let poolError = null;
+  try { await pool.scaledDotProductAttention([[1, 2]], [[1, 2, 3]], [[1]]); } catch (e) { poolError = { isAttentionError: e instanceof AttentionError, code: e.code }; }
+  pool.close();
+  show({ ...compute(lab), big: big(lab), poolError, js, poolJs: scripts().filter((n) => !js.includes(n)) });
+}, (e) => show({ error: String(e) }));
+</script>`,
+  ),
   // the same post, importing from a CDN that sends no CORS header (must fail)
   'post-no-cors.html': page(
     'A blog post without CORS',
@@ -219,6 +240,23 @@ describe('browser consumers from a CDN layout, in Chromium', () => {
     expect(problems).toEqual([]);
     // the .wasm came from the CDN, found relative to the module's own URL
     expect(wasm).toEqual([{ url: `${cdn.url}/dist/attention-lab-${CHROMIUM_BUILD}.wasm`, type: 'application/wasm', status: 200 }]);
+  });
+
+  it('the minified entry (dist/attention-lab.min.js): one module and the glue, the same numbers, the pool inside it', async () => {
+    const min = await openAndRead(browser, `${blog.url}/post-min.html`);
+    await min.context.close();
+    const plain = await openAndRead(browser, `${blog.url}/post.html`);
+    await plain.context.close();
+    expect(min.result.error).toBeUndefined();
+    expect(min.problems).toEqual([]);
+    expectKnownAnswer(expect, min.result, { simd: true });
+    expect(min.result.big).toEqual(plain.result.big);
+    expect(min.result.poolError).toEqual({ isAttentionError: true, code: 'SHAPE_MISMATCH' });
+    // init() fetched the bundle and the build's glue; the pool, its browser workers' module beside it
+    expect(min.result.js).toEqual([`${cdn.url}/dist/attention-lab.min.js`, `${cdn.url}/dist/attention-lab-${CHROMIUM_BUILD}.js`]);
+    expect(min.result.poolJs).toEqual([`${cdn.url}/dist/parallel/browser-workers.js`]);
+    // the .wasm from beside the bundle (init(), then once more for the pool's workers)
+    expect(new Set(min.wasm.map(JSON.stringify))).toEqual(new Set([JSON.stringify({ url: `${cdn.url}/dist/attention-lab-${CHROMIUM_BUILD}.wasm`, type: 'application/wasm', status: 200 })]));
   });
 
   it('the CDN needs CORS: without Access-Control-Allow-Origin the import fails', async () => {

@@ -258,6 +258,10 @@ describe('the packed package', () => {
       const wasm = rows[`attention-lab-${build}.wasm`];
       rows[`${build}: .wasm + JS bundled, minified (${chunks.length} chunks)`] = { raw: bundled.raw + wasm.raw, gzip: bundled.gzip + wasm.gzip };
     }
+    // The minified entry the package ships for pages without a bundler (scripts/bundle-min.mjs):
+    // one module, then the chosen build's glue and .wasm.
+    for (const build of INIT_BUILDS.filter((b) => b !== 'scalar'))
+      rows[`${build}: .wasm + attention-lab.min.js + glue, as shipped`] = size(['attention-lab.min.js', `attention-lab-${build}.js`, `attention-lab-${build}.wasm`]);
     rows['components.js (self-contained)'] = size(['components.js']);
     for (const build of ['simd', 'scalar']) rows[`attention-lab-training-${build}.wasm ('attention-lab/training')`] = size([`attention-lab-training-${build}.wasm`]);
     const checkpoints = readdirSync(join(dist, 'checkpoints')).map((f) => `checkpoints/${f}`);
@@ -287,6 +291,7 @@ describe('the packed package', () => {
     expect(simdTotal).toBeLessThanOrEqual(BUDGET.simdInitTotalGzip);
     expect(simdBundled).toBeLessThanOrEqual(BUDGET.simdInitBundledGzip);
     expect(fmaBundled).toBeLessThanOrEqual(BUDGET.simdInitBundledGzip);
+    for (const [name, row] of Object.entries(rows).filter(([k]) => k.includes('attention-lab.min.js'))) expect(row.gzip, name).toBeLessThanOrEqual(BUDGET.simdInitBundledGzip);
     expect(rows['components.js (self-contained)'].raw).toBeLessThanOrEqual(BUDGET.componentsRaw);
     expect(rows['components.js (self-contained)'].gzip).toBeLessThanOrEqual(BUDGET.componentsGzip);
     expect(rows[`the trained checkpoints, dist/checkpoints/ (${checkpoints.length} files)`].gzip).toBeLessThanOrEqual(BUDGET.checkpointsGzip);
