@@ -230,7 +230,9 @@ Status fused_attention(ConstMatrixView q, ConstMatrixView k, ConstMatrixView v, 
                        MatrixView out, float* scratch) {
   if (q.cols != k.cols || k.rows != v.rows || out.rows != q.rows || out.cols != v.cols) return Status::shape_mismatch;
   if (Status s = check_mask(mask, q.rows, k.rows); s != Status::ok) return s;
-  if (mask.kind == MaskKind::none) return fused_unmasked(q, k, v, scale, out, scratch);
+  // A non-finite scale stays here too: the batched kernel refuses it (bad_argument), this one has
+  // always taken it (the JS layer refuses it first; the fuzzer found the difference).
+  if (mask.kind == MaskKind::none && std::isfinite(scale)) return fused_unmasked(q, k, v, scale, out, scratch);
   float* packed = scratch;
   pack_keys(k, packed);
   RowBlock b{};
