@@ -45,6 +45,8 @@ export class AttentionElement extends HTMLElement {
     this.root.className = 'root';
     this.root.setAttribute('part', 'base');
     this.shadowRoot.append(this.root);
+    // A box in a <details> is measured for scroll regions once the details opens.
+    this.root.addEventListener('toggle', (event) => event.target.open && this.#markRegions(), { capture: true });
   }
 
   connectedCallback() {

@@ -36,25 +36,29 @@ export function lineChart(o) {
   const sy = (v) => H - pad.b - ((fy(v) - y0) / (y1 - y0 || 1)) * (H - pad.t - pad.b);
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, style: `max-width: ${W}px`, role: 'img', 'aria-label': o.title });
   root.append(svg('title', {}, o.title));
+  // The drawing (lines and numbers) has no words: lang="zxx" keeps a language switch from laying
+  // its text out again (the axis label, which may be words, stays in the page's language).
+  const drawing = svg('g', { lang: 'zxx' });
+  root.append(drawing);
   const yTicks = o.yTicks ?? Array.from({ length: 5 }, (_, k) => (o.yLog ? 10 ** (y0 + ((y1 - y0) * k) / 4) : y0 + ((y1 - y0) * k) / 4));
   for (const v of yTicks) {
-    root.append(svg('line', { x1: pad.l, x2: W - pad.r, y1: sy(v), y2: sy(v), class: 'grid-line' }));
-    root.append(svg('text', { x: pad.l - 4, y: sy(v) + 4, 'text-anchor': 'end' }, nice(v)));
+    drawing.append(svg('line', { x1: pad.l, x2: W - pad.r, y1: sy(v), y2: sy(v), class: 'grid-line' }));
+    drawing.append(svg('text', { x: pad.l - 4, y: sy(v) + 4, 'text-anchor': 'end' }, nice(v)));
   }
   const xTicks = o.xTicks ?? o.x;
-  for (const v of xTicks) root.append(svg('text', { x: sx(v), y: H - pad.b + 14, 'text-anchor': 'middle' }, nice(v)));
-  root.append(svg('line', { x1: pad.l, x2: W - pad.r, y1: H - pad.b, y2: H - pad.b, class: 'axis' }));
-  root.append(svg('line', { x1: pad.l, x2: pad.l, y1: pad.t, y2: H - pad.b, class: 'axis' }));
+  for (const v of xTicks) drawing.append(svg('text', { x: sx(v), y: H - pad.b + 14, 'text-anchor': 'middle' }, nice(v)));
+  drawing.append(svg('line', { x1: pad.l, x2: W - pad.r, y1: H - pad.b, y2: H - pad.b, class: 'axis' }));
+  drawing.append(svg('line', { x1: pad.l, x2: pad.l, y1: pad.t, y2: H - pad.b, class: 'axis' }));
   if (o.xLabel) root.append(svg('text', { x: (W + pad.l) / 2, y: H - 4, 'text-anchor': 'middle' }, o.xLabel));
   for (const s of o.series) {
     const xsOf = s.x ?? o.x;
     if (s.points) {
       const g = svg('g', { fill: s.color });
       xsOf.forEach((xv, k) => g.append(svg('circle', { cx: sx(xv), cy: sy(s.y[k]), r: s.r ? s.r[k] : 2.6, ...(s.stroke ? { stroke: s.stroke, 'stroke-width': 1 } : {}) })));
-      root.append(g);
+      drawing.append(g);
     } else {
       const d = xsOf.map((xv, k) => `${k ? 'L' : 'M'}${sx(xv).toFixed(1)},${sy(s.y[k]).toFixed(1)}`).join('');
-      root.append(svg('path', { d, fill: 'none', stroke: s.color, 'stroke-width': s.width ?? 2, ...(s.dash ? { 'stroke-dasharray': s.dash } : {}) }));
+      drawing.append(svg('path', { d, fill: 'none', stroke: s.color, 'stroke-width': s.width ?? 2, ...(s.dash ? { 'stroke-dasharray': s.dash } : {}) }));
     }
   }
   root.scaleX = sx;

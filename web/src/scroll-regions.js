@@ -13,13 +13,18 @@ function nameOf(box, t) {
 
 /** Mark the boxes of `root` that overflow sideways as regions, and unmark those that no longer do. */
 export function markScrollRegions(root, t) {
-  for (const box of root.querySelectorAll(BOXES)) {
+  // Every box is measured before any is changed: a write between two reads would make the browser
+  // restyle and lay out the panel again for the second read.
+  const boxes = [...root.querySelectorAll(BOXES)]
+    // A box given a role or tab stop by its panel keeps them. A box in a closed <details> is not
+    // laid out, and measuring it would lay it out: it is marked when its details opens (base.js).
+    .filter((box) => 'scrollRegion' in box.dataset || !(box.hasAttribute('role') || box.hasAttribute('tabindex')))
+    .filter((box) => !box.closest('details:not([open])'))
+    .map((box) => ({ box, overflows: box.scrollWidth > box.clientWidth + 1 }));
+  for (const { box, overflows } of boxes) {
     const ours = 'scrollRegion' in box.dataset;
-    // A box given a role or tab stop by its panel keeps them.
-    if (!ours && (box.hasAttribute('role') || box.hasAttribute('tabindex'))) continue;
-    if (box.scrollWidth <= box.clientWidth + 1) {
-      if (!ours) continue;
-      for (const name of ['tabindex', 'role', 'aria-label', 'data-scroll-region']) box.removeAttribute(name);
+    if (!overflows) {
+      if (ours) for (const name of ['tabindex', 'role', 'aria-label', 'data-scroll-region']) box.removeAttribute(name);
       continue;
     }
     const name = nameOf(box, t);

@@ -41,6 +41,21 @@ export function renderTex(element, tex, { display = true } = {}) {
     return;
   }
   katex.render(tex, element, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+  pinDrawnMath(element, tex);
+}
+
+// Characters of a language with its own glyph forms (CJK) in a formula's \text{…}.
+const WORDS_WITH_LOCALE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+
+/**
+ * The formula's drawn part (aria-hidden; the MathML beside it is what assistive technology reads)
+ * gets lang="zxx", "no linguistic content", when its TeX holds no CJK words. A language switch
+ * then leaves its glyphs as they are: Chromium lays out again every text whose inherited language
+ * changed, and a formula is hundreds of boxes (half of the scaling panel's layout on a switch).
+ */
+function pinDrawnMath(element, tex) {
+  if (WORDS_WITH_LOCALE.test(tex)) return;
+  for (const drawn of element.querySelectorAll('.katex-html')) drawn.setAttribute('lang', 'zxx');
 }
 
 const shown = new WeakMap();
