@@ -46,6 +46,25 @@ const switchTo = async ([lang, plain]) => {
   return script;
 };
 
+const FRAME_CATEGORIES = ['devtools.timeline', 'toplevel'];
+
+/**
+ * The switch's frame, from a trace: the main thread's busy time (tasks clipped to the span) from
+ * the change event to the end of the first paint after it, i.e. script, style and layout of the
+ * frame that shows the new language (with its paint, so a little more than those three). Work that
+ * the switch queues for later frames or idle time is not in it (it is in the other columns).
+ */
+function frameOf(events) {
+  const change = events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'change');
+  if (!change) return NaN;
+  const main = (e) => e.pid === change.pid && e.tid === change.tid && e.ph === 'X';
+  const paint = events.filter((e) => main(e) && e.name === 'Paint' && e.ts > change.ts).sort((a, c) => a.ts - c.ts)[0];
+  if (!paint) return NaN;
+  const [from, to] = [change.ts, paint.ts + paint.dur];
+  const tasks = events.filter((e) => main(e) && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ts < to && e.ts + e.dur > from);
+  return tasks.reduce((sum, e) => sum + Math.min(to, e.ts + e.dur) - Math.max(from, e.ts), 0) / 1000;
+}
+
 const TRACE_CATEGORIES = ['devtools.timeline', 'blink', 'disabled-by-default-devtools.timeline', 'fonts', 'disabled-by-default-devtools.timeline.stack'];
 
 async function round(site, first) {
@@ -67,12 +86,13 @@ async function round(site, first) {
   const rows = [];
   for (let k = 0; k < SWITCHES; k++) {
     const traced = first && k === 0 && TRACE;
-    if (traced) await b.browser.startTracing(page, { categories: TRACE_CATEGORIES });
+    await b.browser.startTracing(page, { categories: traced ? TRACE_CATEGORIES : FRAME_CATEGORIES });
     const m0 = await metrics();
     const script = await page.evaluate(switchTo, [k % 2 ? 'en' : 'zh-CN', PLAIN]);
     const m1 = await metrics();
-    if (traced) writeFileSync(TRACE, await b.browser.stopTracing());
-    rows.push({ script, layout: m1.layout - m0.layout, cpu: m1.cpu - m0.cpu });
+    const trace = await b.browser.stopTracing();
+    if (traced) writeFileSync(TRACE, trace);
+    rows.push({ script, layout: m1.layout - m0.layout, cpu: m1.cpu - m0.cpu, frame: frameOf(JSON.parse(trace).traceEvents) });
     await page.waitForTimeout(300);
   }
   await context.close();
@@ -85,19 +105,19 @@ const builds = [{ label: 'current', site: await server(process.env.BENCH_ROOT ??
 if (ALT) builds.push({ label: `alt (${ALT})`, site: await server(ALT) });
 console.log(`load average at start: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 console.log(PLAIN ? 'plain page, one <attention-steps> (32 tokens, d_model 64, 4 heads)' : `demo page ${QUERY.replace(big, '<32 tokens>')}`);
-const fmt = (x) => `${x.script.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}`;
+const fmt = (x) => `${x.script.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}/${x.frame.toFixed(1)}`;
 for (const build of builds) build.all = [];
 for (let r = 0; r < ROUNDS; r++)
   for (const build of builds) {
     const rows = await round(build.site, r === 0 && build === builds[0]);
     build.all.push(rows);
     const load = loadavg()[0].toFixed(2);
-    console.log(`round ${r + 1}${ALT ? ` ${build.label}` : ''}: first → zh-CN ${fmt(rows[0])}; later ${rows.slice(1).map(fmt).join('  ')}   (script/style+layout/cpu ms; load ${load})`);
+    console.log(`round ${r + 1}${ALT ? ` ${build.label}` : ''}: first → zh-CN ${fmt(rows[0])}; later ${rows.slice(1).map(fmt).join('  ')}   (script/style+layout/cpu/frame ms; load ${load})`);
   }
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const summary = (label, rows) => {
   const col = (key) => `${key} median ${median(rows.map((r) => r[key])).toFixed(1)} max ${Math.max(...rows.map((r) => r[key])).toFixed(1)}`;
-  console.log(`${label} (${rows.length}): ${['script', 'layout', 'cpu'].map(col).join('; ')}`);
+  console.log(`${label} (${rows.length}): ${['script', 'layout', 'cpu', 'frame'].map(col).join('; ')}`);
 };
 for (const { label, all } of builds) {
   summary(`${ALT ? `${label}: ` : ''}first switch`, all.map((rows) => rows[0]));
