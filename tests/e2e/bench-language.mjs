@@ -8,6 +8,8 @@
 // Usage: node tests/e2e/bench-language.mjs [--rounds 5] [--panel scaling] [--switches 6]
 //        [--trace /tmp/first-switch.json]   (a Chromium trace of the first switch of the first round)
 //        [--plain]                            (a plain page of one <attention-steps>, its lang attribute set)
+//        [--frame]   (each switch traced: a frame column, the switch's own frame, and the fallback-font queries;
+//                     tracing adds its overhead to every column)
 //        [--alt DIR]   (DIR holds another build's site/ and dist/, e.g. a copy kept from before a change:
 //                       rounds alternate between the two builds, each summarised on its own, so both
 //                       see the same load)
@@ -26,6 +28,7 @@ const SWITCHES = Number(arg('switches', 6));
 const TRACE = arg('trace', '');
 const PLAIN = process.argv.includes('--plain');
 const ALT = arg('alt', '');
+const FRAME = process.argv.includes('--frame');
 const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
 const QUERY = `?s=${big}&dm=64&dk=16&h=4&mask=causal&step=weights&panel=${PANEL}`;
 
@@ -46,7 +49,7 @@ const switchTo = async ([lang, plain]) => {
   return script;
 };
 
-const FRAME_CATEGORIES = ['devtools.timeline', 'toplevel'];
+const FRAME_CATEGORIES = ['devtools.timeline', 'toplevel', 'fonts'];
 
 /**
  * The switch's frame, from a trace: the main thread's busy time (tasks clipped to the span) from
@@ -86,13 +89,16 @@ async function round(site, first) {
   const rows = [];
   for (let k = 0; k < SWITCHES; k++) {
     const traced = first && k === 0 && TRACE;
-    await b.browser.startTracing(page, { categories: traced ? TRACE_CATEGORIES : FRAME_CATEGORIES });
+    if (traced || FRAME) await b.browser.startTracing(page, { categories: traced ? TRACE_CATEGORIES : FRAME_CATEGORIES });
     const m0 = await metrics();
     const script = await page.evaluate(switchTo, [k % 2 ? 'en' : 'zh-CN', PLAIN]);
     const m1 = await metrics();
-    const trace = await b.browser.stopTracing();
+    const trace = traced || FRAME ? await b.browser.stopTracing() : null;
     if (traced) writeFileSync(TRACE, trace);
-    rows.push({ script, layout: m1.layout - m0.layout, cpu: m1.cpu - m0.cpu, frame: frameOf(JSON.parse(trace).traceEvents) });
+    const events = trace ? JSON.parse(trace).traceEvents : [];
+    // Fallback-font queries (on Linux each is a round trip to the browser process).
+    const fallbacks = events.filter((e) => e.name === 'FontCache::FallbackFontForCharacter').length;
+    rows.push({ script, layout: m1.layout - m0.layout, cpu: m1.cpu - m0.cpu, frame: trace ? frameOf(events) : NaN, fallbacks });
     await page.waitForTimeout(300);
   }
   await context.close();
@@ -105,19 +111,19 @@ const builds = [{ label: 'current', site: await server(process.env.BENCH_ROOT ??
 if (ALT) builds.push({ label: `alt (${ALT})`, site: await server(ALT) });
 console.log(`load average at start: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 console.log(PLAIN ? 'plain page, one <attention-steps> (32 tokens, d_model 64, 4 heads)' : `demo page ${QUERY.replace(big, '<32 tokens>')}`);
-const fmt = (x) => `${x.script.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}/${x.frame.toFixed(1)}`;
+const fmt = (x) => `${x.script.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}${FRAME ? `/${x.frame.toFixed(1)} (${x.fallbacks} fallback-font queries)` : ''}`;
 for (const build of builds) build.all = [];
 for (let r = 0; r < ROUNDS; r++)
   for (const build of builds) {
     const rows = await round(build.site, r === 0 && build === builds[0]);
     build.all.push(rows);
     const load = loadavg()[0].toFixed(2);
-    console.log(`round ${r + 1}${ALT ? ` ${build.label}` : ''}: first → zh-CN ${fmt(rows[0])}; later ${rows.slice(1).map(fmt).join('  ')}   (script/style+layout/cpu/frame ms; load ${load})`);
+    console.log(`round ${r + 1}${ALT ? ` ${build.label}` : ''}: first → zh-CN ${fmt(rows[0])}; later ${rows.slice(1).map(fmt).join('  ')}   (script/style+layout/cpu${FRAME ? '/frame' : ''} ms; load ${load})`);
   }
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const summary = (label, rows) => {
   const col = (key) => `${key} median ${median(rows.map((r) => r[key])).toFixed(1)} max ${Math.max(...rows.map((r) => r[key])).toFixed(1)}`;
-  console.log(`${label} (${rows.length}): ${['script', 'layout', 'cpu', 'frame'].map(col).join('; ')}`);
+  console.log(`${label} (${rows.length}): ${['script', 'layout', 'cpu', ...(FRAME ? ['frame'] : [])].map(col).join('; ')}`);
 };
 for (const { label, all } of builds) {
   summary(`${ALT ? `${label}: ` : ''}first switch`, all.map((rows) => rows[0]));

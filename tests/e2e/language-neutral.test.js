@@ -2,8 +2,9 @@
 // of a formula without words and a chart's drawing carry lang="zxx" ("no linguistic content"), so
 // Chromium does not lay their text out again when the page's language changes; a formula with
 // Chinese words keeps the page's language; what assistive technology reads (the formula's MathML,
-// a chart's name, the axis label) stays in the page's language. And a table in a closed <details>
-// is measured for its scroll region when the details opens, not after every render.
+// a chart's name, the axis label) stays in the page's language. A formula's MathML and monospace
+// text find their glyphs in our font lists, not through the browser process. And a table in a closed
+// <details> is measured for its scroll region when the details opens, not after every render.
 import { describe, expect, test } from 'vitest';
 import { ready, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
@@ -69,6 +70,29 @@ describe('a language switch leaves the language-neutral drawing alone', () => {
     const en = await langOf('en');
     expect(en.text).toContain('where');
     expect(en.lang).toBe('zxx');
+  });
+});
+
+describe("what a switch to Chinese asks the browser for", () => {
+  test("a formula's MathML is set in the components' font with plain letters, and the monospace font names Chinese fonts", async () => {
+    const { page, context } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.goto(`${s.url}/site/?panel=scaling`);
+    await ready(page);
+    const found = await page.evaluate(() => {
+      const root = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-scaling').shadowRoot;
+      const math = root.querySelector('div.formula .katex-mathml math');
+      const mi = [...math.querySelectorAll('mi')].find((n) => n.textContent.length === 1);
+      const host = getComputedStyle(root.host);
+      const text = getComputedStyle(root.querySelector('.root')).fontFamily;
+      return { math: getComputedStyle(math).fontFamily === text, transform: getComputedStyle(mi).textTransform, mono: host.getPropertyValue('--_mono') };
+    });
+    // The browser's math font and its math-auto italic (𝑞 for q) sent every such symbol to the
+    // browser process for a fallback font on the first switch to Chinese (a Chromium trace: 27 on this panel).
+    expect(found.math).toBe(true);
+    expect(found.transform).toBe('none');
+    // Chinese in monospace text (readouts, captions) found in the list, after the Latin monospace font.
+    expect(found.mono).toMatch(/monospace, .*"WenQuanYi Micro Hei"/);
+    await context.close();
   });
 });
 

@@ -19,7 +19,8 @@ const SLICE = 75;
  */
 const FAMILIES = [
   { family: 'var(--_font)', weights: [400, 600, 700], sizes: ['15px', '14px', '16px', '11px', '12.5px', '1.6rem', '1.2rem', '1.02rem', '0.95rem', '0.9rem', '0.88rem', '0.85rem', '0.8rem', '0.78rem', '0.75rem', '0.72rem'] },
-  { family: 'var(--_mono)', weights: [400], sizes: ['0.72rem', '0.78rem', '0.8rem', '0.85rem'] },
+  // 600: a heatmap's caption shape (32×32) in a bold table header.
+  { family: 'var(--_mono)', weights: [400, 600], sizes: ['0.72rem', '0.78rem', '0.8rem', '0.85rem'] },
 ];
 const BOX = 'font-family:var(--_font);position:absolute;inset-inline-start:0;top:0;width:100%;opacity:0;clip-path:inset(50%);pointer-events:none;contain:strict;height:1px;overflow:hidden;white-space:normal;';
 
@@ -28,7 +29,7 @@ const BOX = 'font-family:var(--_font);position:absolute;inset-inline-start:0;top
  * button, shapes such as 32×32, minus signs, ellipses): in a Chinese page their fallback font is
  * looked up for Chinese too.
  */
-const CODE_SYMBOLS = '×−…·→←▶⏸√ᵀ‖²–—≤≥';
+const CODE_SYMBOLS = '×−…·→←▶⏸√ᵀ‖²–—≤≥÷ᵢ⁽⁾⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 let started = null;
 
