@@ -286,7 +286,9 @@ describe('demo page', () => {
       [{ rows: X.rows, cols: X.cols, data: Array.from(X.data) }, W],
     );
     const mainValues = () => inSteps(page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => Number(td.dataset.value))");
-    expect(await mainValues()).toEqual(want.output);
+    // The table's values are written when the page is next idle after the panel's render (CI once
+    // read the seeded weights' numbers here, before that): polled until they are the typed weights'.
+    await expect.poll(mainValues).toEqual(want.output);
     await page.locator('attention-explorer attention-steps [role="tab"]').nth(1).click();
     await waitStep(page, 'Q');
     expect(await mainValues()).toEqual(want.Q);
