@@ -20,9 +20,8 @@ export function markScrollRegions(root, t) {
     // laid out, and measuring it would lay it out: it is marked when its details opens (base.js).
     .filter((box) => 'scrollRegion' in box.dataset || !(box.hasAttribute('role') || box.hasAttribute('tabindex')))
     .filter((box) => !box.closest('details:not([open])'))
-    .map((box) => ({ box, overflows: box.scrollWidth > box.clientWidth + 1 }));
-  for (const { box, overflows } of boxes) {
-    const ours = 'scrollRegion' in box.dataset;
+    .map((box) => ({ box, ours: 'scrollRegion' in box.dataset, overflows: box.scrollWidth > box.clientWidth + 1 }));
+  for (const { box, ours, overflows } of boxes) {
     if (!overflows) {
       if (ours) for (const name of ['tabindex', 'role', 'aria-label', 'data-scroll-region']) box.removeAttribute(name);
       continue;

@@ -76,7 +76,8 @@ label { font-weight: 600; font-size: 0.9rem; }
    set in the components' font. With the browser's math font and math-auto italic (a one-letter <mi>
    becomes a Mathematical Alphanumeric character, which no font of the page has), each of its
    symbols cost a fallback-font query to the browser process on the first switch to Chinese: 27 on
-   the scaling panel, 8 on the steps panel (0 now, in a Chromium trace). */
+   the scaling panel, 4 on the steps panel (0 now, in a Chromium trace; the steps panel's other 4
+   were Chinese in monospace text, hence the Chinese fonts at the end of --_mono). */
 .katex .katex-mathml math { font-family: var(--_font); }
 .katex .katex-mathml * { text-transform: none; }
 figure.heatmap { margin: 0.4rem 0; max-width: 100%; padding: 0 6px 6px; }
