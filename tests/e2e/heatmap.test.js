@@ -166,6 +166,49 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
+  test('a language switch draws again only the heatmaps whose texts depend on the language', async () => {
+    // Runs in the page: every canvas drawing (one drawImage of the cells each) is counted per canvas.
+    const count = () =>
+      page.evaluate(() => {
+        const proto = CanvasRenderingContext2D.prototype;
+        if (!proto.counted) {
+          const drawImage = proto.drawImage;
+          proto.counted = new WeakMap();
+          proto.drawImage = function (...args) {
+            proto.counted.set(this.canvas, (proto.counted.get(this.canvas) ?? 0) + 1);
+            return drawImage.apply(this, args);
+          };
+        }
+        const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+        const canvas = steps.querySelector('figure[data-role="main"] canvas');
+        return { drawn: proto.counted.get(canvas) ?? 0, pixels: canvas.toDataURL() };
+      });
+    const switchTo = async (lang) => {
+      await page.selectOption('#lang', lang);
+      await page.locator('attention-explorer attention-steps h2').filter({ hasText: lang === 'en' ? 'Self-attention' : '自注意力' }).waitFor();
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 0)))));
+    };
+    let page;
+    let context;
+    // ASCII tokens: drawn the same in both languages, so not drawn again.
+    ({ page, context } = await open('?s=the+cat+sat&step=weights'));
+    const before = await count();
+    await switchTo('zh-CN');
+    const after = await count();
+    expect(after.drawn).toBe(before.drawn);
+    expect(after.pixels).toBe(before.pixels);
+    // New numbers (another seed) are drawn.
+    await page.locator('attention-explorer').evaluate((e) => e.setAttribute('seed', '7'));
+    await expect.poll(async () => (await count()).drawn).toBeGreaterThan(after.drawn);
+    await context.close();
+    // Chinese tokens: their glyphs follow the language (Han characters), so drawn again.
+    ({ page, context } = await open('?s=%E6%88%91%E7%88%B1%E4%BD%A0&step=weights&lang=zh-CN'));
+    const zh = await count();
+    await switchTo('en');
+    expect((await count()).drawn).toBeGreaterThan(zh.drawn);
+    await context.close();
+  });
+
   test('exports: the CSV holds the cells the table holds', async () => {
     const { page, context } = await open('?s=a+b+c&step=weights');
     const values = await page.locator(`${MAIN} td[data-i]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));

@@ -80,6 +80,10 @@ label { font-weight: 600; font-size: 0.9rem; }
    were Chinese in monospace text, hence the Chinese fonts at the end of --_mono). */
 .katex .katex-mathml math { font-family: var(--_font); }
 .katex .katex-mathml * { text-transform: none; }
+/* ...and far off screen, like the heatmap's table (below): a change of language restyles every
+   element the page shows, and the MathML was a third of a formula's (33 of 99 on the steps panel,
+   72 of 340 on the scaling panel); it stays in the accessibility tree. */
+.katex .katex-mathml { left: -100000px; content-visibility: auto; }
 figure.heatmap { margin: 0.4rem 0; max-width: 100%; padding: 0 6px 6px; }
 .scroll { position: relative; overflow: auto; max-width: 100%; max-height: 34rem; }
 .scroll canvas { display: block; cursor: crosshair; }

@@ -105,6 +105,7 @@ function paint(view, theme) {
   // The text's language, set on the context (not 'inherit', see canvasLang); resizing resets it.
   const lang = canvasLang(view.canvas);
   view.g.lang = lang;
+  view.drawnLang = lang;
   if (view.geoKey !== key) {
     view.geo = layout(view.g, { rows: cells.rows, cols: cells.cols, rowLabels: labels.rowLabels, colLabels: labels.colLabels, compact: view.compact }, theme);
     view.geoKey = key;
