@@ -201,6 +201,13 @@ describe('canvas heatmap', () => {
     await page.locator('attention-explorer').evaluate((e) => e.setAttribute('seed', '7'));
     await expect.poll(async () => (await count()).drawn).toBeGreaterThan(after.drawn);
     await context.close();
+    // Negative numbers in the cells are drawn with U+2212 (not ASCII: a fallback font may depend on the language).
+    ({ page, context } = await open('?s=the+cat+sat&step=scores'));
+    await page.locator(`${MAIN} td[data-i][data-value^="-"]`).first().waitFor({ state: 'attached' });
+    const scores = await count();
+    await switchTo('zh-CN');
+    expect((await count()).drawn).toBeGreaterThan(scores.drawn);
+    await context.close();
     // Chinese tokens: their glyphs follow the language (Han characters), so drawn again.
     ({ page, context } = await open('?s=%E6%88%91%E7%88%B1%E4%BD%A0&step=weights&lang=zh-CN'));
     const zh = await count();

@@ -110,30 +110,27 @@ function update(view, o, cells, compact) {
 }
 
 // Text drawn the same in every language: printable ASCII (a Han character's glyph, or a fallback
-// font's ∞, may depend on the language).
+// font's − or ∞, may depend on the language).
 const NEUTRAL = /^[\x20-\x7e\u0000]*$/;
 
 /**
- * What the canvas shows: the cells' colour levels, the numbers (a heatmap that shows them) and the
- * texts. When only the language changed (a switch of the page's language menu), a heatmap whose
- * texts are language-neutral is not drawn again: 3 ms per switch on the steps panel.
+ * What the canvas shows: the cells' colour levels and its texts (the labels, and the numbers of a
+ * heatmap that shows them, as drawn). When only the language changed (the page's language menu), a
+ * heatmap whose texts are plain ASCII is not drawn again: 3 ms per switch on the steps panel.
  */
 function drawingOf(cells, compact, labels) {
-  const text = `${labels.rowKey}\u0000${labels.colKey}${compact ? '' : `\u0000${cells.maskedText}`}`;
-  return { level: cells.level, numbers: compact ? null : Float32Array.from(cells.data), key: `${compact}\u0001${text}`, neutral: NEUTRAL.test(text) };
+  const numbers = compact ? '' : Array.from(cells.level, (_, k) => cells.text(k)).join('\u0000');
+  const text = `${labels.rowKey}\u0000${labels.colKey}\u0000${numbers}`;
+  return { level: cells.level, key: `${compact}\u0001${text}`, neutral: NEUTRAL.test(text) };
 }
 
-/** Same numbers (NaN equals NaN, −0 is not 0), in a plain loop: a million cells take a millisecond or two. */
-function equal(a, b) {
+/** The same levels, in a plain loop (a million cells: a few milliseconds, less than drawing them). */
+function sameLevels(a, b) {
   if (a.length !== b.length) return false;
-  for (let k = 0; k < a.length; k++) {
-    const x = a[k];
-    const y = b[k];
-    if (x !== y ? !(x !== x && y !== y) : x === 0 && 1 / x !== 1 / y) return false;
-  }
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
   return true;
 }
-const sameDrawing = (a, b) => Boolean(a) && a.key === b.key && equal(a.level, b.level) && (a.numbers === b.numbers || (a.numbers && b.numbers && equal(a.numbers, b.numbers)));
+const sameDrawing = (a, b) => Boolean(a) && a.key === b.key && sameLevels(a.level, b.level);
 
 /** Replace the figure's part `name` when its key changes (`insert` puts a new one in place). */
 function part(view, name, key, make, insert) {
