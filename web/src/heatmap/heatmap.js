@@ -27,7 +27,8 @@ import { createTable, fillCells, fillHeaders } from './table.js';
  * @param {boolean} [o.defer]  accepted for compatibility: every heatmap off screen is deferred
  *
  * The canvas is drawn in the next animation frame, before it is painted (a heatmap off screen:
- * when it comes near the viewport, or when the page is idle). The screen-reader table's cells
+ * when it comes near the viewport, or when the page is idle); a kept figure whose drawing did not
+ * change is not drawn again (see drawingOf). The screen-reader table's cells
  * (their labels and data-value) are written when the page is next idle, after the change's frame;
  * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
  * figure (pool and slot, same shape) stays where it is, with its focused cell. Exports always read
