@@ -166,6 +166,43 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
+  test('a new --attn-cell-size or --attn-font, a resize across the narrow layout, or drawAll() draws the canvases again in the new sizes', async () => {
+    const { page, problems, context } = await open('?s=the%20cat%20sat&step=weights');
+    // Runs in the page: the main heatmap's cell pitch (CSS px) and its pixels.
+    const drawing = () =>
+      page.evaluate(() => {
+        const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
+        const canvas = steps.querySelector('figure[data-role="main"] canvas');
+        return { cw: Number(canvas.dataset.cells.split(' ')[2]), pixels: canvas.toDataURL() };
+      });
+    const first = await drawing();
+    expect(first.cw).toBe(Math.round(2.6 * 16)); // the default --attn-cell-size, 2.6rem
+    // The page sets the knobs on <html> while open (a style attribute, as a tutorial's settings might).
+    await page.evaluate(() => document.documentElement.style.setProperty('--attn-cell-size', '4rem'));
+    await expect.poll(async () => (await drawing()).cw).toBe(64);
+    const wide = await drawing();
+    await page.evaluate(() => document.documentElement.style.setProperty('--attn-font', 'serif'));
+    await expect.poll(async () => (await drawing()).pixels).not.toBe(wide.pixels);
+    await page.evaluate(() => document.documentElement.removeAttribute('style'));
+    await expect.poll(async () => (await drawing()).cw).toBe(first.cw);
+    // A phone's width: the narrow layout's default cell (2.3rem), drawn after the resize, not at the next render.
+    await page.setViewportSize({ width: 420, height: 900 });
+    await expect.poll(async () => (await drawing()).cw).toBe(Math.round(2.3 * 16));
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect.poll(async () => (await drawing()).cw).toBe(first.cw);
+    // A knob set where no watcher looks (on the element itself): drawAll() draws it at once.
+    const cw = await page.evaluate(() => {
+      const explorer = document.querySelector('attention-explorer');
+      explorer.style.setProperty('--attn-cell-size', '3rem');
+      explorer.drawAll();
+      const steps = explorer.shadowRoot.querySelector('attention-steps').shadowRoot;
+      return Number(steps.querySelector('figure[data-role="main"] canvas').dataset.cells.split(' ')[2]);
+    });
+    expect(cw).toBe(48);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('a language switch draws again only the heatmaps whose texts depend on the language', async () => {
     // Runs in the page: every canvas drawing (one drawImage of the cells each) is counted per canvas.
     const count = () =>

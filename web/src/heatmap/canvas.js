@@ -31,7 +31,9 @@ export function readTheme(canvas) {
     mono: prop('--_mono', 'monospace'),
     dpr: globalThis.devicePixelRatio || 1,
   };
-  theme.colours = [theme.fg, theme.muted, theme.hl, theme.focus].join(' ');
+  // Everything above that a drawing depends on (the pixel ratio is watched on its own): a drawing
+  // made for another key is out of date (a dark page, a new --attn-cell-size or --attn-font).
+  theme.key = [theme.fg, theme.muted, theme.hl, theme.focus, theme.rem, theme.cell, theme.font, theme.mono].join('\u0001');
   return theme;
 }
 

@@ -9,7 +9,8 @@ import { canvasLang, cellImage, draw, layout, readTheme, size } from './canvas.j
 const dirty = new Set();
 let requested = false;
 // Every heatmap drawn so far (weakly: a figure the page dropped is not kept alive), drawn again
-// when the colours or the pixel ratio they were drawn for change while the page is open.
+// when the theme (colours, cell size, fonts) or the pixel ratio they were drawn for change while
+// the page is open.
 const drawn = new Set();
 const known = new WeakSet();
 
@@ -71,8 +72,8 @@ export function drawIfDirty(view) {
 }
 
 /**
- * Draw now, wherever they are, every heatmap that waits and every one whose colours are no longer
- * the theme's (a page switched to dark, a print): for print and full-page captures.
+ * Draw now, wherever they are, every heatmap that waits and every one drawn for another theme (a
+ * page switched to dark, a print, a new --attn-cell-size): for print and full-page captures.
  */
 export function drawAll() {
   const themes = new Map();
@@ -80,26 +81,26 @@ export function drawAll() {
   for (const view of views) themeOf(view, themes);
   for (const view of views) {
     const theme = themeOf(view, themes);
-    if (view.dirty || view.colours !== theme.colours) paint(view, theme);
+    if (view.dirty || view.themeKey !== theme.key) paint(view, theme);
   }
 }
 
 let checking = false;
-/** In the next frame, redraw the heatmaps whose colours are no longer their theme's (a theme may have changed). */
+/** In the next frame, redraw the heatmaps drawn for another theme than their root's now (it may have changed). */
 export function recheckThemes() {
   if (checking) return;
   checking = true;
   requestAnimationFrame(() => {
     checking = false;
     const themes = new Map();
-    for (const view of live()) if (themeOf(view, themes).colours !== view.colours) requestDraw(view);
+    for (const view of live()) if (themeOf(view, themes).key !== view.themeKey) requestDraw(view);
   });
 }
 
 function paint(view, theme) {
   dirty.delete(view);
   view.dirty = false;
-  view.colours = theme.colours;
+  view.themeKey = theme.key;
   const { cells, labels } = view;
   const key = [cells.rows, cells.cols, view.compact, labels.rowKey, labels.colKey, theme.rem, theme.cell, theme.font, theme.dpr].join('\u0001');
   // The text's language, set on the context (not 'inherit', see canvasLang); resizing resets it.
@@ -142,9 +143,13 @@ if (typeof matchMedia === 'function') {
   matchMedia('print').addEventListener?.('change', (e) => printing(e.matches));
   addEventListener('beforeprint', () => printing(true));
   addEventListener('afterprint', () => printing(false));
+  // A page whose root font size or --attn-cell-size follows the viewport (a media query) changes
+  // them on a resize: the canvases drawn for the old sizes are drawn again.
+  addEventListener('resize', recheckThemes);
 }
-// A class-themed page switches by an attribute of <html> or <body> (class="dark", data-theme…);
-// other attributes (the demo's data-url-pending, lang) change often and never the colours.
+// A class-themed page switches by an attribute of <html> or <body> (class="dark", data-theme…,
+// a style setting --attn-cell-size); other attributes (the demo's data-url-pending, lang) change
+// often and never the theme.
 const THEME_ATTRIBUTES = ['class', 'style', 'theme', 'data-theme', 'data-bs-theme', 'data-color-scheme', 'data-mode'];
 if (typeof MutationObserver === 'function' && typeof document !== 'undefined') {
   const watcher = new MutationObserver(recheckThemes);
