@@ -249,6 +249,25 @@ describe('demo page', () => {
     await context.close();
   });
 
+  test('the boxes for typed matrices join the page when their section first opens, in the language shown then', async () => {
+    const { page, problems, context } = await open('?s=a+b+c&dm=2&dk=2&h=1');
+    const explorer = page.locator('attention-explorer');
+    // Closed and empty: not in the page (a closed section's form controls are still restyled on a language switch).
+    expect(await explorer.locator('details textarea').count()).toBe(0);
+    await page.selectOption('#lang', 'zh-CN');
+    await expect.poll(() => explorer.locator('summary').textContent()).toMatch(/[\u4e00-\u9fff]/);
+    await explorer.locator('summary').click();
+    await expect.poll(() => explorer.locator('details textarea').count()).toBe(5);
+    for (const help of ['#in-x-help', '#in-w-help']) expect(await explorer.locator(help).textContent()).toMatch(/[\u4e00-\u9fff]/);
+    expect(await explorer.locator('#in-x').getAttribute('aria-describedby')).toBe('in-x-help in-x-status');
+    // Written while closed: the labels carry the sizes, and a language switch after opening relabels the help.
+    expect(await explorer.locator('label[for="in-wq"]').textContent()).toBe('W_Q (2×2)');
+    await page.selectOption('#lang', 'en');
+    await expect.poll(() => explorer.locator('#in-x-help').textContent()).not.toMatch(/[\u4e00-\u9fff]/);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('a matrix typed by hand flows through every step', async () => {
     const { page, context } = await open('?s=a+b+c&dm=2&dk=2&step=output');
     const explorer = page.locator('attention-explorer');

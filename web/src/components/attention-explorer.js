@@ -150,6 +150,7 @@ export class AttentionExplorer extends AttentionElement {
     for (const { key } of TYPED_MATRICES) if (typeof texts?.[key] === 'string') this.#typedText[key] = decodeMatrixText(texts[key]);
     if (!this.#ui) return;
     for (const { key } of TYPED_MATRICES) this.#ui.typed[key].area.value = this.#typedText[key] ?? '';
+    if (Object.values(this.#typedText).some((text) => text)) this.#ui.showTyped();
     this.#applyTyped();
   }
 
@@ -174,17 +175,22 @@ export class AttentionExplorer extends AttentionElement {
       this.setAttribute(attribute, value);
       this.#changed();
     });
-    const { details, boxes } = typedBoxes(t, this.#typedText, (key, text) => {
-      this.#typedText[key] = text;
-      this.#applyTyped();
-      this.#changed();
-    });
+    const { details, boxes, show } = typedBoxes(
+      t,
+      this.#typedText,
+      (key, text) => {
+        this.#typedText[key] = text;
+        this.#applyTyped();
+        this.#changed();
+      },
+      () => this.t,
+    );
     const { tablist, tabs, elements } = panelTabs(t, PANELS, (id, focus) => {
       this.selectPanel(id);
       if (focus) tabs[id].focus();
     });
     this.root.replaceChildren(form, details, tablist, ...Object.values(elements));
-    this.#ui = { controls, typed: boxes, tablist, tabs, panels: elements };
+    this.#ui = { controls, typed: boxes, showTyped: show, tablist, tabs, panels: elements };
     this.#listen(elements);
     const pending = this.#pending;
     this.#pending = null;

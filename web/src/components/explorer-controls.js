@@ -47,12 +47,19 @@ export function settingsForm(t, onInput) {
 
 /**
  * The boxes for matrices typed by hand (X, then the weights in a grid), in a closed <details>.
- * `texts` fills them; `onInput(key, text)` follows every edit. Returns { details, boxes: { key:
- * { area, status, label, box } } }; labels and statuses are written by checkTyped.
+ * `texts` fills them; `onInput(key, text)` follows every edit; `currentT()` is the translator of
+ * the element's language now. Returns { details, boxes: { key: { area, status, label, box } },
+ * show() }; labels and statuses are written by checkTyped.
+ *
+ * The boxes join the details when it first opens, or when one of them holds text (a link's
+ * matrices; `show()`): a closed details' content is still restyled and laid out after a language
+ * switch (Chromium's autofill looks at every form control after the language menu changes), which
+ * cost the first switch to Chinese 1–10 ms for these 29 elements.
  */
-export function typedBoxes(t, texts, onInput) {
+export function typedBoxes(t, texts, onInput, currentT) {
   const details = el('details', { part: 'custom-x' }, el('summary', { 'data-i18n': 'input.custom', text: t('input.custom') }));
   const weights = el('div', { class: 'typed-grid' });
+  const content = [];
   const boxes = {};
   for (const { key, label: name } of TYPED_MATRICES) {
     const id = `in-${key}`;
@@ -63,13 +70,21 @@ export function typedBoxes(t, texts, onInput) {
     const label = el('label', { for: id, class: 'matrix-label' });
     const status = el('p', { id: `${id}-status`, class: 'note', 'aria-live': 'polite' });
     const box = el('div', { class: 'typed', 'data-matrix': name }, label, area);
-    if (isX) box.append(el('small', { id: 'in-x-help', class: 'muted', 'data-i18n': 'input.customXHelp', text: t('input.customXHelp') }));
+    if (isX) box.append(el('small', { id: 'in-x-help', class: 'muted', 'data-i18n': 'input.customXHelp' }));
     box.append(status);
-    if (isX) details.append(box, el('small', { id: 'in-w-help', class: 'muted', 'data-i18n': 'input.customWHelp', text: t('input.customWHelp') }), weights);
+    if (isX) content.push(box, el('small', { id: 'in-w-help', class: 'muted', 'data-i18n': 'input.customWHelp' }), weights);
     else weights.append(box);
     boxes[key] = { area, status, label, box };
   }
-  return { details, boxes };
+  const show = () => {
+    if (details.contains(weights)) return;
+    const tr = currentT();
+    for (const part of content) for (const node of [part, ...part.querySelectorAll('[data-i18n]')]) if (node.dataset.i18n) node.textContent = tr(node.dataset.i18n);
+    details.append(...content);
+  };
+  details.addEventListener('toggle', () => details.open && show());
+  if (Object.values(texts).some((text) => text)) show();
+  return { details, boxes, show };
 }
 
 /**
