@@ -27,6 +27,28 @@ const example = async (page) => {
 const texts = (page) => page.evaluate(() => [...document.querySelector('attention-compare').shadowRoot.querySelectorAll('.formula annotation')].map((a) => a.textContent));
 
 describe('attention-compare', () => {
+  test('the time per call is measured when the page is idle, not in the render: "measuring…" until then, then a time per method', async () => {
+    const { page, problems, context } = await open('<attention-compare seed="42"></attention-compare>');
+    await settled(page);
+    // Read at the end of the render's own task (attention-render fires there).
+    const during = await page.evaluate(
+      () =>
+        new Promise((done) => {
+          const element = document.querySelector('attention-compare');
+          const cells = () => [...element.shadowRoot.querySelectorAll('table.stats tr[data-role="time"] td')].map((td) => td.textContent);
+          element.addEventListener('attention-render', () => done({ cells: cells(), ready: 'ready' in element.dataset }), { once: true });
+          element.setAttribute('seed', '7');
+        }),
+    );
+    expect(during).toEqual({ cells: ['measuring…', 'measuring…', 'measuring…'], ready: false });
+    await settled(page);
+    const after = await page.locator('attention-compare table.stats tr[data-role="time"] td').allTextContents();
+    expect(after).toHaveLength(3);
+    for (const cell of after) expect(cell).toMatch(/^[1-9]\d*(\.\d+)? (ns|µs|ms)$/);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('the D2L 10.3 example button: outputs [2, 3, 4, 5] and [10, 11, 12, 13] from lab.additiveAttention, whatever the seed and d_h', async () => {
     const { page, problems, context } = await open('<attention-compare seed="42"></attention-compare>');
     const button = page.locator('attention-compare').getByRole('button', { name: 'D2L 10.3 example' });
