@@ -16,6 +16,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
+import { FRAME_CATEGORIES, frameAfter } from './bench-frame.js';
 import { componentPage, launch, ready, root, server, watchedPage } from './browser.js';
 
 const arg = (name, fallback) => {
@@ -49,24 +50,8 @@ const switchTo = async ([lang, plain]) => {
   return script;
 };
 
-const FRAME_CATEGORIES = ['devtools.timeline', 'toplevel', 'fonts'];
-
-/**
- * The switch's frame, from a trace: the main thread's busy time (tasks clipped to the span) from
- * the change event to the end of the first paint after it, i.e. script, style and layout of the
- * frame that shows the new language (with its paint, so a little more than those three). Work that
- * the switch queues for later frames or idle time is not in it (it is in the other columns).
- */
-function frameOf(events) {
-  const change = events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'change');
-  if (!change) return NaN;
-  const main = (e) => e.pid === change.pid && e.tid === change.tid && e.ph === 'X';
-  const paint = events.filter((e) => main(e) && e.name === 'Paint' && e.ts > change.ts).sort((a, c) => a.ts - c.ts)[0];
-  if (!paint) return NaN;
-  const [from, to] = [change.ts, paint.ts + paint.dur];
-  const tasks = events.filter((e) => main(e) && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ts < to && e.ts + e.dur > from);
-  return tasks.reduce((sum, e) => sum + Math.min(to, e.ts + e.dur) - Math.max(from, e.ts), 0) / 1000;
-}
+/** The switch's frame (bench-frame.js), from the change event the language menu dispatched. */
+const frameOf = (events) => frameAfter(events, events.find((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'change'));
 
 const TRACE_CATEGORIES = ['devtools.timeline', 'blink', 'disabled-by-default-devtools.timeline', 'fonts', 'disabled-by-default-devtools.timeline.stack'];
 

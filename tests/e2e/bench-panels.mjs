@@ -15,10 +15,16 @@
 //                 task, less the same wait without a change: script, style, layout, paint and
 //                 anything deferred. Unlike wall time it does not grow when other processes take
 //                 the machine's cores.
-// Usage: node tests/e2e/bench-panels.mjs [--runs 15] [--warm 3] [--only cross]
+//   frame         with --frame: the change's own frame from a Chromium trace (bench-frame.js): the
+//                 main thread's busy time from the change to the end of the first paint after it.
+//                 The two CDP columns also count what the change leaves for when the page is idle
+//                 (heatmaps off screen, screen-reader tables, parts built when idle); this does not.
+//                 Tracing adds its overhead to every column.
+// Usage: node tests/e2e/bench-panels.mjs [--runs 15] [--warm 3] [--only cross] [--frame]
 //   (--only: interactions whose name starts so)
 import os from 'node:os';
 import { join } from 'node:path';
+import { FRAME_CATEGORIES, frameAfter, markEvent } from './bench-frame.js';
 import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
 
 const arg = (name, fallback) => {
@@ -31,6 +37,7 @@ const ONLY = arg('--only', '');
 // --bundle FILE: measure another build of components.js (e.g. a copy kept from before a change),
 // served as /__alt/components.js beside dist/'s other files, so before and after run alike.
 const BUNDLE = arg('--bundle', '');
+const FRAME = process.argv.includes('--frame');
 
 const words = (prefix, n) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
 const BIG = words('w', 32);
@@ -96,6 +103,7 @@ const change = async ([name, value]) => {
   let frameStart = 0;
   requestAnimationFrame(() => (frameStart = performance.now()));
   const t0 = performance.now();
+  performance.mark('bench-change');
   panel.setAttribute(name, value);
   await done;
   const script = performance.now() - t0;
@@ -133,7 +141,8 @@ const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const max = (xs) => Math.max(...xs);
 const loadStart = os.loadavg();
 console.log(`bench-panels (${script}${BUNDLE ? ` = ${BUNDLE}` : ''}): ${RUNS} rounds after ${WARM} warm-up; load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${new Date().toISOString()}`);
-const heads = ['script (wall)', 'draw (wall)', 'style+layout', 'cpu (all)'];
+const COLUMNS = ['script', 'draw', 'layout', 'cpu', ...(FRAME ? ['frame'] : [])];
+const heads = ['script (wall)', 'draw (wall)', 'style+layout', 'cpu (all)', ...(FRAME ? ['frame (trace)'] : [])];
 console.log(`  ${'interaction'.padEnd(30)}${heads.map((h) => h.padStart(16)).join('')}`);
 console.log(`  ${''.padEnd(30)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
 const worst = {};
@@ -156,19 +165,22 @@ for (const [name, tag, attrs, attribute, value, warm = WARM, { rounds = RUNS, pa
   const rows = [];
   for (let k = -warm; k < rounds; k++) {
     if (pause) await page.waitForTimeout(pause);
+    const traced = FRAME && k >= 0;
+    if (traced) await b.browser.startTracing(page, { categories: FRAME_CATEGORIES });
     const m0 = await metrics();
     const { script, draw } = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
     await page.evaluate(settle);
     const m1 = await metrics();
-    if (k >= 0) rows.push({ script, draw, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+    const events = traced ? JSON.parse(await b.browser.stopTracing()).traceEvents : [];
+    if (k >= 0) rows.push({ script, draw, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base), frame: traced ? frameAfter(events, markEvent(events, 'bench-change')) : NaN });
   }
   const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
-  console.log(`  ${name.padEnd(30)}${['script', 'draw', 'layout', 'cpu'].map(col).join('')}`);
+  console.log(`  ${name.padEnd(30)}${COLUMNS.map(col).join('')}`);
   const panel = name.split(':')[0];
-  worst[panel] ??= { script: 0, draw: 0, layout: 0, cpu: 0 };
-  for (const key of ['script', 'draw', 'layout', 'cpu']) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
+  worst[panel] ??= Object.fromEntries(COLUMNS.map((key) => [key, 0]));
+  for (const key of COLUMNS) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
 }
-for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, draw ${w.draw.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms`);
+for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, draw ${w.draw.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms${FRAME ? `, frame ${w.frame.toFixed(1)} ms` : ''}`);
 console.log(`load average at end: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 if (problems.console.length || problems.external.length) console.log('page problems:', JSON.stringify(problems));
 await context.close();

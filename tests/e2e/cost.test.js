@@ -210,6 +210,39 @@ describe('attention-cost', () => {
       await context.close();
     });
 
+  test('the sections far below the fold are built when the page is idle after a change, at once when near the viewport', async () => {
+    const big = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
+    const { page, problems, context } = await plainPage(`<attention-cost sentence="${big}" d-model="64" d-k="64" seed="1"></attention-cost>`);
+    await settled(page);
+    // Read at the end of the render's own task (attention-render fires there): the Reformer
+    // section's intro names the seed its rotation was drawn with.
+    const atRender = (seed) =>
+      page.evaluate(
+        (value) =>
+          new Promise((done) => {
+            const element = document.querySelector('attention-cost');
+            element.addEventListener('attention-render', () => done({ intro: element.shadowRoot.querySelector('[data-part="lsh"] [data-role="lsh"] .intro').textContent, ready: 'ready' in element.dataset }), { once: true });
+            element.setAttribute('seed', value);
+          }),
+        seed,
+      );
+    const lshIntro = () => inCost(page, 'attention-cost', "return root.querySelector('[data-part=lsh] [data-role=lsh] .intro').textContent");
+    // Off screen: still the last seed's section in the render, the new one once the page is idle.
+    const off = await atRender('2');
+    expect(off.intro).toContain('(seed 1)');
+    expect(off.ready).toBe(false);
+    await settled(page);
+    expect(await lshIntro()).toContain('(seed 2)');
+    // Scrolled to it: built in the render itself.
+    await page.evaluate(() => document.querySelector('attention-cost').shadowRoot.querySelector('[data-part="lsh"]').scrollIntoView());
+    await page.waitForTimeout(100); // the IntersectionObserver's report
+    const near = await atRender('3');
+    expect(near.intro).toContain('(seed 3)');
+    await settled(page);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('the Reformer section under a causal mask: only earlier tokens of the bucket, itself when none', async () => {
     const { page, problems, context } = await plainPage('<attention-cost id="q" sentence="the cat sat on the mat" mask="causal"></attention-cost>');
     const ref = reference({ sentence: 'the cat sat on the mat', mask: 'causal' }, 2, 3);

@@ -8,6 +8,7 @@
 // n×n weights (charts.js); and D2L's CNN / RNN / self-attention comparison with live n, d
 // (compare-table.js).
 import { AttentionElement } from '../../base.js';
+import { fillPart, partBox } from '../../deferred-part.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
@@ -47,6 +48,8 @@ export class AttentionCost extends AttentionElement {
   #long = new LongWeights();
   #online = new OnlineSoftmax();
   #lsh = new LshSection();
+  /** The boxes of the sections below the fold, built when idle while off screen (deferred-part.js). */
+  #parts = { lsh: partBox('lsh'), online: partBox('online'), table: partBox('table') };
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'window', 'linformer-k', 'max-n'];
@@ -102,17 +105,14 @@ export class AttentionCost extends AttentionElement {
     const k = this.linformerK;
     const head = [el('h2', { text: t('cost.heading') }), el('p', { class: 'intro', text: t('cost.intro') }), this.#formulas(), this.#controls(w, k)];
     const results = sentenceResults(lab, model, w, k);
-    const remedies = el('ul', { class: 'remedies' }, ...REMEDIES.map((key) => el('li', { text: t(`cost.${key}`) })));
     place(this.root, [
       ...head,
       ...this.#sentenceSection(model, results),
-      this.#lsh.section(lab, t, results, model),
-      this.#online.section(lab, t, results, model.tokens, () => this.requestRender()),
+      fillPart(this.#parts.lsh, () => [this.#lsh.section(lab, t, results, model)]),
+      fillPart(this.#parts.online, () => [this.#online.section(lab, t, results, model.tokens, () => this.requestRender())]),
       ...this.#measureSection(),
       this.#long.section(lab, t, { d: model.config.dK, seed: model.config.seed }, () => this.requestRender()),
-      ...compareTable(t, results.n, model.config.dModel, w),
-      el('h3', { text: t('cost.remediesHeading') }),
-      remedies,
+      fillPart(this.#parts.table, () => [...compareTable(t, results.n, model.config.dModel, w), el('h3', { text: t('cost.remediesHeading') }), el('ul', { class: 'remedies' }, ...REMEDIES.map((key) => el('li', { text: t(`cost.${key}`) })))]),
     ]);
   }
 

@@ -1,0 +1,25 @@
+// For the benchmark scripts (bench-language.mjs, bench-panels.mjs): a change's own frame, from a
+// Chromium trace. Their CDP columns (style+layout, cpu) span the change, the next two frames and a
+// short wait, so they also count the work the change leaves for later (heatmaps off screen, the
+// screen-reader tables, parts built when idle); this is the frame the reader waits for.
+
+/** Trace categories a frame needs (the main thread's tasks, paints and user-timing marks). */
+export const FRAME_CATEGORIES = ['devtools.timeline', 'toplevel', 'fonts', 'blink.user_timing'];
+
+/**
+ * The main thread's busy time (tasks clipped to the span, ms) from `start` (a trace event: the
+ * change) to the end of the first paint after it: the script, style and layout of the frame that
+ * shows the change, with its paint (so a little more than those three). NaN without a paint.
+ */
+export function frameAfter(events, start) {
+  if (!start) return NaN;
+  const main = (e) => e.pid === start.pid && e.tid === start.tid && e.ph === 'X';
+  const paint = events.filter((e) => main(e) && e.name === 'Paint' && e.ts > start.ts).sort((a, c) => a.ts - c.ts)[0];
+  if (!paint) return NaN;
+  const [from, to] = [start.ts, paint.ts + paint.dur];
+  const tasks = events.filter((e) => main(e) && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ts < to && e.ts + e.dur > from);
+  return tasks.reduce((sum, e) => sum + Math.min(to, e.ts + e.dur) - Math.max(from, e.ts), 0) / 1000;
+}
+
+/** The trace event of `performance.mark(name)` made in the page (on the renderer's main thread). */
+export const markEvent = (events, name) => events.find((e) => e.name === name && e.cat.includes('blink.user_timing'));
