@@ -140,11 +140,10 @@ export class AttentionCompare extends AttentionElement {
     for (const [key] of methods) head.append(el('th', { scope: 'col', text: t(`compare.${key}`) }));
     table.append(el('thead', {}, head));
     const body = el('tbody');
-    const row = (label, values) => body.append(el('tr', {}, el('th', { scope: 'row', text: label }), ...values.map((v) => el('td', { text: v }))));
+    const row = (label, values) => body.appendChild(el('tr', {}, el('th', { scope: 'row', text: label }), ...values.map((v) => el('td', { text: v }))));
     row(t('compare.params'), methods.map(([key]) => cost[key].params.toLocaleString('en')));
     row(t('compare.flops'), methods.map(([key]) => cost[key].flops.toLocaleString('en')));
-    row(t('compare.time'), methods.map(() => t('compare.timing')));
-    this.#timeWhenIdle(methods, body.lastChild);
+    this.#timeWhenIdle(methods, row(t('compare.time'), methods.map(() => t('compare.timing'))));
     tokens.forEach((tok, i) => row(`${t('compare.entropy')} · ${tok}`, entropies.map((e) => e[i].toFixed(3))));
     table.append(body);
     return el('div', { class: 'scroll' }, table);

@@ -112,8 +112,14 @@ export class AttentionCost extends AttentionElement {
       fillPart(this.#parts.online, () => [this.#online.section(lab, t, results, model.tokens, () => this.requestRender())]),
       ...this.#measureSection(),
       this.#long.section(lab, t, { d: model.config.dK, seed: model.config.seed }, () => this.requestRender()),
-      fillPart(this.#parts.table, () => [...compareTable(t, results.n, model.config.dModel, w), el('h3', { text: t('cost.remediesHeading') }), el('ul', { class: 'remedies' }, ...REMEDIES.map((key) => el('li', { text: t(`cost.${key}`) })))]),
+      fillPart(this.#parts.table, () => this.#tableAndRemedies(results.n, model.config.dModel, w)),
     ]);
+  }
+
+  /** The complexity table for this sentence and the list of remedies. */
+  #tableAndRemedies(n, dModel, w) {
+    const t = this.t;
+    return [...compareTable(t, n, dModel, w), el('h3', { text: t('cost.remediesHeading') }), el('ul', { class: 'remedies' }, ...REMEDIES.map((key) => el('li', { text: t(`cost.${key}`) })))];
   }
 
   /** Full and linear attention's formulas, each with its label in the reader's language (kept between renders). */
