@@ -23,3 +23,42 @@ export function frameAfter(events, start) {
 
 /** The trace event of `performance.mark(name)` made in the page (on the renderer's main thread). */
 export const markEvent = (events, name) => events.find((e) => e.name === name && e.cat.includes('blink.user_timing'));
+
+/**
+ * Installed in the page (`page.addInitScript(installFrameTimer)`): `timeFrame(act)` runs `act` (a
+ * change: a function whose promise resolves at the panel's render event) and times, in wall time
+ * and without a trace's overhead:
+ *   script  the change until its render;
+ *   draw    the change's frame's animation-frame callbacks (the heatmaps' canvases are drawn there);
+ *   frame   script, draw, and the frame's style and layout: from the frame's first callback (queued
+ *           before the change) to the end of its last one (queued after the render), which forces
+ *           style and layout so that they are timed (the frame's own pass then finds nothing to do);
+ *   shown   the same until the frame's task is over: its paint too, and the canvases' pixels handed
+ *           to the compositor (on a machine without a GPU, Chromium draws a canvas's recorded
+ *           commands then), seen by a message posted from the first callback.
+ */
+export function installFrameTimer() {
+  globalThis.timeFrame = async (act) => {
+    let frameStart = 0;
+    const painted = new Promise((resolve) =>
+      requestAnimationFrame(() => {
+        frameStart = performance.now();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve(performance.now());
+        channel.port2.postMessage(0);
+      }),
+    );
+    const t0 = performance.now();
+    await act();
+    const script = performance.now() - t0;
+    const [drawn, laidOut] = await new Promise((resolve) =>
+      requestAnimationFrame(() => {
+        const at = performance.now();
+        document.documentElement.getBoundingClientRect();
+        resolve([at, performance.now()]);
+      }),
+    );
+    const paintEnd = await painted;
+    return { script, draw: drawn - frameStart, frame: script + laidOut - frameStart, shown: script + paintEnd - frameStart };
+  };
+}

@@ -7,15 +7,19 @@
 // Per change, after a warm-up, over `runs` rounds (median and max), as in bench-page.mjs:
 //   script        wall time from the change (an attribute set, as the panel's controls do) until
 //                 the element's `attention-render` event: the synchronous re-render;
-//   draw          the animation frame's callbacks after the change (the canvases are drawn there),
-//                 as in bench-page.mjs;
+//   draw, frame, shown   the change's frame in wall time, not traced (timeFrame in bench-frame.js):
+//                 its animation-frame callbacks (the canvases are drawn there); script, callbacks,
+//                 style and layout together (the column the 16 ms goal is read from); the same
+//                 with the frame's paint and the canvases' pixels handed to the compositor. Like
+//                 script, they grow when other processes take the machine's cores;
 //   style+layout  RecalcStyleDuration + LayoutDuration (Chrome DevTools Protocol Performance
-//                 metrics), deltas over the change and the next two frames;
+//                 metrics), deltas over the change and the next two frames: what the change leaves
+//                 for when the page is idle counts here too;
 //   cpu           main-thread CPU (CDP ThreadTime) over the change and the next two frames and a
 //                 task, less the same wait without a change: script, style, layout, paint and
 //                 anything deferred. Unlike wall time it does not grow when other processes take
 //                 the machine's cores.
-//   frame         with --frame: the change's own frame from a Chromium trace (bench-frame.js): the
+//   trace         with --frame: the change's own frame from a Chromium trace (bench-frame.js): the
 //                 main thread's busy time from the change to the end of the first paint after it.
 //                 The two CDP columns also count what the change leaves for when the page is idle
 //                 (heatmaps off screen, screen-reader tables, parts built when idle); this does not.
@@ -24,7 +28,7 @@
 //   (--only: interactions whose name starts so)
 import os from 'node:os';
 import { join } from 'node:path';
-import { FRAME_CATEGORIES, frameAfter, markEvent } from './bench-frame.js';
+import { FRAME_CATEGORIES, frameAfter, installFrameTimer, markEvent } from './bench-frame.js';
 import { ensureBuilt, launch, root, server, watchedPage } from './browser.js';
 
 const arg = (name, fallback) => {
@@ -96,19 +100,15 @@ const INTERACTIONS = [
   ['cost: mask', 'attention-cost', LARGE, 'mask', (k) => ['causal', 'padding', 'none'][k % 3]],
 ];
 
-/** Runs in the page: one change, timed until its render. */
-const change = async ([name, value]) => {
+/** Runs in the page: one change and its frame (timeFrame, bench-frame.js). */
+const change = ([name, value]) => {
   const panel = document.querySelector('#panel');
-  const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
-  let frameStart = 0;
-  requestAnimationFrame(() => (frameStart = performance.now()));
-  const t0 = performance.now();
-  performance.mark('bench-change');
-  panel.setAttribute(name, value);
-  await done;
-  const script = performance.now() - t0;
-  const frameEnd = await new Promise((r) => requestAnimationFrame(() => r(performance.now())));
-  return { script, draw: frameEnd - frameStart };
+  return timeFrame(() => {
+    const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+    performance.mark('bench-change');
+    panel.setAttribute(name, value);
+    return done;
+  });
 };
 
 /** Runs in the page: lets deferred work (requestAnimationFrame, tasks) and paint run. */
@@ -121,6 +121,7 @@ ensureBuilt();
 const b = await launch();
 const s = await server(root);
 const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+await page.addInitScript(installFrameTimer);
 const cdp = await context.newCDPSession(page);
 await cdp.send('Performance.enable');
 const metrics = async () => {
@@ -141,8 +142,8 @@ const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const max = (xs) => Math.max(...xs);
 const loadStart = os.loadavg();
 console.log(`bench-panels (${script}${BUNDLE ? ` = ${BUNDLE}` : ''}): ${RUNS} rounds after ${WARM} warm-up; load average at start ${loadStart.map((v) => v.toFixed(2)).join(' ')} (${os.cpus().length} cores); ${new Date().toISOString()}`);
-const COLUMNS = ['script', 'draw', 'layout', 'cpu', ...(FRAME ? ['frame'] : [])];
-const heads = ['script (wall)', 'draw (wall)', 'style+layout', 'cpu (all)', ...(FRAME ? ['frame (trace)'] : [])];
+const COLUMNS = ['script', 'draw', 'layout', 'frame', 'shown', 'cpu', ...(FRAME ? ['traced'] : [])];
+const heads = ['script (wall)', 'draw (wall)', 'style+layout', 'frame (wall)', 'shown (wall)', 'cpu (all)', ...(FRAME ? ['trace'] : [])];
 console.log(`  ${'interaction'.padEnd(30)}${heads.map((h) => h.padStart(16)).join('')}`);
 console.log(`  ${''.padEnd(30)}${heads.map(() => 'median    max'.padStart(16)).join('')}`);
 const worst = {};
@@ -168,11 +169,11 @@ for (const [name, tag, attrs, attribute, value, warm = WARM, { rounds = RUNS, pa
     const traced = FRAME && k >= 0;
     if (traced) await b.browser.startTracing(page, { categories: FRAME_CATEGORIES });
     const m0 = await metrics();
-    const { script, draw } = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
+    const { script, draw, frame, shown } = await page.evaluate(change, [attribute, value(k + warm, attrs)]);
     await page.evaluate(settle);
     const m1 = await metrics();
     const events = traced ? JSON.parse(await b.browser.stopTracing()).traceEvents : [];
-    if (k >= 0) rows.push({ script, draw, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base), frame: traced ? frameAfter(events, markEvent(events, 'bench-change')) : NaN });
+    if (k >= 0) rows.push({ script, draw, frame, shown, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base), traced: traced ? frameAfter(events, markEvent(events, 'bench-change')) : NaN });
   }
   const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
   console.log(`  ${name.padEnd(30)}${COLUMNS.map(col).join('')}`);
@@ -180,7 +181,7 @@ for (const [name, tag, attrs, attribute, value, warm = WARM, { rounds = RUNS, pa
   worst[panel] ??= Object.fromEntries(COLUMNS.map((key) => [key, 0]));
   for (const key of COLUMNS) worst[panel][key] = Math.max(worst[panel][key], median(rows.map((r) => r[key])));
 }
-for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, draw ${w.draw.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms${FRAME ? `, frame ${w.frame.toFixed(1)} ms` : ''}`);
+for (const [panel, w] of Object.entries(worst)) console.log(`worst median, ${panel}: script ${w.script.toFixed(1)} ms, draw ${w.draw.toFixed(1)} ms, style+layout ${w.layout.toFixed(1)} ms, frame ${w.frame.toFixed(1)} ms, shown ${w.shown.toFixed(1)} ms, cpu ${w.cpu.toFixed(1)} ms${FRAME ? `, traced frame ${w.traced.toFixed(1)} ms` : ''}`);
 console.log(`load average at end: ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 if (problems.console.length || problems.external.length) console.log('page problems:', JSON.stringify(problems));
 await context.close();

@@ -212,6 +212,59 @@ describe('attention-positions', () => {
     await w.context.close();
   });
 
+  test('a new figure’s screen-reader table is built when the page is idle, with the marks set before; a click before then builds it and focuses the cell', async () => {
+    const { page, problems, context } = await open('<attention-positions sentence="a b c d e f" seed="3" swap="1 2"></attention-positions>', { viewport: { width: 1280, height: 4000 } });
+    await settled(page);
+    // Seven tokens: every figure of the swap section is new (7×7), its rows and columns 1 and 2 marked.
+    const inRender = await page.evaluate(async () => {
+      const panel = document.querySelector('attention-positions');
+      const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+      panel.setAttribute('sentence', 'a b c d e f g');
+      await done;
+      const table = panel.shadowRoot.querySelector('figure[data-matrix="noP"] table');
+      return { bodies: table.tBodies.length, cols: table.tHead.querySelectorAll('th').length, busy: table.getAttribute('aria-busy') };
+    });
+    expect(inRender).toEqual({ bodies: 0, cols: 7, busy: 'true' });
+    await settled(page);
+    const built = await page.evaluate(() => {
+      const table = document.querySelector('attention-positions').shadowRoot.querySelector('figure[data-matrix="noP"] table');
+      const cells = [...table.querySelectorAll('td[data-i]')];
+      return { cells: cells.length, rows: [...table.tBodies[0].rows].map((tr) => tr.cells[0].textContent), lit: cells.filter((td) => td.classList.contains('hl')).map((td) => `${td.dataset.i},${td.dataset.j}`) };
+    });
+    expect(built.cells).toBe(49);
+    expect(built.rows).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    const expected = [];
+    for (let i = 0; i < 7; i++) for (let j = 0; j < 7; j++) if ([1, 2].includes(i) || [1, 2].includes(j)) expected.push(`${i},${j}`);
+    expect(built.lit).toEqual(expected);
+    // Eight tokens, and a click on cell (3, 4) in the frame that first draws the new figure, before the page is idle.
+    const clicked = await page.evaluate(async () => {
+      const panel = document.querySelector('attention-positions');
+      const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+      panel.setAttribute('sentence', 'a b c d e f g h');
+      await done;
+      return new Promise((resolve) =>
+        requestAnimationFrame(() => {
+          const figure = panel.shadowRoot.querySelector('figure[data-matrix="noP"]');
+          const canvas = figure.querySelector('canvas');
+          const before = figure.querySelector('table').tBodies.length;
+          const [x0, y0, w, h] = canvas.dataset.cells.split(' ').map(Number);
+          const box = canvas.getBoundingClientRect();
+          canvas.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0, clientX: box.left + x0 + 4.5 * w, clientY: box.top + y0 + 3.5 * h }));
+          const td = panel.shadowRoot.activeElement;
+          resolve({ before, focused: [td?.dataset.i, td?.dataset.j], cells: figure.querySelectorAll('td[data-i]').length, readout: figure.querySelector('.readout').textContent });
+        }),
+      );
+    });
+    expect(clicked.before).toBe(0);
+    expect(clicked.focused).toEqual(['3', '4']);
+    expect(clicked.cells).toBe(64);
+    expect(clicked.readout).toContain('[3][4] (d → e)');
+    await settled(page);
+    expect(await page.evaluate(() => document.querySelector('attention-positions').shadowRoot.querySelector('figure[data-matrix="noP"] td[data-i="3"][data-j="4"]').dataset.value)).toMatch(/^-?\d/);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('screenshots at 1280 px (English saved in docs/screenshots, Chinese in the temp folder); nothing wider than a 375 px phone', async () => {
     await panelScreenshots(open, {
       name: 'positions',

@@ -3,6 +3,7 @@
 // keys, Home, End): a roving tab stop in the screen-reader table, or the canvas itself when the
 // matrix is too large for a table; the canvas outlines the focused cell.
 import { requestDraw } from './frame.js';
+import { buildBody } from './table.js';
 
 /** The cell index under a point of the canvas (CSS px from its corner), or -1. */
 export function cellAt(view, x, y) {
@@ -79,7 +80,8 @@ export function listen(view) {
 /** Focus cell `k` (by keyboard: its outline shows) and keep it in view. */
 function move(view, k, byKeyboard) {
   if (k < 0 || k >= view.cells.rows * view.cells.cols) return;
-  const cells = view.table.cells.length ? view.table.cells : null;
+  buildBody(view.table, view.lit); // clicked before the page was idle
+  const cells = view.table.hasCells ? view.table.cells : null;
   if (cells) {
     cells[view.current].tabIndex = -1;
     cells[k].tabIndex = 0;

@@ -7,7 +7,7 @@ import { createCells } from './cells.js';
 import { listen } from './focus.js';
 import { drawIfDirty, requestDraw } from './frame.js';
 import { barKey, legendKey, makeBar, makeCaption, makeLegend } from './legend.js';
-import { createTable, fillCells, fillHeaders } from './table.js';
+import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
 
 /**
  * @param {object} o
@@ -28,8 +28,8 @@ import { createTable, fillCells, fillHeaders } from './table.js';
  *
  * The canvas is drawn in the next animation frame, before it is painted (a heatmap off screen:
  * when it comes near the viewport, or when the page is idle); a kept figure whose drawing did not
- * change is not drawn again (see drawingOf). The screen-reader table's cells
- * (their labels and data-value) are written when the page is next idle, after the change's frame;
+ * change is not drawn again (see drawingOf). The screen-reader table's cells (a new figure's
+ * body, their labels and data-value) are written when the page is next idle, after the change's frame;
  * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
  * figure (pool and slot, same shape) stays where it is, with its focused cell. Exports always read
  * this render's data.
@@ -42,7 +42,7 @@ export function createHeatmap(o) {
   let view = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
   if (view?.shapeKey !== shapeKey) view = createView(o, shapeKey, rows, cols);
   update(view, o, cells, compact);
-  return { el: view.figure, highlight: (marks) => highlight(view, marks), cells: view.table.cells };
+  return { el: view.figure, highlight: (marks) => highlight(view, marks) };
 }
 
 /** A new figure's parts (the light ones come with the first update) and listeners. */
@@ -50,7 +50,7 @@ function createView(o, shapeKey, rows, cols) {
   const canvas = el('canvas', { part: 'heatmap-canvas' });
   const table = createTable(rows, cols);
   // Too large for a table of cells: the canvas takes the focus and the readout says each cell's value.
-  if (table.cells.length) canvas.setAttribute('aria-hidden', 'true');
+  if (table.hasCells) canvas.setAttribute('aria-hidden', 'true');
   else Object.assign(canvas, { tabIndex: 0 }).setAttribute('role', 'img');
   const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.box, canvas);
   const readout = el('p', { class: 'readout', 'aria-live': 'polite' });
@@ -86,7 +86,7 @@ function update(view, o, cells, compact) {
   if (view.readout.textContent !== idle) view.readout.textContent = idle;
   const label = t('heatmap.table', { name, rows, cols });
   fillHeaders(view.table, { label, rowLabels, colLabels });
-  if (!view.table.cells.length && view.canvas.getAttribute('aria-label') !== label) view.canvas.setAttribute('aria-label', label);
+  if (!view.table.hasCells && view.canvas.getAttribute('aria-label') !== label) view.canvas.setAttribute('aria-label', label);
   highlight(view, {});
   const labels = { rowLabels, colLabels, rowKey: rowLabels.join('\u0000'), colKey: colLabels.join('\u0000') };
   const drawing = drawingOf(cells, compact, labels);
@@ -105,6 +105,7 @@ function update(view, o, cells, compact) {
   busy(view, true);
   later(view, () => {
     drawIfDirty(view);
+    buildBody(view.table, view.lit);
     fillCells(view.table, cells, { compact, maskedLabel });
     busy(view, false);
   });

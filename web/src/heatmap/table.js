@@ -13,25 +13,41 @@ import { el } from '../dom.js';
 export const TABLE_LIMIT = 4096;
 const UNWRITTEN = 1e300; // no float32 equals it
 
-/** A new table of `rows`×`cols` empty cells (none beyond TABLE_LIMIT), and what it has written so far (nothing). */
+/**
+ * A new table of `rows`×`cols` cells (none beyond TABLE_LIMIT), and what it has written so far
+ * (nothing). Its name and column headers come now; its body (rows×cols cells: 2,000 of them cost
+ * milliseconds to copy) is built by `buildBody`, when the page is idle or a cell is wanted.
+ */
 export function createTable(rows, cols) {
   const caption = el('caption', { class: 'sr-only' });
   const table = el('table', { role: 'grid', part: 'heatmap-table' }, caption, el('thead'));
-  const body = emptyBody(rows, rows * cols <= TABLE_LIMIT ? cols : 0).cloneNode(true);
-  table.append(body);
-  const cells = Array.from(body.getElementsByTagName('td'));
-  if (cells[0]) cells[0].tabIndex = 0;
   const n = rows * cols;
   return {
     box: el('div', { class: 'cells-table' }, table),
     table,
     caption,
-    cells,
-    rowHeads: Array.from(body.rows, (tr) => tr.cells[0]),
+    shape: { rows, cols: n <= TABLE_LIMIT ? cols : 0 },
+    // Whether the body will have cells (else the canvas takes the focus).
+    hasCells: n > 0 && n <= TABLE_LIMIT,
+    cells: [],
+    rowHeads: [],
+    rowLabels: [],
     // Per cell, what the table shows now: its value, whether masked (2: never written), its text.
     written: { value: new Float64Array(n).fill(UNWRITTEN), masked: new Uint8Array(n).fill(2), text: new Array(n) },
     keys: { label: undefined, cols: undefined, rows: undefined, maskedLabel: undefined },
   };
+}
+
+/** Build the table's body once (its row headers named, the cells `marked` class hl). */
+export function buildBody(t, marked) {
+  if (t.table.tBodies.length) return;
+  const body = emptyBody(t.shape.rows, t.shape.cols).cloneNode(true);
+  t.table.append(body);
+  t.cells = Array.from(body.getElementsByTagName('td'));
+  if (t.cells[0]) t.cells[0].tabIndex = 0;
+  t.rowHeads = Array.from(body.rows, (tr) => tr.cells[0]);
+  nameRows(t);
+  for (const k of marked) t.cells[k]?.classList.add('hl');
 }
 
 /** Bring the table's name and headers up to date (cheap: done in the change). */
@@ -47,11 +63,17 @@ export function fillHeaders(t, { label, rowLabels, colLabels }) {
     t.table.tHead.replaceChildren(head);
   }
   const rowKey = rowLabels.join('\u0000');
-  if (t.keys.rows !== rowKey) t.rowHeads.forEach((th, i) => th.textContent !== rowLabels[i] && (th.textContent = rowLabels[i]));
+  t.rowLabels = rowLabels;
+  if (t.keys.rows !== rowKey) nameRows(t);
   Object.assign(t.keys, { label, cols: colKey, rows: rowKey });
 }
 
-/** Bring the table's cells up to date with `cells` (a render's, see cells.js): done when idle. */
+/** The row headers' texts, when the body is built. */
+function nameRows(t) {
+  t.rowHeads.forEach((th, i) => th.textContent !== t.rowLabels[i] && (th.textContent = t.rowLabels[i]));
+}
+
+/** Bring the built table's cells up to date with `cells` (a render's, see cells.js): done when idle. */
 export function fillCells(t, cells, { compact, maskedLabel }) {
   // A masked cell's label (language, or −∞ against 0) may change while its value does not.
   const relabel = t.keys.maskedLabel !== maskedLabel;
