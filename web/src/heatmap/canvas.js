@@ -127,10 +127,14 @@ export function layout(g, { rows, cols, rowLabels, colLabels, compact }, theme) 
   return { cw, ch, left, top, width, height, rowFont, colFont, colSize, rowTexts, colTexts, compact };
 }
 
-/** The cells' colours as a cols×rows image, one pixel per cell (masked cells transparent). */
-export function cellImage(cells) {
+/**
+ * The cells' colours as a cols×rows image, one pixel per cell (masked cells transparent), in
+ * `reuse` when it is an image of that size (a new canvas's context costs more than its pixels).
+ */
+export function cellImage(cells, reuse) {
   const { rows, cols, level, scale } = cells;
-  const image = blankCanvas(cols, rows);
+  const fits = reuse && reuse.width === Math.max(1, cols) && reuse.height === Math.max(1, rows);
+  const image = fits ? reuse : blankCanvas(cols, rows);
   const ctx = image.getContext('2d');
   const pixels = ctx.createImageData(cols, rows);
   const palette = LEVELS[scale.kind];

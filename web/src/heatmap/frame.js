@@ -117,7 +117,7 @@ function paint(view, theme) {
     view.g.lang = lang;
   }
   if (view.imageOf !== cells) {
-    view.image = cellImage(cells);
+    view.image = cellImage(cells, view.image);
     view.imageOf = cells;
   }
   draw(view.g, view, theme);

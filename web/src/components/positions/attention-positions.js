@@ -70,7 +70,7 @@ export class AttentionPositions extends AttentionElement {
     return changed;
   }
 
-  /** Everything the panel shows, from the library. */
+  /** What the panel shows above its swap section (computed there, see #swapSection), from the library. */
   #compute(lab) {
     const model = buildModel(this.config(), this.inputs);
     const { n } = model;
@@ -79,7 +79,7 @@ export class AttentionPositions extends AttentionElement {
     const { P, chart, PPt } = this.#encoding;
     const shown = { model, n, d, P, chart, PPt, positions: Array.from({ length: n }, (_, i) => String(i)), columns: Array.from({ length: d }, (_, j) => `${j}`) };
     this.#swap = n < 2 ? null : swapPair(this.getAttribute('swap'), n);
-    return this.#swap ? { ...shown, ...swapExperiment(lab, model, ...this.#swap) } : shown;
+    return shown;
   }
 
   render(lab) {
@@ -92,7 +92,7 @@ export class AttentionPositions extends AttentionElement {
     const c = this.#compute(lab);
     this.#formula ??= el('div', { class: 'formula', part: 'formula' });
     renderTexCached(this.#formula, this.#texCache, String.raw`P_{i,2j} = \sin\Big(\frac{i}{10000^{2j/d}}\Big),\quad P_{i,2j+1} = \cos\Big(\frac{i}{10000^{2j/d}}\Big),\quad \underbrace{P}_{\scriptstyle ${c.n}\times ${c.d}}\ (n\times d_{\text{model}})`);
-    place(this.root, [el('h2', { text: t('positions.heading') }), el('p', { class: 'intro', text: t('positions.intro') }), this.#formula, ...this.#encodingSection(c), fillPart(this.#parts.rotation, () => this.#rotation.build(t, c.chart, rotationChoice(this.getAttribute('shift'), this.getAttribute('pair'), c.d))), fillPart(this.#parts.swap, () => this.#swapSection(c))]);
+    place(this.root, [el('h2', { text: t('positions.heading') }), el('p', { class: 'intro', text: t('positions.intro') }), this.#formula, ...this.#encodingSection(c), fillPart(this.#parts.rotation, () => this.#rotation.build(t, c.chart, rotationChoice(this.getAttribute('shift'), this.getAttribute('pair'), c.d))), fillPart(this.#parts.swap, () => this.#swapSection(lab, c))]);
   }
 
   /** One heatmap of this render, kept in its slot between renders, its figure marked data-matrix=slot. */
@@ -126,11 +126,15 @@ export class AttentionPositions extends AttentionElement {
     return out;
   }
 
-  /** Attention with and without P, two tokens swapped, the swapped rows and columns outlined; X + P on demand. */
-  #swapSection(c) {
+  /**
+   * Attention with and without P, two tokens swapped, the swapped rows and columns outlined; X + P
+   * on demand. Computed here: when the section is far off screen, that waits until the page is idle.
+   */
+  #swapSection(lab, shown) {
     const t = this.t;
     const heading = el('h3', { text: t('positions.attention') });
     if (!this.#swap) return [heading, el('p', { class: 'note', text: t('positions.oneToken') })];
+    const c = { ...shown, ...swapExperiment(lab, shown.model, ...this.#swap) };
     const { i, j, model } = c;
     const tokens = model.tokens;
     const form = this.#controls.sync(t, tokens, i, j);
