@@ -57,6 +57,10 @@ describe('accessibility', () => {
             await ready(page);
             await unfold(page, panel);
             await ready(page);
+            // A new heatmap's table for screen readers is built when the page is next idle (aria-busy
+            // until then); the train panel's maps change outside a render (a few per frame, the grid
+            // aria-busy meanwhile), so its data-ready does not wait for them.
+            await page.waitForFunction((tag) => !document.querySelector('attention-explorer').shadowRoot.querySelector(tag).shadowRoot.querySelector('[aria-busy="true"]'), `attention-${panel}`);
             const r = await page.evaluate(audit);
             expect(r.unnamed).toEqual([]);
             // The train panel holds its tables (the attention maps) once it has trained.
