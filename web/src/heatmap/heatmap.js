@@ -63,6 +63,10 @@ function createView(o, shapeKey, rows, cols) {
   if (o.pool && o.slot) {
     const before = o.pool.get(o.slot);
     if (before) forget(before);
+    // A new shape in the same slot takes the old figure's place: off screen (or hidden) like it,
+    // it waits until idle too, until the observer says otherwise (128 tokens, a new d_k: the steps
+    // panel's figures of steps not shown were drawn in the change's frame, 10–25 ms).
+    view.near = before?.near;
     o.pool.set(o.slot, view);
   }
   return view;
