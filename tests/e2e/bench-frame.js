@@ -30,19 +30,21 @@ export const markEvent = (events, name) => events.find((e) => e.name === name &&
  * and without a trace's overhead:
  *   script  the change until its render;
  *   draw    the change's frame's animation-frame callbacks (the heatmaps' canvases are drawn there);
- *   frame   script, draw, and the frame's style and layout: from the frame's first callback (queued
- *           before the change) to the end of its last one (queued after the render), which forces
- *           style and layout so that they are timed (the frame's own pass then finds nothing to do);
+ *   frame   script, draw, and the frame's style and layout: from the frame's start (its time, or the
+ *           render's end if later) to the end of its last callback (queued after the render), which
+ *           forces style and layout so that they are timed (the frame's own pass then finds nothing to do);
  *   shown   the same until the frame's task is over: its paint too, and the canvases' pixels handed
  *           to the compositor (on a machine without a GPU, Chromium draws a canvas's recorded
- *           commands then), seen by a message posted from the first callback.
+ *           commands then), seen by a message posted from a callback of the frame.
  */
 export function installFrameTimer() {
   globalThis.timeFrame = async (act) => {
     let frameStart = 0;
     const painted = new Promise((resolve) =>
-      requestAnimationFrame(() => {
-        frameStart = performance.now();
+      // The frame's time, not this callback's: a callback queued earlier (a heatmap's draw asked
+      // for while the page was idle) runs before this one, in the same frame.
+      requestAnimationFrame((time) => {
+        frameStart = time;
         const channel = new MessageChannel();
         channel.port1.onmessage = () => resolve(performance.now());
         channel.port2.postMessage(0);
@@ -59,6 +61,7 @@ export function installFrameTimer() {
       }),
     );
     const paintEnd = await painted;
-    return { script, draw: drawn - frameStart, frame: script + laidOut - frameStart, shown: script + paintEnd - frameStart };
+    const start = Math.max(frameStart, t0 + script);
+    return { script, draw: drawn - start, frame: script + laidOut - start, shown: script + paintEnd - start };
   };
 }
