@@ -35,8 +35,12 @@ export class AttentionSteps extends AttentionElement {
   #box = null;
   #operands = [];
   #idle = 0;
+  /**
+   * Kept heatmaps by slot (one per step and operand); their cells are brought up to date when
+   * shown again (a new sentence of as many tokens only relabels rows). A slot whose matrix changes
+   * shape gets a new figure in the old one's place, off screen like it if it was (heatmap.js).
+   */
   #pool = new Map();
-  #poolShape = '';
   #large = new Map();
   #trained = new TrainedGrammar(this);
   static get observedAttributes() {
@@ -215,7 +219,7 @@ export class AttentionSteps extends AttentionElement {
       mask: step.mask ?? (step.key === 'weights' ? byKey.masked?.mask : undefined),
       maskedText: step.key === 'weights' ? '0' : undefined,
       tex: step.formula,
-      pool: this.#poolFor(model),
+      pool: this.#pool,
       // One kept figure per step: a change of step swaps figures instead of rewriting cells.
       slot: `main ${step.key}`,
       onCell: (i, j) => this.#highlightOperands(i, j),
@@ -250,7 +254,7 @@ export class AttentionSteps extends AttentionElement {
   /** Small heatmaps of what the step was computed from, with how a cell maps onto them. */
   #operandsFor(step, traced) {
     const t = this.t;
-    const pool = this.#poolFor(traced.model);
+    const pool = this.#pool;
     let slot = 0;
     // An operand of more than OPEN_CELLS numbers (W_Q, W_K, W_V, W_O at d_model 64: 4,096) sits in
     // a section of its own, closed at first (the reader's choice then stays) and drawn only while
@@ -268,18 +272,6 @@ export class AttentionSteps extends AttentionElement {
       return { map, heat: shown, node: section };
     };
     return operandList(step, traced, t, operand);
-  }
-
-  /**
-   * Kept heatmaps by slot (one per step and operand); their cells are brought up to date when
-   * shown again (a new sentence of as many tokens only relabels rows). New sizes start afresh (no
-   * kept figure would fit).
-   */
-  #poolFor(model) {
-    const shape = `${model.tokens.length}|${model.config.dModel}|${model.config.dK}|${model.config.heads}`;
-    if (this.#poolShape !== shape) this.#pool.clear();
-    this.#poolShape = shape;
-    return this.#pool;
   }
 
   #highlightOperands(i, j) {
