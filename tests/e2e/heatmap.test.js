@@ -3,7 +3,7 @@
 // highlighted operands outlined, exports as before, and large matrices (128 tokens) drawn.
 import { describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ready, watchedPage } from './browser.js';
+import { ready, settled, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the demo
@@ -250,6 +250,29 @@ describe('canvas heatmap', () => {
     const zh = await count();
     await switchTo('en');
     expect((await count()).drawn).toBeGreaterThan(zh.drawn);
+    await context.close();
+  });
+
+  test('a new shape in a kept slot far off screen is drawn when the page is idle, not in the change’s frame', async () => {
+    const { page, context, problems } = await open('?s=a+b+c+d+e+f&dm=16&dk=4&h=2&step=scores', { viewport: { width: 1280, height: 240 } });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 500))); // the observer has placed every figure
+    const drawn = await page.evaluate(async () => {
+      const explorer = document.querySelector('attention-explorer');
+      const steps = explorer.shadowRoot.querySelector('attention-steps');
+      const done = new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
+      explorer.setAttribute('d-k', '5');
+      await done;
+      const canvases = () => [...steps.shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].filter((c) => c.isConnected);
+      // A callback queued after the render runs after the heatmaps' own, in the change's frame.
+      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(canvases().map((c) => Boolean(c.dataset.cells)))));
+      return { inFrame, shapes: canvases().map((c) => c.closest('figure').querySelector('figcaption')?.textContent ?? c.closest('figure').className) };
+    });
+    // The scores' operands Q and K (n × d_k) take a new shape; they sit far below a 240 px viewport.
+    expect(drawn.shapes.filter((name) => name.endsWith('6×5'))).toHaveLength(2);
+    expect(drawn.inFrame.filter((d) => !d).length).toBeGreaterThan(0);
+    await settled(page);
+    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every((c) => c.dataset.cells))).toBe(true);
+    expect(problems.console).toEqual([]);
     await context.close();
   });
 
