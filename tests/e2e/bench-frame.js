@@ -25,7 +25,7 @@ export function frameAfter(events, start) {
 export const markEvent = (events, name) => events.find((e) => e.name === name && e.cat.includes('blink.user_timing'));
 
 /**
- * Installed in the page (`page.addInitScript(installFrameTimer)`): `timeFrame(act)` runs `act` (a
+ * Installed in the page (`page.addInitScript(installFrameTimer)`, or `page.evaluate` once loaded): `timeFrame(act)` runs `act` (a
  * change: a function whose promise resolves at the panel's render event) and times, in wall time
  * and without a trace's overhead:
  *   script  the change until its render;
