@@ -3,7 +3,7 @@
 // Each round is a fresh browser (no font, shaping or glyph cache kept from an earlier round) loading
 // the page at its largest sizes with one panel open; the reader then waits (1.5 s, idle) and picks
 // 中文 in the page's language menu, then switches back and forth. Per switch: script (the change
-// event until the open panel's render event); wall (frame) and shown, the switch's frame in wall
+// event until the open panel's render event); frame and shown, the switch's frame in wall
 // time (timeFrame in bench-frame.js: script, the frame's callbacks, style and layout; and until
 // its paint is over); style+layout (CDP RecalcStyleDuration + LayoutDuration over the change and
 // the next two frames) and main-thread CPU (ThreadTime, same span).
@@ -79,14 +79,14 @@ async function round(site, first) {
     const traced = first && k === 0 && TRACE;
     if (traced || FRAME) await b.browser.startTracing(page, { categories: traced ? TRACE_CATEGORIES : FRAME_CATEGORIES });
     const m0 = await metrics();
-    const { script, frame: wall, shown } = await page.evaluate(switchTo, [k % 2 ? 'en' : 'zh-CN', PLAIN]);
+    const { script, frame, shown } = await page.evaluate(switchTo, [k % 2 ? 'en' : 'zh-CN', PLAIN]);
     const m1 = await metrics();
     const trace = traced || FRAME ? await b.browser.stopTracing() : null;
     if (traced) writeFileSync(TRACE, trace);
     const events = trace ? JSON.parse(trace).traceEvents : [];
     // Fallback-font queries (on Linux each is a round trip to the browser process).
     const fallbacks = events.filter((e) => e.name === 'FontCache::FallbackFontForCharacter').length;
-    rows.push({ script, wall, shown, layout: m1.layout - m0.layout, cpu: m1.cpu - m0.cpu, frame: trace ? frameOf(events) : NaN, fallbacks });
+    rows.push({ script, frame, shown, layout: m1.layout - m0.layout, cpu: m1.cpu - m0.cpu, traced: trace ? frameOf(events) : NaN, fallbacks });
     await page.waitForTimeout(300);
   }
   await context.close();
@@ -99,7 +99,7 @@ const builds = [{ label: 'current', site: await server(process.env.BENCH_ROOT ??
 if (ALT) builds.push({ label: `alt (${ALT})`, site: await server(ALT) });
 console.log(`load average at start: ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
 console.log(PLAIN ? 'plain page, one <attention-steps> (32 tokens, d_model 64, 4 heads)' : `demo page ${QUERY.replace(big, '<32 tokens>')}`);
-const fmt = (x) => `${x.script.toFixed(1)}/${x.wall.toFixed(1)}/${x.shown.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}${FRAME ? `/${x.frame.toFixed(1)} (${x.fallbacks} fallback-font queries)` : ''}`;
+const fmt = (x) => `${x.script.toFixed(1)}/${x.frame.toFixed(1)}/${x.shown.toFixed(1)}/${x.layout.toFixed(1)}/${x.cpu.toFixed(1)}${FRAME ? `/${x.traced.toFixed(1)} (${x.fallbacks} fallback-font queries)` : ''}`;
 for (const build of builds) build.all = [];
 for (let r = 0; r < ROUNDS; r++)
   for (const build of builds) {
@@ -110,8 +110,8 @@ for (let r = 0; r < ROUNDS; r++)
   }
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 const summary = (label, rows) => {
-  const col = (key) => `${{ wall: 'frame', frame: 'traced frame' }[key] ?? key} median ${median(rows.map((r) => r[key])).toFixed(1)} max ${Math.max(...rows.map((r) => r[key])).toFixed(1)}`;
-  console.log(`${label} (${rows.length}): ${['script', 'wall', 'shown', 'layout', 'cpu', ...(FRAME ? ['frame'] : [])].map(col).join('; ')}`);
+  const col = (key) => `${key === 'traced' ? 'traced frame' : key} median ${median(rows.map((r) => r[key])).toFixed(1)} max ${Math.max(...rows.map((r) => r[key])).toFixed(1)}`;
+  console.log(`${label} (${rows.length}): ${['script', 'frame', 'shown', 'layout', 'cpu', ...(FRAME ? ['traced'] : [])].map(col).join('; ')}`);
 };
 for (const { label, all } of builds) {
   summary(`${ALT ? `${label}: ` : ''}first switch`, all.map((rows) => rows[0]));
