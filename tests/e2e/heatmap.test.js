@@ -276,6 +276,34 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
+  test('after a change, only the new figures in view are drawn in its frame; those near it follow', async () => {
+    // 8 heads at 32 tokens, the concat step: the main figure starts at the foot of a 900 px
+    // viewport, the heads' outputs (new shapes after a d_k change) within a viewport below it.
+    const words = Array.from({ length: 32 }, (_, i) => `w${i}`).join('+');
+    const { page, context, problems } = await open(`?s=${words}&dm=64&dk=8&h=8&step=concat`, { viewport: { width: 1280, height: 900 } });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+    const seen = await page.evaluate(async () => {
+      const explorer = document.querySelector('attention-explorer');
+      const steps = explorer.shadowRoot.querySelector('attention-steps');
+      const done = new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
+      explorer.setAttribute('d-k', '7');
+      await done;
+      const canvases = [...steps.shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].filter((c) => c.checkVisibility());
+      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(canvases.map((c) => ({ drawn: Boolean(c.dataset.cells), top: c.closest('figure').getBoundingClientRect().top })))));
+      return { inFrame, height: innerHeight };
+    });
+    const inView = seen.inFrame.filter((c) => c.top < seen.height);
+    const near = seen.inFrame.filter((c) => c.top >= seen.height && c.top < 2 * seen.height);
+    expect(inView.length).toBeGreaterThan(0);
+    expect(near.length).toBeGreaterThan(0);
+    expect(inView.every((c) => c.drawn)).toBe(true);
+    expect(near.filter((c) => c.drawn)).toEqual([]);
+    await settled(page);
+    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every((c) => c.dataset.cells))).toBe(true);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('exports: the CSV holds the cells the table holds', async () => {
     const { page, context } = await open('?s=a+b+c&step=weights');
     const values = await page.locator(`${MAIN} td[data-i]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));

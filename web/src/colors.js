@@ -33,7 +33,8 @@ function textOn(rgb) {
 
 /**
  * A scale for the finite values of `data` (masked entries are skipped).
- * Returns { kind, min, max, color(v) → {bg, fg}, stops } for cells and the legend.
+ * Returns { kind, min, max, color(v) → {bg, fg} } for cells and the legend (its bar: the kind's
+ * STOPS as a gradient in styles.js).
  */
 export function scaleFor(data, isMasked = () => false) {
   let min = Infinity;
@@ -48,15 +49,14 @@ export function scaleFor(data, isMasked = () => false) {
   if (min >= 0) {
     const hi = max > 0 ? max : 1;
     const at = (v) => interpolate(VIRIDIS, v / hi);
-    return { kind: 'sequential', min: 0, max: hi, color: (v) => paint(at(v)), gradient: gradient(VIRIDIS) };
+    return { kind: 'sequential', min: 0, max: hi, color: (v) => paint(at(v)) };
   }
   const m = Math.max(Math.abs(min), Math.abs(max)) || 1;
   const at = (v) => interpolate(PUOR, (v / m + 1) / 2);
-  return { kind: 'diverging', min: -m, max: m, color: (v) => paint(at(v)), gradient: gradient(PUOR) };
+  return { kind: 'diverging', min: -m, max: m, color: (v) => paint(at(v)) };
 }
 
 const paint = (rgb) => ({ bg: toCss(rgb), fg: textOn(rgb), rgb });
-const gradient = (stops) => `linear-gradient(to right, ${stops.join(', ')})`;
 export const STOPS = { VIRIDIS, PUOR };
 
 /** A scale's colours quantised to 256 levels (level q shows q/255 of the range), for the canvas. */

@@ -1,5 +1,6 @@
 // The components' shadow-root stylesheet. Public knobs are --attn-* custom
 // properties (with fallbacks); deeper styling goes through ::part().
+import { STOPS } from './colors.js';
 import { katexRules } from './tex.js';
 
 /** The theme's colours: private name → [public knob, light, dark]. */
@@ -117,6 +118,8 @@ thead th { text-align: center; }
 tbody th { text-align: end; }
 .legend { display: flex; align-items: center; gap: 0.4rem; font-size: 0.78rem; margin-top: 0.3rem; font-family: var(--_mono); flex-wrap: wrap; }
 .legend .bar { display: inline-block; width: 8rem; height: 0.7rem; border: 1px solid var(--_border); }
+.legend .bar.sequential { background: linear-gradient(to right, ${STOPS.VIRIDIS.join(', ')}); }
+.legend .bar.diverging { background: linear-gradient(to right, ${STOPS.PUOR.join(', ')}); }
 .legend .masked-key { display: inline-block; width: 1rem; height: 0.7rem; background: repeating-linear-gradient(45deg, #9aa0a8 0 3px, #d9dce0 3px 6px); }
 .readout { font-family: var(--_mono); font-size: 0.8rem; min-height: 1.3em; color: var(--_muted); overflow-wrap: anywhere; }
 .export { display: flex; flex-wrap: wrap; gap: 0.25rem; align-items: center; font-size: 0.78rem; }

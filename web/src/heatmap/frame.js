@@ -48,8 +48,9 @@ function frame() {
   const now = [];
   for (const view of dirty) {
     if (!view.figure.isConnected) continue;
-    // Off screen: when the page is idle (so a full-page capture or a later scroll finds it drawn).
-    if (view.near === false) {
+    // Out of view: when the page is idle (so a full-page capture or a later scroll finds it drawn),
+    // or sooner when its observer sees it come near (heatmap.js).
+    if (view.visible === false) {
       later(view.canvas, () => drawIfDirty(view));
       continue;
     }
@@ -105,6 +106,7 @@ function paint(view, theme) {
   const key = [cells.rows, cells.cols, view.compact, labels.rowKey, labels.colKey, theme.rem, theme.cell, theme.font, theme.dpr].join('\u0001');
   // The text's language, set on the context (not 'inherit', see canvasLang); resizing resets it.
   const lang = canvasLang(view.canvas);
+  view.g ??= view.canvas.getContext('2d');
   view.g.lang = lang;
   view.drawnLang = lang;
   if (view.geoKey !== key) {

@@ -15,8 +15,8 @@ const UNWRITTEN = 1e300; // no float32 equals it
 
 /**
  * A new table of `rows`×`cols` cells (none beyond TABLE_LIMIT), and what it has written so far
- * (nothing). Its name and column headers come now; its body (rows×cols cells: 2,000 of them cost
- * milliseconds to copy) is built by `buildBody`, when the page is idle or a cell is wanted.
+ * (nothing). Its name comes now; its body (rows×cols cells: 2,000 of them cost milliseconds to
+ * copy) and column headers are built by `buildBody`, when the page is idle or a cell is wanted.
  */
 export function createTable(rows, cols) {
   const caption = el('caption', { class: 'sr-only' });
@@ -32,6 +32,8 @@ export function createTable(rows, cols) {
     cells: [],
     rowHeads: [],
     rowLabels: [],
+    colLabels: [],
+    columnsKey: undefined,
     // Per cell, what the table shows now: its value, whether masked (2: never written), its text.
     written: { value: new Float64Array(n).fill(UNWRITTEN), masked: new Uint8Array(n).fill(2), text: new Array(n) },
     keys: { label: undefined, cols: undefined, rows: undefined, maskedLabel: undefined },
@@ -47,25 +49,31 @@ export function buildBody(t, marked) {
   if (t.cells[0]) t.cells[0].tabIndex = 0;
   t.rowHeads = Array.from(body.rows, (tr) => tr.cells[0]);
   nameRows(t);
+  writeColumns(t);
   for (const k of marked) t.cells[k]?.classList.add('hl');
 }
 
-/** Bring the table's name and headers up to date (cheap: done in the change). */
+/** Bring the table's name and headers up to date (done in the change; a new table's column headers come with its body). */
 export function fillHeaders(t, { label, rowLabels, colLabels }) {
   if (t.keys.label !== label) {
     t.table.setAttribute('aria-label', label);
     t.caption.textContent = label;
   }
-  const colKey = colLabels.join('\u0000');
-  if (t.keys.cols !== colKey) {
-    const head = el('tr', {}, el('td', { class: 'corner' }));
-    for (const text of colLabels) head.append(el('th', { scope: 'col', text }));
-    t.table.tHead.replaceChildren(head);
-  }
   const rowKey = rowLabels.join('\u0000');
   t.rowLabels = rowLabels;
+  t.colLabels = colLabels;
   if (t.keys.rows !== rowKey) nameRows(t);
-  Object.assign(t.keys, { label, cols: colKey, rows: rowKey });
+  Object.assign(t.keys, { label, cols: colLabels.join('\u0000'), rows: rowKey });
+  if (t.table.tBodies.length) writeColumns(t);
+}
+
+/** The column headers' row, when the body is built (a new table's comes with it). */
+function writeColumns(t) {
+  if (t.columnsKey === t.keys.cols) return;
+  t.columnsKey = t.keys.cols;
+  const head = el('tr', {}, el('td', { class: 'corner' }));
+  for (const text of t.colLabels) head.append(el('th', { scope: 'col', text }));
+  t.table.tHead.replaceChildren(head);
 }
 
 /** The row headers' texts, when the body is built. */
