@@ -12,6 +12,8 @@
 //        [--plain]                            (a plain page of one <attention-steps>, its lang attribute set)
 //        [--frame]   (each switch traced: a frame column, the switch's own frame, and the fallback-font queries;
 //                     tracing adds its overhead to every column)
+//        env WAIT=ms   (how long the reader waits before the first switch, 1500 by default; a switch after
+//                       a longer idle is slower, see docs/page-performance.md)
 //        [--alt DIR]   (DIR holds another build's site/ and dist/, e.g. a copy kept from before a change:
 //                       rounds alternate between the two builds, each summarised on its own, so both
 //                       see the same load)
@@ -73,7 +75,7 @@ async function round(site, first) {
     return { layout: m.RecalcStyleDuration + m.LayoutDuration, cpu: m.ThreadTime };
   };
   await page.evaluate(installFrameTimer);
-  await page.waitForTimeout(1500); // the reader reads before switching
+  await page.waitForTimeout(Number(process.env.WAIT ?? 1500)); // the reader reads before switching
   const rows = [];
   for (let k = 0; k < SWITCHES; k++) {
     const traced = first && k === 0 && TRACE;
