@@ -304,6 +304,37 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
+  test('a step prepared while idle is drawn in the frame that first shows it', async () => {
+    // After a d_k change the other steps' figures (Q, K, V: new shapes) are built while the page is
+    // idle, out of the document; the first render that shows one must draw it in its own frame.
+    const { page, context, problems } = await open('?s=a+b+c+d+e&dm=8&dk=4&step=weights');
+    const drawnInFrame = await page.evaluate(async () => {
+      const explorer = document.querySelector('attention-explorer');
+      const steps = explorer.shadowRoot.querySelector('attention-steps');
+      const rendered = () => new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
+      let done = rendered();
+      explorer.setAttribute('d-k', '3');
+      await done;
+      // The neighbours are prepared one per idle period.
+      await new Promise((r) => setTimeout(r, 1500));
+      const seen = {};
+      for (const key of ['V', 'K', 'Q']) {
+        done = rendered();
+        steps.step = key;
+        await done;
+        const canvas = steps.shadowRoot.querySelector('figure[data-role="main"] canvas');
+        seen[key] = await new Promise((r) => requestAnimationFrame(() => r({ drawn: Boolean(canvas.dataset.cells), width: parseFloat(canvas.style.width) || 0 })));
+      }
+      return seen;
+    });
+    for (const key of ['V', 'K', 'Q']) {
+      expect(drawnInFrame[key].drawn, key).toBe(true);
+      expect(drawnInFrame[key].width, key).toBeGreaterThan(0);
+    }
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('exports: the CSV holds the cells the table holds', async () => {
     const { page, context } = await open('?s=a+b+c&step=weights');
     const values = await page.locator(`${MAIN} td[data-i]`).evaluateAll((tds) => tds.map((td) => td.dataset.value));

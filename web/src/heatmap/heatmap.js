@@ -105,7 +105,9 @@ function update(view, o, cells, compact) {
     o.onCell?.(i, j);
   };
   view.leave = () => o.onCell?.(null, null);
-  if (redraw) requestDraw(view);
+  // Still waiting to be drawn (built out of the document: a step prepared while idle): the render
+  // that places it asks for its frame.
+  if (redraw || view.dirty) requestDraw(view);
   const maskedLabel = `${cells.maskedText}, ${t('heatmap.masked')}`;
   busy(view, true);
   later(view, () => {
@@ -188,7 +190,8 @@ const observer = (margin, see) =>
         (entries) => {
           for (const e of entries) {
             const view = seen.get(e.target);
-            if (view) see(view, e.isIntersecting);
+            // A figure out of the document is neither near nor far: where the next render puts it is not known.
+            if (view) see(view, e.target.isConnected ? e.isIntersecting : undefined);
           }
         },
         { rootMargin: margin },
