@@ -304,9 +304,9 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
-  test('a step prepared while idle is drawn in the frame that first shows it', async () => {
-    // After a d_k change the other steps' figures (Q, K, V: new shapes) are built while the page is
-    // idle, out of the document; the first render that shows one must draw it in its own frame.
+  test('a step prepared while idle is drawn before it is shown, and at the latest in the frame that first shows it', async () => {
+    // After a d_k change the other steps' figures (Q, K, V: new shapes) are built and drawn while the
+    // page is idle, out of the document; the first render that shows one has nothing left to draw.
     const { page, context, problems } = await open('?s=a+b+c+d+e&dm=8&dk=4&step=weights');
     const drawnInFrame = await page.evaluate(async () => {
       const explorer = document.querySelector('attention-explorer');
@@ -315,18 +315,20 @@ describe('canvas heatmap', () => {
       let done = rendered();
       explorer.setAttribute('d-k', '3');
       await done;
-      // The neighbours are prepared one per idle period.
-      await new Promise((r) => setTimeout(r, 1500));
+      // The neighbours are prepared one per idle period (V is the fifth step from the weights).
+      await new Promise((r) => setTimeout(r, 3000));
       const seen = {};
       for (const key of ['V', 'K', 'Q']) {
         done = rendered();
         steps.step = key;
         await done;
         const canvas = steps.shadowRoot.querySelector('figure[data-role="main"] canvas');
-        seen[key] = await new Promise((r) => requestAnimationFrame(() => r({ drawn: Boolean(canvas.dataset.cells), width: parseFloat(canvas.style.width) || 0 })));
+        const ahead = Boolean(canvas.dataset.cells);
+        seen[key] = await new Promise((r) => requestAnimationFrame(() => r({ ahead, drawn: Boolean(canvas.dataset.cells), width: parseFloat(canvas.style.width) || 0 })));
       }
       return seen;
     });
+    expect(drawnInFrame.V.ahead).toBe(true);
     for (const key of ['V', 'K', 'Q']) {
       expect(drawnInFrame[key].drawn, key).toBe(true);
       expect(drawnInFrame[key].width, key).toBeGreaterThan(0);

@@ -73,6 +73,15 @@ export function drawIfDirty(view) {
 }
 
 /**
+ * Draw `view` now, out of the document (a step the steps panel prepares while idle), in the theme
+ * and language of `like`: a drawn canvas in the root the figure will join. Shown later, it is only
+ * placed: nothing is left to draw in that frame (a 32-token step: 10–25 ms).
+ */
+export function drawAhead(view, like) {
+  if (view.dirty && !view.figure.isConnected && like?.isConnected) paint(view, readTheme(like), canvasLang(like));
+}
+
+/**
  * Draw now, wherever they are, every heatmap that waits and every one drawn for another theme (a
  * page switched to dark, a print, a new --attn-cell-size): for print and full-page captures.
  */
@@ -98,14 +107,13 @@ export function recheckThemes() {
   });
 }
 
-function paint(view, theme) {
+/** `lang`: the text's language, set on the context (not 'inherit', see canvasLang); resizing resets it. */
+function paint(view, theme, lang = canvasLang(view.canvas)) {
   dirty.delete(view);
   view.dirty = false;
   view.themeKey = theme.key;
   const { cells, labels } = view;
   const key = [cells.rows, cells.cols, view.compact, labels.rowKey, labels.colKey, theme.rem, theme.cell, theme.font, theme.dpr].join('\u0001');
-  // The text's language, set on the context (not 'inherit', see canvasLang); resizing resets it.
-  const lang = canvasLang(view.canvas);
   view.g ??= view.canvas.getContext('2d');
   view.g.lang = lang;
   view.drawnLang = lang;

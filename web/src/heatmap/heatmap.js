@@ -5,7 +5,7 @@ import { cancel, later, now } from '../idle.js';
 import { canvasLang } from './canvas.js';
 import { createCells } from './cells.js';
 import { listen } from './focus.js';
-import { drawIfDirty, requestDraw } from './frame.js';
+import { drawAhead, drawIfDirty, requestDraw } from './frame.js';
 import { barKey, legendKey, makeBar, makeCaption, makeLegend } from './legend.js';
 import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
 
@@ -32,7 +32,7 @@ import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
  * body, their labels and data-value) are written when the page is next idle, after the change's frame;
  * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
  * figure (pool and slot, same shape) stays where it is, with its focused cell. Exports always read
- * this render's data.
+ * this render's data. `drawAhead(like)` draws a figure still out of the document (frame.js).
  */
 export function createHeatmap(o) {
   const cells = createCells(o.matrix, o.mask, o.maskedText ?? '−∞');
@@ -42,7 +42,7 @@ export function createHeatmap(o) {
   let view = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
   if (view?.shapeKey !== shapeKey) view = createView(o, shapeKey, rows, cols);
   update(view, o, cells, compact);
-  return { el: view.figure, highlight: (marks) => highlight(view, marks) };
+  return { el: view.figure, highlight: (marks) => highlight(view, marks), drawAhead: (like) => drawAhead(view, like) };
 }
 
 /** A new figure's parts (the light ones come with the first update) and listeners. */

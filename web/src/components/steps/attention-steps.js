@@ -231,17 +231,22 @@ export class AttentionSteps extends AttentionElement {
    * the shown one, then further out; one figure per idle period), so that "next", "previous" and a
    * jump to any step only swap figures: at 32 tokens and d_model 64, a first visit of a step took
    * 10–40 ms of script, one prepared so 4–9 ms. They are not in the document until shown, and are
-   * brought up to date then.
+   * brought up to date then; their canvases are drawn ahead, in the theme of the shown step's (a
+   * step's frame drew 10–25 ms of new canvases).
    */
   #prepareNeighbours(index, traced) {
     if (typeof requestIdleCallback !== 'function') return;
     cancelIdleCallback(this.#idle);
     const { steps } = traced;
+    const like = () => this.#panel?.querySelector('figure[data-role="main"] canvas');
     const work = [];
     for (let d = 1; d < steps.length; d++)
       for (const k of [index + d, index - d]) {
         if (k < 0 || k >= steps.length) continue;
-        work.push(() => this.#mainHeatmap(steps[k], traced), () => this.#operandsFor(steps[k], traced));
+        work.push(
+          () => this.#mainHeatmap(steps[k], traced).drawAhead(like()),
+          () => this.#operandsFor(steps[k], traced).forEach((op) => op.heat?.drawAhead(like())),
+        );
       }
     const next = (deadline) => {
       if (!this.isConnected || !work.length) return;
