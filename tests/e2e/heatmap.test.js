@@ -166,6 +166,30 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
+  test('a step prepared (drawn ahead) in light colours is shown in dark ones after a switch to dark', async () => {
+    const query = '?s=the%20cat%20sat%20down&step=weights';
+    /** Runs in the page: the shown step's main canvas as a data URL. */
+    const mainPixels = () => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas').toDataURL();
+    const { page, problems, context } = await open(query, { colorScheme: 'light' });
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 3000))); // the other steps prepared
+    const light = await page.evaluate(mainPixels);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction((before) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas').toDataURL() !== before, light);
+    await page.evaluate(async () => {
+      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps');
+      const done = new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
+      steps.step = 'V';
+      await done;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    });
+    const shown = await page.evaluate(mainPixels);
+    const dark = await open(query.replace('weights', 'V'), { colorScheme: 'dark' });
+    expect(shown === (await dark.page.evaluate(mainPixels))).toBe(true);
+    expect(problems.console).toEqual([]);
+    await dark.context.close();
+    await context.close();
+  });
+
   test('a new --attn-cell-size or --attn-font, a resize across the narrow layout, or drawAll() draws the canvases again in the new sizes', async () => {
     const { page, problems, context } = await open('?s=the%20cat%20sat&step=weights');
     // Runs in the page: the main heatmap's cell pitch (CSS px) and its pixels.

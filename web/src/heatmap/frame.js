@@ -2,7 +2,9 @@
 // before it is painted (all of them together: the theme is read once per shadow root, then the
 // canvases are sized and drawn). A heatmap known to be off screen is drawn when the page is next
 // idle, or at once when it comes near the viewport (heatmap.js); one out of the document waits
-// until it is in. Before printing, and when a script asks (drawAll), everything waiting is drawn.
+// until it is in, unless its panel draws it ahead (drawAhead), and is drawn again once placed if the
+// theme or pixel ratio changed meanwhile. Before printing, and when a script asks (drawAll),
+// everything waiting is drawn.
 import { later } from '../idle.js';
 import { canvasLang, cellImage, draw, layout, readTheme, size } from './canvas.js';
 
@@ -23,7 +25,16 @@ function* live() {
   }
 }
 
+/** The drawn heatmaps out of the document (a step not shown): marked to be drawn again when next placed (heatmap.js). */
+function outdateAway() {
+  for (const ref of drawn) {
+    const view = ref.deref();
+    if (view && !view.figure.isConnected) view.dirty = true;
+  }
+}
+
 function redrawAll() {
+  outdateAway();
   for (const view of live()) requestDraw(view);
 }
 
@@ -103,7 +114,14 @@ export function recheckThemes() {
   requestAnimationFrame(() => {
     checking = false;
     const themes = new Map();
-    for (const view of live()) if (themeOf(view, themes).key !== view.themeKey) requestDraw(view);
+    let changed = false;
+    for (const view of live())
+      if (themeOf(view, themes).key !== view.themeKey) {
+        changed = true;
+        requestDraw(view);
+      }
+    // Those out of the document may belong to a root whose theme changed too.
+    if (changed) outdateAway();
   });
 }
 
