@@ -85,8 +85,8 @@ export function drawIfDirty(view) {
 
 /**
  * Draw `view` now, out of the document (a step the steps panel prepares while idle), in the theme
- * and language of `like`: a drawn canvas in the root the figure will join. Shown later, it is only
- * placed: nothing is left to draw in that frame (a 32-token step: 10–25 ms).
+ * and language of `like`: a canvas in the document, in the root the figure will join. Shown later,
+ * it is only placed: nothing is left to draw in that frame (a 32-token step: 10–25 ms).
  */
 export function drawAhead(view, like) {
   if (view.dirty && !view.figure.isConnected && like?.isConnected) paint(view, readTheme(like), canvasLang(like));
