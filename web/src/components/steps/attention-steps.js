@@ -231,8 +231,8 @@ export class AttentionSteps extends AttentionElement {
    * the shown one, then further out; one figure per idle period), so that "next", "previous" and a
    * jump to any step only swap figures: at 32 tokens and d_model 64, a first visit of a step took
    * 10–40 ms of script, one prepared so 4–9 ms. They are not in the document until shown, and are
-   * brought up to date then; their canvases are drawn ahead, in the theme of the shown step's (a
-   * step's frame drew 10–25 ms of new canvases).
+   * brought up to date then; their canvases are drawn then too, in the theme of the shown step's
+   * canvas (drawn when shown, a step's frame took 10–25 ms more).
    */
   #prepareNeighbours(index, traced) {
     if (typeof requestIdleCallback !== 'function') return;
