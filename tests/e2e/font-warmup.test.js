@@ -1,7 +1,8 @@
 // The Chinese font warm-up (web/src/font-warmup.js): a box that is laid out (not display: none),
 // invisible, hidden from screen readers, in Chinese, that lays out every character of the Chinese
-// strings in each weight and is removed once done. Whether it makes the first switch faster is
-// measured in tests/e2e/bench-language.mjs, not here.
+// strings in each weight, then keeps a few characters in every family, size and weight (so Chromium
+// keeps those fonts) and is no longer styled. Whether it makes the first switch faster is measured
+// in tests/e2e/bench-language.mjs, not here.
 import { describe, expect, test } from 'vitest';
 import { watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
@@ -12,7 +13,7 @@ const { launched: b, served: s } = useBrowser(); // the repo root: web/src/ load
 const PAGE = `<!doctype html><html lang="en"><body><script type="module">import * as m from '/web/src/font-warmup.js'; window.warmup = m;</script></body></html>`;
 
 describe('Chinese font warm-up', () => {
-  test('lays out every Chinese character invisibly in each family and weight, then removes its box', async () => {
+  test('lays out every Chinese character invisibly in each family and weight, then keeps one short line per font', async () => {
     const { page, context, problems } = await watchedPage(b.browser);
     await page.route(`${s.url}/blank.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
     await page.goto(`${s.url}/blank.html`);
@@ -37,7 +38,11 @@ describe('Chinese font warm-up', () => {
       await done;
       const chars = chineseCharacters();
       const missing = Object.fromEntries(Object.entries(laidOut).map(([w, text]) => [w, [...chars].filter((c) => !text.includes(c)).length]));
-      return { first, again, missing, count: chars.length, symbols: ['←', '▶', '×', '−', '⁽', '¹', '÷'].every((c) => chars.includes(c)), left: shadow.querySelectorAll('[data-font-warmup]').length };
+      const kept = [...shadow.querySelectorAll('[data-font-warmup]')].map((b) => ({
+        contentVisibility: getComputedStyle(b).contentVisibility,
+        lines: [...b.children].map((line) => `${line.style.fontFamily.includes('mono') ? 'mono' : 'text'} ${line.style.fontWeight} ${line.style.fontSize}: ${line.textContent}`),
+      }));
+      return { first, again, missing, count: chars.length, symbols: ['←', '▶', '×', '−', '⁽', '¹', '÷'].every((c) => chars.includes(c)), kept, sample: chars.slice(0, 8) };
     });
     expect(seen.first).toEqual({ ariaHidden: 'true', lang: 'zh-CN', display: 'block', opacity: '0', width: expect.any(Number) });
     expect(seen.first.width).toBeGreaterThan(0);
@@ -46,7 +51,14 @@ describe('Chinese font warm-up', () => {
     expect(seen.symbols).toBe(true); // the arrows, play button and signs the code writes beside the strings
     // The text family in each weight, the monospace one (captions, readouts, legends) in its two.
     expect(seen.missing).toEqual({ 'text 400': 0, 'text 600': 0, 'text 700': 0, 'mono 400': 0, 'mono 600': 0 });
-    expect(seen.left).toBe(0);
+    // What stays: the first characters in every size and weight of each family (16 × 3 text, 4 × 2
+    // monospace), each line once, styled no more.
+    expect(seen.kept).toHaveLength(1);
+    expect(seen.kept[0].contentVisibility).toBe('hidden');
+    expect(seen.kept[0].lines).toHaveLength(16 * 3 + 4 * 2);
+    expect(new Set(seen.kept[0].lines).size).toBe(seen.kept[0].lines.length);
+    expect(seen.kept[0].lines.every((line) => line.endsWith(`: ${seen.sample}`))).toBe(true);
+    expect(seen.kept[0].lines).toContain(`mono 600 0.85rem: ${seen.sample}`);
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -1,10 +1,13 @@
 // The first switch of a page to Chinese used to cost 70–170 ms of layout: a Chromium trace shows
 // most of it is the browser finding a font for each Chinese character no font in the font stack
 // has (on Linux one fontconfig query through the browser process per character, about 0.2 ms) and
-// a render style per font size and weight, while the text is shaped. Both are cached for the life
-// of the renderer, so this module pays them while the page is idle: it lays out every character of
-// the Chinese strings, in the fonts the components use, in an invisible box (laid out, so not
-// display: none; aria-hidden, so screen readers skip it), a slice per idle period, then removes it.
+// a render style per font size and weight, while the text is shaped. This module pays them while
+// the page is idle: it lays out every character of the Chinese strings, in the fonts the components
+// use, in an invisible box (laid out, so not display: none; aria-hidden, so screen readers skip
+// it), a slice per idle period. Chromium forgets a font no element uses at its next garbage
+// collection, and the first switch then asked the browser process for 6–12 of those render styles
+// again (3.5–8 ms of its layout), so the box stays, with a few characters per family, size and
+// weight, and `content-visibility: hidden` keeps a switch from styling it again.
 import { LANGS } from './i18n.js';
 import { onIdle } from './idle.js';
 
@@ -40,12 +43,12 @@ export function chineseCharacters() {
   return [...seen].join('');
 }
 
-/** The box's lines: per family, the sample in every size × weight, then `chars` in every weight. */
+/** The box's lines: per family, the sample in every size × weight, then `chars` (if any) in every weight. */
 function fillBox(box, chars, sample) {
   const lines = [];
   for (const { family, weights, sizes } of FAMILIES) {
     if (sample) for (const size of sizes) for (const weight of weights) lines.push([family, size, weight, sample]);
-    for (const weight of weights) lines.push([family, sizes[0], weight, chars]);
+    if (chars) for (const weight of weights) lines.push([family, sizes[0], weight, chars]);
   }
   box.replaceChildren(
     ...lines.map(([family, size, weight, text]) => {
@@ -60,7 +63,8 @@ function fillBox(box, chars, sample) {
 
 /**
  * Once per document: warm the Chinese fonts in `root` (an element's shadow root, so its own font
- * settings apply) over the next idle periods. Returns a promise that settles once the box is gone.
+ * settings apply) over the next idle periods. Returns a promise that settles once every character
+ * is laid out and the box holds only the lines that keep its fonts in use.
  */
 export function warmChineseFonts(root) {
   if (started) return started;
@@ -80,7 +84,8 @@ export function warmChineseFonts(root) {
         next += SLICE;
       } while (next < chars.length && deadline.timeRemaining() > 25);
       if (next < chars.length) return onIdle(slice);
-      box.remove();
+      fillBox(box, '', chars.slice(0, 8));
+      box.style.contentVisibility = 'hidden';
       done();
     };
     onIdle(slice);
