@@ -8,8 +8,13 @@ import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the demo
 
+// In the page: whether a canvas shows the shape its figure's caption names (a kept canvas shows its
+// last drawing until it is drawn for a new shape).
+const DRAWN_FOR_ITS_SHAPE = `window.drawnForItsShape = (canvas) => canvas.dataset.shape !== undefined && canvas.dataset.shape === canvas.closest('figure').querySelector('figcaption .shape')?.textContent.trim();`;
+
 async function open(query, options = {}) {
   const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
+  await w.page.addInitScript(DRAWN_FOR_ITS_SHAPE);
   await w.page.goto(`${s.url}/${query}`);
   await ready(w.page);
   return w;
@@ -22,12 +27,40 @@ function probe([selector, i, j, dx, dy]) {
   const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
   const canvas = steps.querySelector(`${selector.replace(/^attention-explorer attention-steps /, '')} canvas`);
   const [x0, y0, w, h] = canvas.dataset.cells.split(' ').map(Number);
-  const r = canvas.width / parseFloat(canvas.style.width);
+  const r = devicePixelRatio; // the bitmap may be larger than the drawing (kept across shapes, canvas.js)
   const x = x0 + j * w + (dx ?? w / 2);
   const y = y0 + i * h + (dy ?? h / 2);
   const rgba = [...canvas.getContext('2d').getImageData(Math.floor(x * r), Math.floor(y * r), 1, 1).data];
-  return { x, y, rgba, ratio: r, width: canvas.width, cssWidth: parseFloat(canvas.style.width), height: canvas.height, cssHeight: parseFloat(canvas.style.height) };
+  return { x, y, rgba, ratio: canvas.width / parseFloat(canvas.style.width), width: canvas.width, cssWidth: parseFloat(canvas.style.width), height: canvas.height, cssHeight: parseFloat(canvas.style.height) };
 }
+/** In the page: the steps panel's main canvas (the same element as at the first call?), its bitmap and drawing sizes, view box and a checksum of the drawing's pixels. */
+function mainCanvas() {
+  const c = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas');
+  window.firstMain ??= c;
+  const w = Math.round(parseFloat(c.style.width) * devicePixelRatio);
+  const h = Math.round(parseFloat(c.style.height) * devicePixelRatio);
+  let sum = 0;
+  for (const v of c.getContext('2d').getImageData(0, 0, w, h).data) sum = (sum * 31 + v) % 1000000007;
+  return { same: c === window.firstMain, width: c.width, height: c.height, w, h, shape: c.dataset.shape, box: getComputedStyle(c).objectViewBox, sum };
+}
+
+/** In the page: the colour at each cell's centre in a screenshot (base64 PNG) of the main canvas. */
+function cellsOnScreen(png) {
+  const c = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas');
+  const [x0, y0, w, h] = c.dataset.cells.split(' ').map(Number);
+  const [rows, cols] = c.dataset.shape.split('×').map(Number);
+  return new Promise((resolve) => {
+    const img = new Image();
+    img.onload = () => {
+      const shot = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height }).getContext('2d');
+      shot.drawImage(img, 0, 0);
+      const at = (i, j) => [...shot.getImageData(Math.floor((x0 + (j + 0.5) * w) * devicePixelRatio), Math.floor((y0 + (i + 0.5) * h) * devicePixelRatio), 1, 1).data];
+      resolve(Array.from({ length: rows * cols }, (_, k) => at(Math.floor(k / cols), k % cols)));
+    };
+    img.src = `data:image/png;base64,${png}`;
+  });
+}
+
 const near = (a, b, tol = 40) => a.slice(0, 3).every((v, k) => Math.abs(v - b[k]) <= tol);
 const readout = (page, selector = MAIN) => page.locator(`${selector} .readout`).textContent();
 
@@ -288,14 +321,14 @@ describe('canvas heatmap', () => {
       await done;
       const canvases = () => [...steps.shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].filter((c) => c.isConnected);
       // A callback queued after the render runs after the heatmaps' own, in the change's frame.
-      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(canvases().map((c) => Boolean(c.dataset.cells)))));
+      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(canvases().map(drawnForItsShape))));
       return { inFrame, shapes: canvases().map((c) => c.closest('figure').querySelector('figcaption')?.textContent ?? c.closest('figure').className) };
     });
     // The scores' operands Q and K (n × d_k) take a new shape; they sit far below a 240 px viewport.
     expect(drawn.shapes.filter((name) => name.endsWith('6×5'))).toHaveLength(2);
     expect(drawn.inFrame.filter((d) => !d).length).toBeGreaterThan(0);
     await settled(page);
-    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every((c) => c.dataset.cells))).toBe(true);
+    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every(drawnForItsShape))).toBe(true);
     expect(problems.console).toEqual([]);
     await context.close();
   });
@@ -313,7 +346,7 @@ describe('canvas heatmap', () => {
       explorer.setAttribute('d-k', '7');
       await done;
       const canvases = [...steps.shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].filter((c) => c.checkVisibility());
-      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(canvases.map((c) => ({ drawn: Boolean(c.dataset.cells), top: c.closest('figure').getBoundingClientRect().top })))));
+      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(canvases.map((c) => ({ drawn: drawnForItsShape(c), top: c.closest('figure').getBoundingClientRect().top })))));
       return { inFrame, height: innerHeight };
     });
     const inView = seen.inFrame.filter((c) => c.top < seen.height);
@@ -323,7 +356,7 @@ describe('canvas heatmap', () => {
     expect(inView.every((c) => c.drawn)).toBe(true);
     expect(near.filter((c) => c.drawn)).toEqual([]);
     await settled(page);
-    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every((c) => c.dataset.cells))).toBe(true);
+    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every(drawnForItsShape))).toBe(true);
     expect(problems.console).toEqual([]);
     await context.close();
   });
@@ -347,8 +380,8 @@ describe('canvas heatmap', () => {
         steps.step = key;
         await done;
         const canvas = steps.shadowRoot.querySelector('figure[data-role="main"] canvas');
-        const ahead = Boolean(canvas.dataset.cells);
-        seen[key] = await new Promise((r) => requestAnimationFrame(() => r({ ahead, drawn: Boolean(canvas.dataset.cells), width: parseFloat(canvas.style.width) || 0 })));
+        const ahead = drawnForItsShape(canvas);
+        seen[key] = await new Promise((r) => requestAnimationFrame(() => r({ ahead, drawn: drawnForItsShape(canvas), width: parseFloat(canvas.style.width) || 0 })));
       }
       return seen;
     });
@@ -357,6 +390,59 @@ describe('canvas heatmap', () => {
       expect(drawnInFrame[key].drawn, key).toBe(true);
       expect(drawnInFrame[key].width, key).toBeGreaterThan(0);
     }
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('a kept figure given a new shape keeps its canvas, and its bitmap while the drawing fits: cropped on screen, the same pixels as on a fresh page', async () => {
+    // The Q step's main figure is n × d_k: a smaller d_k fits in the bitmap drawn for d_k = 6.
+    const { page, context, problems } = await open('?s=a+b+c+d+e+f&dm=16&dk=6&step=Q');
+    await settled(page);
+    const first = await page.evaluate(mainCanvas);
+    await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('d-k', '4'));
+    await settled(page);
+    const narrower = await page.evaluate(mainCanvas);
+    expect(narrower).toMatchObject({ same: true, shape: '6×4', width: first.width, height: first.height });
+    expect(narrower.w).toBeLessThan(first.w);
+    expect(narrower.box).toBe(`inset(0px ${first.width - narrower.w}px ${first.height - narrower.h}px 0px)`);
+    // The drawing in the kept bitmap is the one a page opened at d_k = 4 draws, and the screen shows it.
+    const fresh = await open('?s=a+b+c+d+e+f&dm=16&dk=4&step=Q');
+    await settled(fresh.page);
+    const exact = await fresh.page.evaluate(mainCanvas);
+    expect(exact).toMatchObject({ width: narrower.w, height: narrower.h, sum: narrower.sum });
+    expect(exact.box).toMatch(/^inset\(0px( 0px)*\)$/);
+    const shot = async (p) => p.evaluate(cellsOnScreen, (await p.locator(`${MAIN} canvas`).screenshot()).toString('base64'));
+    const onScreen = await shot(page);
+    expect(onScreen).toHaveLength(24);
+    expect(onScreen.every((rgba) => rgba[3] === 255)).toBe(true);
+    expect(onScreen).toEqual(await shot(fresh.page));
+    // Outgrown: a new bitmap, with room for a few more columns and rows.
+    await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('d-k', '8'));
+    await settled(page);
+    const wider = await page.evaluate(mainCanvas);
+    expect(wider).toMatchObject({ same: true, shape: '6×8', width: Math.ceil(wider.w * 1.25), height: Math.ceil(wider.h * 1.25) });
+    expect(problems.console).toEqual([]);
+    expect(fresh.problems.console).toEqual([]);
+    await fresh.context.close();
+    await context.close();
+  });
+
+  test('without object-view-box (Firefox, Safari) the bitmap is always the drawing\'s size', async () => {
+    const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
+    await page.addInitScript(() => {
+      const supports = CSS.supports.bind(CSS);
+      CSS.supports = (...a) => (a[0] === 'object-view-box' ? false : supports(...a));
+    });
+    await page.goto(`${s.url}/?s=a+b+c+d+e+f&dm=16&dk=6&step=Q`);
+    await ready(page);
+    await settled(page);
+    const first = await page.evaluate(mainCanvas);
+    await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('d-k', '4'));
+    await settled(page);
+    const narrower = await page.evaluate(mainCanvas);
+    expect(first).toMatchObject({ width: first.w, height: first.h, box: 'none' });
+    expect(narrower).toMatchObject({ same: true, shape: '6×4', width: narrower.w, height: narrower.h, box: 'none' });
+    expect(narrower.w).toBeLessThan(first.w);
     expect(problems.console).toEqual([]);
     await context.close();
   });

@@ -13,7 +13,7 @@ const TMP = process.env.TMPDIR ?? '/tmp';
 function columnInk() {
   const canvas = document.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas');
   const [left, top, cw] = canvas.dataset.cells.split(' ').map(Number);
-  const r = canvas.width / parseFloat(canvas.style.width);
+  const r = devicePixelRatio;
   const cols = Math.round((parseFloat(canvas.style.width) - left) / cw);
   const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, Math.round(top * r)).data;
   const W = canvas.width;
@@ -44,7 +44,7 @@ function columnInk() {
 function orientation(chars) {
   const canvas = document.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas');
   const [left, top, cw] = canvas.dataset.cells.split(' ').map(Number);
-  const r = canvas.width / parseFloat(canvas.style.width);
+  const r = devicePixelRatio;
   const font = `600 ${0.65 * 16 * r}px ${getComputedStyle(canvas).getPropertyValue('--_font')}`;
   const crop = (g, w, h) => {
     const d = g.getImageData(0, 0, w, h).data;

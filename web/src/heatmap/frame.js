@@ -139,9 +139,11 @@ function paint(view, theme, lang = canvasLang(view.canvas)) {
     view.geo = layout(view.g, { rows: cells.rows, cols: cells.cols, rowLabels: labels.rowLabels, colLabels: labels.colLabels, compact: view.compact }, theme);
     view.geoKey = key;
     size(view.canvas, view.geo, theme.dpr);
-    // Where cell (0, 0) is and the cells' pitch (CSS px), for scripts and tests that point at a cell.
+    // Where cell (0, 0) is and the cells' pitch (CSS px), and the shape drawn, for scripts and tests
+    // that point at a cell (a kept canvas shows its last drawing until it is drawn for a new shape).
     const { left, top, cw, ch } = view.geo;
     view.canvas.dataset.cells = `${left} ${top} ${cw} ${ch}`;
+    view.canvas.dataset.shape = `${cells.rows}×${cells.cols}`;
     view.g.lang = lang;
   }
   if (view.imageOf !== cells) {

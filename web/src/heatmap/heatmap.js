@@ -40,7 +40,8 @@ export function createHeatmap(o) {
   const compact = o.compact ?? cols > 10;
   const shapeKey = `${rows}×${cols}${compact ? ' compact' : ''}`;
   let view = o.pool && o.slot ? o.pool.get(o.slot) : undefined;
-  if (view?.shapeKey !== shapeKey) view = createView(o, shapeKey, rows, cols);
+  if (!view) view = createView(o, shapeKey, rows, cols);
+  else if (view.shapeKey !== shapeKey) reshape(view, shapeKey, rows, cols);
   update(view, o, cells, compact);
   return { el: view.figure, highlight: (marks) => highlight(view, marks), drawAhead: (like) => drawAhead(view, like) };
 }
@@ -49,9 +50,7 @@ export function createHeatmap(o) {
 function createView(o, shapeKey, rows, cols) {
   const canvas = el('canvas', { part: 'heatmap-canvas' });
   const table = createTable(rows, cols);
-  // Too large for a table of cells: the canvas takes the focus and the readout says each cell's value.
-  if (table.hasCells) canvas.setAttribute('aria-hidden', 'true');
-  else Object.assign(canvas, { tabIndex: 0 }).setAttribute('role', 'img');
+  focusOn(canvas, table);
   const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.box, canvas);
   const readout = el('p', { class: 'readout', 'aria-live': 'polite' });
   const figure = el('figure', { part: 'heatmap' }, scroll, readout);
@@ -60,17 +59,36 @@ function createView(o, shapeKey, rows, cols) {
   const view = { shapeKey, figure, canvas, g: null, scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, visible: undefined, dirty: false };
   listen(view);
   watch(view);
-  if (o.pool && o.slot) {
-    const before = o.pool.get(o.slot);
-    if (before) forget(before);
-    // A new shape in the same slot takes the old figure's place: off screen (or hidden) like it,
-    // it waits until idle too, until the observer says otherwise (128 tokens, a new d_k: the steps
-    // panel's figures of steps not shown were drawn in the change's frame, 10–25 ms).
-    view.near = before?.near;
-    view.visible = before?.visible;
-    o.pool.set(o.slot, view);
-  }
+  if (o.pool && o.slot) o.pool.set(o.slot, view);
   return view;
+}
+
+/** Too large for a table of cells: the canvas takes the focus and the readout says each cell's value. */
+function focusOn(canvas, table) {
+  if (table.hasCells) {
+    canvas.setAttribute('aria-hidden', 'true');
+    canvas.removeAttribute('tabindex');
+    canvas.removeAttribute('role');
+    canvas.removeAttribute('aria-label');
+  } else {
+    canvas.removeAttribute('aria-hidden');
+    Object.assign(canvas, { tabIndex: 0 }).setAttribute('role', 'img');
+  }
+}
+
+/**
+ * A kept figure given a matrix of another shape (a new d_k, a longer sentence) stays: its canvas
+ * keeps its bitmap while the drawing fits (canvas.js; a new 600×400 bitmap cost 4–9 ms of the
+ * change's frame), and its observers' last word (off screen, it waits until idle like before).
+ * Its table for screen readers is new, with its body built when idle.
+ */
+function reshape(view, shapeKey, rows, cols) {
+  cancel(view);
+  busy(view, false);
+  const table = createTable(rows, cols);
+  view.table.box.replaceWith(table.box);
+  focusOn(view.canvas, table);
+  Object.assign(view, { shapeKey, table, current: 0, lit: new Set() });
 }
 
 /** This render's data into a (new or kept) figure: light parts whose texts changed, then the cells. */
@@ -211,10 +229,4 @@ function watch(view) {
   seen.set(view.figure, view);
   nearby?.observe(view.figure);
   inView?.observe(view.figure);
-}
-function forget(view) {
-  nearby?.unobserve(view.figure);
-  inView?.unobserve(view.figure);
-  cancel(view);
-  busy(view, false);
 }
