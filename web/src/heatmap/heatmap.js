@@ -31,8 +31,8 @@ import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
  * change is not drawn again (see drawingOf). The screen-reader table's cells (a new figure's
  * body, their labels and data-value) are written when the page is next idle, after the change's frame;
  * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
- * figure (pool and slot, same shape) stays where it is, with its focused cell. Exports always read
- * this render's data. `drawAhead(like)` draws a figure still out of the document (frame.js).
+ * figure (pool and slot) stays where it is, with its focused cell; given another shape, with a new
+ * table (reshape). Exports always read this render's data. `drawAhead(like)` draws a figure still out of the document (frame.js).
  */
 export function createHeatmap(o) {
   const cells = createCells(o.matrix, o.mask, o.maskedText ?? '−∞');

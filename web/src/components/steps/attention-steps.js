@@ -38,7 +38,7 @@ export class AttentionSteps extends AttentionElement {
   /**
    * Kept heatmaps by slot (one per step and operand); their cells are brought up to date when
    * shown again (a new sentence of as many tokens only relabels rows). A slot whose matrix changes
-   * shape gets a new figure in the old one's place, off screen like it if it was (heatmap.js).
+   * shape keeps its figure and canvas, with a new table (heatmap.js).
    */
   #pool = new Map();
   #large = new Map();
