@@ -32,7 +32,8 @@ import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
  * body, their labels and data-value) are written when the page is next idle, after the change's frame;
  * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
  * figure (pool and slot) stays where it is, with its focused cell; given another shape, with a new
- * table (reshape). Exports always read this render's data. `drawAhead(like)` draws a figure still out of the document (frame.js).
+ * table (reshape). Exports always read this render's data. `drawAhead(like)` draws a figure still
+ * out of the document (frame.js).
  */
 export function createHeatmap(o) {
   const cells = createCells(o.matrix, o.mask, o.maskedText ?? '−∞');
