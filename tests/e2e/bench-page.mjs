@@ -26,8 +26,9 @@
 //                 task, less the same wait without a change). Unlike wall time it does not grow
 //                 when other processes take the machine's cores.
 // On a shared machine wall times swing with the load; the cpu column much less.
-// Usage: node tests/e2e/bench-page.mjs [--runs 20] [--only steps] [--config largest]
-//   (--only: interactions whose name starts so; --config: configurations whose label starts so)
+// Usage: node tests/e2e/bench-page.mjs [--runs 20] [--only steps] [--config largest] [--each]
+//   (--only: interactions whose name starts so; --config: configurations whose label starts so;
+//   --each: every round's value, script, draw and frame too)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -40,6 +41,7 @@ const only = process.argv.indexOf('--only');
 const ONLY = only > 0 ? process.argv[only + 1] : '';
 const config = process.argv.indexOf('--config');
 const CONFIG = config > 0 ? process.argv[config + 1] : '';
+const EACH = process.argv.includes('--each');
 
 ensureBuilt();
 // BENCH_SITE: another build of the site to measure (e.g. an earlier commit's), same method.
@@ -197,6 +199,7 @@ for (const [label, query, sentence] of [
       // A reader's pause: idle work then (the steps panel preparing its neighbours) is not counted.
       if (wait) await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), wait);
       rows.push({ script, draw, frame, shown, filled, layout: m1.layout - m0.layout, cpu: Math.max(0, m1.cpu - m0.cpu - base) });
+      if (EACH) console.log(`    round ${k + 1} (${String(value(k, keys, sentence)).slice(0, 24)}): script ${script.toFixed(1)}, draw ${draw.toFixed(1)}, frame ${frame.toFixed(1)}`);
     }
     const col = (key) => `${median(rows.map((r) => r[key])).toFixed(1).padStart(7)}${max(rows.map((r) => r[key])).toFixed(1).padStart(7)}`.padStart(16);
     console.log(`  ${name.padEnd(22)}${['script', 'draw', 'frame', 'shown', 'filled', 'layout', 'cpu'].map(col).join('')}`);

@@ -2,10 +2,11 @@
 // sampled for growing d_k; softmax rows of unscaled and scaled scores come from the library, and
 // their largest weight and Jacobian norm are shown.
 //
-// The panel is built once; a change of seed rebuilds the charts and tables, a change of language
-// only rewrites their texts in place (replacing the whole panel cost one 67 ms style and layout).
+// The panel is built once; a change of seed writes the tables' numbers and the charts' lines in
+// place, a change of language only the texts (replacing the whole panel cost one 67 ms style and
+// layout).
 import { AttentionElement } from '../base.js';
-import { PALETTE, legendItem, lineChart } from '../chart.js';
+import { PALETTE, legendItem, lineChart, redrawSeries } from '../chart.js';
 import { el } from '../dom.js';
 import { renderTexCached } from '../tex.js';
 import { KEYS, PAIRS, WIDTHS, jacobianNorm, scalingData } from './scaling-data.js';
@@ -21,9 +22,10 @@ export class AttentionScaling extends AttentionElement {
   #data = null;
   #parts = null;
   #texCache = new Map();
-  /** Texts that follow the language: [node, text(t), attribute?]; `#dataTexts` are the charts' and tables'. */
+  /** Texts that follow the language: [node, text(t), attribute?]. */
   #texts = [];
-  #dataTexts = [];
+  /** The charts, in order: { figure, svg, texts } (texts: the chart's own, as in #texts). */
+  #charts = [];
 
   render(lab) {
     const seed = this.config().seed;
@@ -36,7 +38,7 @@ export class AttentionScaling extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     const t = this.t;
-    for (const [node, text, attribute] of [...this.#texts, ...this.#dataTexts]) {
+    for (const [node, text, attribute] of [...this.#texts, ...this.#charts.flatMap((chart) => chart.texts)]) {
       const value = text(t);
       if (attribute ? node.getAttribute(attribute) !== value : node.textContent !== value) attribute ? node.setAttribute(attribute, value) : (node.textContent = value);
     }
@@ -48,15 +50,31 @@ export class AttentionScaling extends AttentionElement {
     return node;
   }
 
-  /** The panel's parts, made once: headings, texts, the formula, and the boxes #fill fills. */
+  /**
+   * The panel's parts, made once: headings, texts, the formula, the tables' headers and rows (a
+   * row per width, its cells filled by #fill) and the box of the charts.
+   */
   #build() {
     const formula = el('div', { class: 'formula', part: 'formula' });
     // No live numbers in the formula: typeset once.
     renderTexCached(formula, this.#texCache, `\\operatorname{Var}(\\mathbf q\\cdot\\mathbf k) = \\sum_{i=1}^{d_k} \\operatorname{Var}(q_i k_i) = d_k, \\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q\\cdot\\mathbf k}{\\sqrt{d_k}}\\Big) = 1, \\qquad \\operatorname{Var}\\Big(\\frac{\\mathbf q\\cdot\\mathbf k}{d_k}\\Big) = \\frac{1}{d_k}`);
-    const parts = { charts: el('div', { class: 'grid' }), divide: el('tbody'), data: el('tbody'), divideHead: el('tr'), dataHead: el('tr') };
+    const U = (t) => t('scaling.unscaled');
+    const S = (t) => t('scaling.scaled');
+    const L = (t) => t('scaling.linear');
+    const dk = (t) => t('scaling.dk');
+    const weight = (kind) => (t) => `${t('scaling.maxWeight')} (${kind(t)})`;
+    const parts = {
+      charts: el('div', { class: 'grid' }),
+      data: this.#rows('data-dk', 5),
+      divide: this.#rows('data-divide-dk', 5),
+    };
+    const table = (labels, rows, role) => {
+      const head = el('tr', {}, ...labels.map((label) => this.#text(el('th', { scope: 'col' }), label)));
+      return el('div', { class: 'scroll' }, el('table', { class: 'stats', 'data-role': role }, el('thead', {}, head), rows.body));
+    };
     const samples = this.#text(el('p', { class: 'note' }), (t) => t('scaling.samples', { n: PAIRS, m: KEYS, seed: this.#seed }));
-    const table = (head, body, role) => el('div', { class: 'scroll' }, el('table', { class: 'stats', 'data-role': role }, el('thead', {}, head), body));
-    const details = el('details', { part: 'data' }, this.#text(el('summary'), (t) => t('scaling.table')), table(parts.dataHead, parts.data, 'data'));
+    const dataTable = table([dk, (t) => t('scaling.variance'), weight(U), weight(S), (t) => `‖J‖ (${U(t)})`, (t) => `‖J‖ (${S(t)})`], parts.data, 'data');
+    const details = el('details', { part: 'data' }, this.#text(el('summary'), (t) => t('scaling.table')), dataTable);
     this.root.replaceChildren(
       this.#text(el('h2'), (t) => t('scaling.heading')),
       this.#text(el('p', { class: 'intro' }), (t) => t('scaling.intro')),
@@ -65,52 +83,80 @@ export class AttentionScaling extends AttentionElement {
       samples,
       this.#text(el('h3'), (t) => t('scaling.whyHeading')),
       this.#text(el('p', { class: 'note' }), (t) => t('scaling.why', { m: KEYS, n: PAIRS })),
-      table(parts.divideHead, parts.divide, 'divide'),
+      table([dk, (t) => t('scaling.varSqrt'), (t) => t('scaling.varLinear'), () => '1 / d_k', weight(S), weight(L)], parts.divide, 'divide'),
       details,
     );
     return parts;
   }
 
-  /** The charts and tables of `data` (a new seed); their texts follow the language through #dataTexts. */
-  #fill(data) {
-    this.#dataTexts = [];
-    const { charts, divide, divideHead, data: body, dataHead } = this.#parts;
-    charts.replaceChildren(...this.#charts(data));
-    const header = (row, labels) => row.replaceChildren(...labels.map((label) => this.#text(el('th', { scope: 'col' }), label, undefined, this.#dataTexts)));
-    const U = (t) => t('scaling.unscaled');
-    const S = (t) => t('scaling.scaled');
-    const L = (t) => t('scaling.linear');
-    header(dataHead, [(t) => t('scaling.dk'), (t) => t('scaling.variance'), (t) => `${t('scaling.maxWeight')} (${U(t)})`, (t) => `${t('scaling.maxWeight')} (${S(t)})`, (t) => `‖J‖ (${U(t)})`, (t) => `‖J‖ (${S(t)})`]);
-    const row = (attrs, r, values) => el('tr', attrs, el('th', { scope: 'row', text: String(r.d) }), ...values.map((v) => el('td', { text: fixed(v) })));
-    body.replaceChildren(...data.map((r) => row({ 'data-dk': String(r.d) }, r, [r.variance, r.maxUnscaled, r.maxScaled, r.jacUnscaled, r.jacScaled])));
-    header(divideHead, [(t) => t('scaling.dk'), (t) => t('scaling.varSqrt'), (t) => t('scaling.varLinear'), () => '1 / d_k', (t) => `${t('scaling.maxWeight')} (${S(t)})`, (t) => `${t('scaling.maxWeight')} (${L(t)})`]);
-    divide.replaceChildren(...data.map((r) => row({ 'data-divide-dk': String(r.d) }, r, [r.varianceSqrt, r.varianceLinear, 1 / r.d, r.maxScaled, r.maxLinear])));
+  /** A table body with a row per width d_k (`attribute` = d_k) and `columns` cells for #fill. */
+  #rows(attribute, columns) {
+    const cells = [];
+    const row = (d) => {
+      const tds = Array.from({ length: columns }, () => el('td'));
+      cells.push(tds);
+      return el('tr', { [attribute]: String(d) }, el('th', { scope: 'row', text: String(d) }), ...tds);
+    };
+    return { body: el('tbody', {}, ...WIDTHS.map(row)), cells };
   }
 
-  /** Variance of the scores, the largest weight and the Jacobian's norm against d_k. */
-  #charts(data) {
+  /**
+   * The charts and tables of `data` (a new seed), in place: the cells' numbers, and the charts'
+   * lines where their axes stay (replacing them all cost the seed's frame some 5 ms of script,
+   * style and layout).
+   */
+  #fill(data) {
+    const put = ({ cells }, values) =>
+      cells.forEach((tds, i) =>
+        values(data[i]).forEach((v, j) => {
+          if (tds[j].textContent !== fixed(v)) tds[j].textContent = fixed(v);
+        }),
+      );
+    put(this.#parts.data, (r) => [r.variance, r.maxUnscaled, r.maxScaled, r.jacUnscaled, r.jacScaled]);
+    put(this.#parts.divide, (r) => [r.varianceSqrt, r.varianceLinear, 1 / r.d, r.maxScaled, r.maxLinear]);
     const t = this.t;
     const x = data.map((r) => r.d);
-    const chart = (title, series, extra = {}) => {
-      const svg = lineChart({ title: title(t), x, series: series.map((s) => ({ ...s, label: s.label(t) })), xLog: true, xLabel: 'd_k', ...extra });
-      this.#text(svg, title, 'aria-label', this.#dataTexts);
-      this.#text(svg.querySelector('title'), title, undefined, this.#dataTexts);
-      const items = series.map((s) => {
-        const item = legendItem(s.label(t), s.color, s.dash);
-        this.#text(item.lastChild, s.label, undefined, this.#dataTexts); // its text node: the swatch stays
-        return item;
-      });
-      const key = el('div', { class: 'key' }, ...items);
-      return el('figure', { class: 'chart chart-wrap', part: 'chart' }, this.#text(el('figcaption'), title, undefined, this.#dataTexts), svg, key);
-    };
-    const U = { label: (tr) => tr('scaling.unscaled'), color: PALETTE.vermillion };
-    const S = { label: (tr) => tr('scaling.scaled'), color: PALETTE.blue, dash: '5 4' };
-    const L = { label: (tr) => tr('scaling.linear'), color: PALETTE.green, dash: '2 3' };
-    const jacTop = Math.max(...data.map((r) => Math.max(r.jacScaled, r.jacUnscaled))) * 1.1;
-    return [
-      chart((tr) => tr('scaling.varianceChart'), [{ ...U, y: data.map((r) => r.variance) }, { ...S, y: data.map((r) => r.varianceSqrt) }, { ...L, y: data.map((r) => r.varianceLinear) }], { yLog: true, yRange: [0.001, 1000], yTicks: [0.01, 0.1, 1, 10, 100, 1000] }),
-      chart((tr) => tr('scaling.maxWeight'), [{ ...U, y: data.map((r) => r.maxUnscaled) }, { ...S, y: data.map((r) => r.maxScaled) }, { ...L, y: data.map((r) => r.maxLinear) }], { yRange: [0, 1] }),
-      chart((tr) => tr('scaling.jacobian'), [{ ...U, y: data.map((r) => r.jacUnscaled) }, { ...S, y: data.map((r) => r.jacScaled) }], { yRange: [0, jacTop] }),
-    ];
+    chartSpecs(data).forEach((spec, k) => {
+      const o = { title: spec.title(t), x, series: spec.series.map((s) => ({ ...s, label: s.label(t) })), xLog: true, xLabel: 'd_k', ...spec.axes };
+      const kept = this.#charts[k];
+      if (kept && redrawSeries(kept.svg, o)) return;
+      const made = this.#chart(spec, o);
+      if (kept) kept.figure.replaceWith(made.figure);
+      else this.#parts.charts.append(made.figure);
+      this.#charts[k] = made;
+    });
   }
+
+  /** A chart's figure: caption, the chart lineChart draws from `o`, and its key. */
+  #chart(spec, o) {
+    const t = this.t;
+    const texts = [];
+    const svg = this.#text(lineChart(o), spec.title, 'aria-label', texts);
+    this.#text(svg.querySelector('title'), spec.title, undefined, texts);
+    const items = spec.series.map((s) => {
+      const item = legendItem(s.label(t), s.color, s.dash);
+      this.#text(item.lastChild, s.label, undefined, texts); // its text node: the swatch stays
+      return item;
+    });
+    const figure = el('figure', { class: 'chart chart-wrap', part: 'chart' }, this.#text(el('figcaption'), spec.title, undefined, texts), svg, el('div', { class: 'key' }, ...items));
+    return { figure, svg, texts };
+  }
+}
+
+/**
+ * The three charts of `data` against d_k: the variance of the scores, the largest weight and the
+ * Jacobian's norm; texts as functions of the translator. The Jacobian's axis goes to the next tenth
+ * above its largest value (0.4 for almost every seed), so a new seed keeps the axes.
+ */
+function chartSpecs(data) {
+  const U = { label: (tr) => tr('scaling.unscaled'), color: PALETTE.vermillion };
+  const S = { label: (tr) => tr('scaling.scaled'), color: PALETTE.blue, dash: '5 4' };
+  const L = { label: (tr) => tr('scaling.linear'), color: PALETTE.green, dash: '2 3' };
+  const jacTop = Math.ceil(Math.max(...data.map((r) => Math.max(r.jacScaled, r.jacUnscaled))) * 1.1 * 10) / 10;
+  const series = (kind, key) => ({ ...kind, y: data.map((r) => r[key]) });
+  return [
+    { title: (tr) => tr('scaling.varianceChart'), series: [series(U, 'variance'), series(S, 'varianceSqrt'), series(L, 'varianceLinear')], axes: { yLog: true, yRange: [0.001, 1000], yTicks: [0.01, 0.1, 1, 10, 100, 1000] } },
+    { title: (tr) => tr('scaling.maxWeight'), series: [series(U, 'maxUnscaled'), series(S, 'maxScaled'), series(L, 'maxLinear')], axes: { yRange: [0, 1] } },
+    { title: (tr) => tr('scaling.jacobian'), series: [series(U, 'jacUnscaled'), series(S, 'jacScaled')], axes: { yRange: [0, jacTop] } },
+  ];
 }
