@@ -62,4 +62,31 @@ describe('Chinese font warm-up', () => {
     expect(problems.console).toEqual([]);
     await context.close();
   });
+
+  test('an idle period with no time left lays out one line, not the whole warm-up (once a task of 230–400 ms)', async () => {
+    const { page, context, problems } = await watchedPage(b.browser);
+    await page.route(`${s.url}/blank.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
+    await page.goto(`${s.url}/blank.html`);
+    await page.waitForFunction(() => window.warmup);
+    const perPeriod = await page.evaluate(async () => {
+      const host = document.createElement('div');
+      document.body.append(host);
+      const shadow = host.attachShadow({ mode: 'open' });
+      // Every idle period has no time left: how many lines does each lay out?
+      const lines = [];
+      window.requestIdleCallback = (f) =>
+        setTimeout(() => {
+          f({ timeRemaining: () => 0, didTimeout: true });
+          lines.push(shadow.querySelector('[data-font-warmup]').children.length);
+        }, 0);
+      await window.warmup.warmChineseFonts(shadow);
+      return lines;
+    });
+    // One line per period, then the lines that stay (16 × 3 text, 4 × 2 monospace) at the end.
+    expect(perPeriod.length).toBeGreaterThan(56);
+    expect(perPeriod.slice(0, -1).every((n) => n === 1)).toBe(true);
+    expect(perPeriod.at(-1)).toBe(16 * 3 + 4 * 2);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
 });

@@ -421,6 +421,16 @@ describe('canvas heatmap', () => {
     await settled(page);
     const wider = await page.evaluate(mainCanvas);
     expect(wider).toMatchObject({ same: true, shape: '6×8', width: Math.ceil(wider.w * 1.25), height: Math.ceil(wider.h * 1.25) });
+    // Outgrown in height only (more tokens, a smaller d_k): the new bitmap keeps the wider width.
+    await page.evaluate(() => {
+      const explorer = document.querySelector('attention-explorer');
+      explorer.setAttribute('d-k', '4');
+      explorer.setAttribute('sentence', 'a b c d e f g h i j');
+    });
+    await settled(page);
+    const taller = await page.evaluate(mainCanvas);
+    expect(taller.h).toBeGreaterThan(wider.height);
+    expect(taller).toMatchObject({ same: true, shape: '10×4', width: wider.width, height: Math.ceil(taller.h * 1.25) });
     expect(problems.console).toEqual([]);
     expect(fresh.problems.console).toEqual([]);
     await fresh.context.close();

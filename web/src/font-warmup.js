@@ -4,14 +4,15 @@
 // a render style per font size and weight, while the text is shaped. This module pays them while
 // the page is idle: it lays out every character of the Chinese strings, in the fonts the components
 // use, in an invisible box (laid out, so not display: none; aria-hidden, so screen readers skip
-// it), a slice per idle period. Chromium forgets a font no element uses at its next garbage
-// collection, and the first switch then asked the browser process for 6–12 of those render styles
-// again (3.5–8 ms of its layout), so the box stays, with a few characters per family, size and
-// weight, and `content-visibility: hidden` keeps a switch from styling it again.
+// it), a line at a time while an idle period has time left. Chromium forgets a font no element
+// uses at its next garbage collection, and the first switch then asked the browser process for
+// 6–12 of those render styles again (3.5–8 ms of its layout), so the box stays, with a few
+// characters per family, size and weight, and `content-visibility: hidden` keeps a switch from
+// styling it again.
 import { LANGS } from './i18n.js';
 import { onIdle } from './idle.js';
 
-/** Characters per idle slice: about 0.2 ms each per family on a cold cache, so a slice stays near 20 ms. */
+/** Characters per line of the warm-up: about 0.2 ms each per family on a cold cache. */
 const SLICE = 75;
 /**
  * The families the components' Chinese text is drawn in, each with its weights and font sizes (in
@@ -43,48 +44,55 @@ export function chineseCharacters() {
   return [...seen].join('');
 }
 
-/** The box's lines: per family, the sample in every size × weight, then `chars` (if any) in every weight. */
-function fillBox(box, chars, sample) {
+/** The lines to lay out, in order: per family, `sample` in every size × weight, then `chars`, SLICE at a time, in every weight. */
+function linesFor(chars, sample) {
   const lines = [];
   for (const { family, weights, sizes } of FAMILIES) {
-    if (sample) for (const size of sizes) for (const weight of weights) lines.push([family, size, weight, sample]);
-    if (chars) for (const weight of weights) lines.push([family, sizes[0], weight, chars]);
+    for (const size of sizes) for (const weight of weights) lines.push([family, size, weight, sample]);
+    for (let at = 0; at < chars.length; at += SLICE)
+      for (const weight of weights) lines.push([family, sizes[0], weight, chars.slice(at, at + SLICE)]);
   }
-  box.replaceChildren(
-    ...lines.map(([family, size, weight, text]) => {
-      const line = document.createElement('span');
-      line.style.cssText = `display:block;font-family:${family};font-size:${size};font-weight:${weight};`;
-      line.textContent = text;
-      return line;
-    }),
-  );
-  return box.offsetWidth; // lays the box out now: its text is shaped, its fonts found
+  return lines;
+}
+
+/** A line of the box: `text` in a family, size and weight. */
+function lineOf([family, size, weight, text]) {
+  const line = document.createElement('span');
+  line.style.cssText = `display:block;font-family:${family};font-size:${size};font-weight:${weight};`;
+  line.textContent = text;
+  return line;
 }
 
 /**
  * Once per document: warm the Chinese fonts in `root` (an element's shadow root, so its own font
- * settings apply) over the next idle periods. Returns a promise that settles once every character
- * is laid out and the box holds only the lines that keep its fonts in use.
+ * settings apply) over the next idle periods, a line at a time while a period has time left (a
+ * line costs 3–15 ms on a cold cache, the very first 35: the whole warm-up in one task once took
+ * 230 ms, and a reader's first click waited for it). Returns a promise that settles once every
+ * character is laid out and the box holds only the lines that keep its fonts in use.
  */
 export function warmChineseFonts(root) {
   if (started) return started;
   const chars = chineseCharacters();
+  const sample = chars.slice(0, 8);
   const box = document.createElement('div');
   box.setAttribute('aria-hidden', 'true');
   box.lang = 'zh-CN'; // the fallback font is looked up per character and language
   box.dataset.fontWarmup = '';
   box.style.cssText = BOX;
   root.append(box);
-  let next = 0;
+  const lines = linesFor(chars, sample);
+  const kept = lines.filter((line) => line[3] === sample);
   started = new Promise((done) => {
     const slice = (deadline) => {
       if (!box.isConnected) return done();
+      box.replaceChildren();
       do {
-        fillBox(box, chars.slice(next, next + SLICE), next === 0 ? chars.slice(0, 8) : '');
-        next += SLICE;
-      } while (next < chars.length && deadline.timeRemaining() > 25);
-      if (next < chars.length) return onIdle(slice);
-      fillBox(box, '', chars.slice(0, 8));
+        box.append(lineOf(lines.shift()));
+        box.offsetWidth; // lays the line out now: its text is shaped, its fonts found
+      } while (lines.length && deadline.timeRemaining() > 25);
+      if (lines.length) return onIdle(slice);
+      box.replaceChildren(...kept.map(lineOf));
+      box.offsetWidth;
       box.style.contentVisibility = 'hidden';
       done();
     };

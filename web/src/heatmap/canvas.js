@@ -164,13 +164,20 @@ const HEADROOM = 1.25;
 /** Per canvas this module sized: its view box as last set (the CSSOM reads it back shortened). */
 const viewBoxes = new WeakMap();
 
-/** The bitmap size for a `w`×`h` drawing: the canvas's own while it fits and is not four times too big. */
+/**
+ * The bitmap size for a `w`×`h` drawing: the canvas's own while it fits and is not four times too
+ * big. Outgrown, the new one has headroom and keeps the old one's width or height where that is
+ * larger still (a drawing that grew taller but narrower, then wider again, needs one new bitmap,
+ * not two).
+ */
 function bitmapFor(canvas, w, h) {
   if (!CROPS || !viewBoxes.has(canvas)) return [w, h];
   const { width, height } = canvas;
   const fits = w <= width && h <= height;
   if (fits && width * height <= 4 * w * h) return [width, height];
-  return fits ? [w, h] : [Math.ceil(w * HEADROOM), Math.ceil(h * HEADROOM)];
+  if (fits) return [w, h];
+  const grown = [Math.max(width, Math.ceil(w * HEADROOM)), Math.max(height, Math.ceil(h * HEADROOM))];
+  return grown[0] * grown[1] <= 4 * w * h ? grown : [Math.ceil(w * HEADROOM), Math.ceil(h * HEADROOM)];
 }
 
 /** Size the canvas for `geo` at the device pixel ratio (a new bitmap only when it must). */
