@@ -12,12 +12,18 @@ const { launched: b, served: s } = useBrowser(); // the repo root: web/src/ load
 // A plain English page that loads the module itself (no bundle, no component).
 const PAGE = `<!doctype html><html lang="en"><body><script type="module">import * as m from '/web/src/font-warmup.js'; window.warmup = m;</script></body></html>`;
 
+/** A new page holding PAGE, once the module is loaded (as `window.warmup`). */
+async function openPage() {
+  const opened = await watchedPage(b.browser);
+  await opened.page.route(`${s.url}/blank.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
+  await opened.page.goto(`${s.url}/blank.html`);
+  await opened.page.waitForFunction(() => window.warmup);
+  return opened;
+}
+
 describe('Chinese font warm-up', () => {
   test('lays out every Chinese character invisibly in each family and weight, then keeps one short line per font', async () => {
-    const { page, context, problems } = await watchedPage(b.browser);
-    await page.route(`${s.url}/blank.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
-    await page.goto(`${s.url}/blank.html`);
-    await page.waitForFunction(() => window.warmup);
+    const { page, context, problems } = await openPage();
     const seen = await page.evaluate(async () => {
       const { chineseCharacters, warmChineseFonts } = window.warmup;
       const host = document.createElement('div');
@@ -64,10 +70,7 @@ describe('Chinese font warm-up', () => {
   });
 
   test('an idle period with no time left lays out one line, not the whole warm-up (once a task of 230–400 ms)', async () => {
-    const { page, context, problems } = await watchedPage(b.browser);
-    await page.route(`${s.url}/blank.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
-    await page.goto(`${s.url}/blank.html`);
-    await page.waitForFunction(() => window.warmup);
+    const { page, context, problems } = await openPage();
     const perPeriod = await page.evaluate(async () => {
       const host = document.createElement('div');
       document.body.append(host);
