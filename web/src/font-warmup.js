@@ -67,7 +67,7 @@ function lineOf([family, size, weight, text]) {
  * Once per document: warm the Chinese fonts in `root` (an element's shadow root, so its own font
  * settings apply) over the next idle periods, a line at a time while a period has time left (a
  * line costs 3–15 ms on a cold cache, the very first 35: the whole warm-up in one task once took
- * 230 ms, and a reader's first click waited for it). Returns a promise that settles once every
+ * 230–430 ms, and a reader's first click waited for it). Returns a promise that settles once every
  * character is laid out and the box holds only the lines that keep its fonts in use.
  */
 export function warmChineseFonts(root) {

@@ -145,8 +145,9 @@ export class AttentionScaling extends AttentionElement {
 
 /**
  * The three charts of `data` against d_k: the variance of the scores, the largest weight and the
- * Jacobian's norm; texts as functions of the translator. The Jacobian's axis goes to the next tenth
- * above its largest value (0.4 for almost every seed), so a new seed keeps the axes.
+ * Jacobian's norm; texts as functions of the translator. The Jacobian's axis goes to the first
+ * tenth at or above 1.1 times its largest value (0.4 for almost every seed), so a new seed keeps
+ * the axes.
  */
 function chartSpecs(data) {
   const U = { label: (tr) => tr('scaling.unscaled'), color: PALETTE.vermillion };
