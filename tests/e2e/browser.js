@@ -152,7 +152,8 @@ export function audit(panel) {
     };
     visit(document);
   }
-  const visible = (el) => el.getClientRects().length > 0 && el.checkVisibility();
+  // Text at opacity 0 is not seen (the font warm-up's box while it lays out its lines).
+  const visible = (el) => el.getClientRects().length > 0 && el.checkVisibility({ opacityProperty: true });
   const nameOf = (el) => {
     if (el.getAttribute('aria-label')) return el.getAttribute('aria-label');
     const by = el.getAttribute('aria-labelledby');

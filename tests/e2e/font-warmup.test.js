@@ -4,7 +4,7 @@
 // keeps those fonts) and is no longer styled. Whether it makes the first switch faster is measured
 // in tests/e2e/bench-language.mjs, not here.
 import { describe, expect, test } from 'vitest';
-import { watchedPage } from './browser.js';
+import { audit, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // the repo root: web/src/ loads as modules
@@ -89,6 +89,30 @@ describe('Chinese font warm-up', () => {
     expect(perPeriod.length).toBeGreaterThan(56);
     expect(perPeriod.slice(0, -1).every((n) => n === 1)).toBe(true);
     expect(perPeriod.at(-1)).toBe(16 * 3 + 4 * 2);
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
+  test('mid-warm-up, its lines are no text a reader sees: the contrast audit passes over them', async () => {
+    const { page, context, problems } = await openPage();
+    await page.evaluate(() => {
+      const host = document.createElement('div');
+      document.body.style.background = 'white';
+      host.style.color = 'white'; // text the colour of the page, as a panel's box once measured (1.00)
+      document.body.append(host);
+      window.shadow = host.attachShadow({ mode: 'open' });
+      // The first idle period lays out one line; the next never comes.
+      window.requestIdleCallback = (f) => {
+        window.requestIdleCallback = () => 0;
+        return setTimeout(() => f({ timeRemaining: () => 0, didTimeout: true }), 0);
+      };
+      window.warmup.warmChineseFonts(window.shadow);
+    });
+    await page.waitForFunction(() => window.shadow.querySelector('[data-font-warmup]').children.length === 1);
+    expect((await page.evaluate(audit)).low).toEqual([]);
+    // The same text where a reader sees it is reported: the audit can fail here.
+    await page.evaluate(() => window.shadow.append(Object.assign(document.createElement('span'), { textContent: '注意力' })));
+    expect((await page.evaluate(audit)).low).toEqual(['span. "注意力" 1.00']);
     expect(problems.console).toEqual([]);
     await context.close();
   });
