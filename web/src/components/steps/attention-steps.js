@@ -7,12 +7,11 @@ import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
 import { Stepper } from '../../stepper.js';
-import { localTex } from '../../format.js';
 import { mathNodes } from '../../math-text.js';
-import { renderTexCached } from '../../tex.js';
+import { prepareTex, renderTexCached } from '../../tex.js';
 import { OPEN_CELLS, dims, operandList } from './operands.js';
 import { stepNotes } from './notes.js';
-import { headMark, liveShape, shownIndex, traceSteps } from './trace-steps.js';
+import { headMark, shownIndex, stepTex, traceSteps } from './trace-steps.js';
 import { TrainedGrammar } from './trained-grammar.js';
 
 export { OPEN_CELLS, traceSteps };
@@ -186,11 +185,9 @@ export class AttentionSteps extends AttentionElement {
   }
 
   #formulaOf(step, model) {
-    const { dK, dModel, heads } = model.config;
-    const live = liveShape(step.shape, { n: model.n, dK, dModel, heads });
     const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
     formula.dataset.tex = step.formula;
-    renderTexCached(formula, this.#texCache, `${localTex(step.formula, { ' where ': this.t('steps.texWhere') })} \\qquad \\big[\\, ${step.shape} = ${live} \\,\\big]`);
+    renderTexCached(formula, this.#texCache, stepTex(step, model, this.t('steps.texWhere')));
     return formula;
   }
 
@@ -232,7 +229,8 @@ export class AttentionSteps extends AttentionElement {
    * jump to any step only swap figures: at 32 tokens and d_model 64, a first visit of a step took
    * 10–40 ms of script, one prepared so 4–9 ms. They are not in the document until shown, and are
    * brought up to date then; their canvases are drawn then too, in the theme of the shown step's
-   * canvas (drawn when shown, a step's frame took 10–25 ms more).
+   * canvas (drawn when shown, a step's frame took 10–25 ms more), and their formulas typeset
+   * (KaTeX: 1–5 ms each at a first visit).
    */
   #prepareNeighbours(index, traced) {
     if (typeof requestIdleCallback !== 'function') return;
@@ -240,6 +238,7 @@ export class AttentionSteps extends AttentionElement {
     const { steps } = traced;
     const like = () => this.#panel?.querySelector('figure[data-role="main"] canvas');
     const work = [];
+    const formulas = [];
     for (let d = 1; d < steps.length; d++)
       for (const k of [index + d, index - d]) {
         if (k < 0 || k >= steps.length) continue;
@@ -247,7 +246,9 @@ export class AttentionSteps extends AttentionElement {
           () => this.#mainHeatmap(steps[k], traced).drawAhead(like()),
           () => this.#operandsFor(steps[k], traced).forEach((op) => op.heat?.drawAhead(like())),
         );
+        formulas.push(() => prepareTex(this.#texCache, stepTex(steps[k], traced.model, this.t('steps.texWhere'))));
       }
+    work.push(...formulas); // after every figure: a figure drawn when shown costs more (10–25 ms)
     const next = (deadline) => {
       if (!this.isConnected || !work.length) return;
       if (deadline.timeRemaining() > 8) work.shift()();

@@ -1,6 +1,7 @@
 // The steps of <attention-steps>, read from the library's trace: X, then the
 // single-head call's steps, or (several heads) the whole call's Q, K, V, the
 // chosen head's own steps, concat and the final output. No DOM here.
+import { localTex } from '../../format.js';
 import { ownResult } from '../../own-trace.js';
 import { concatFormula, headFormula, stepsById, traceStepsOf } from '../../trace-view.js';
 
@@ -75,6 +76,11 @@ export function liveShape(shape, { n, dK, dModel, heads }) {
     .replace(/d_\{\\text\{model\}\}/, String(dModel))
     .replace(/d_(k|v)/, String(dK))
     .replace(/\bn\b/g, String(n));
+}
+
+/** A step's formula as shown: its TeX (`where`: the word between formula and condition, translated) and its live shape. */
+export function stepTex(step, { n, config: { dK, dModel, heads } }, where) {
+  return `${localTex(step.formula, { ' where ': where })} \\qquad \\big[\\, ${step.shape} = ${liveShape(step.shape, { n, dK, dModel, heads })} \\,\\big]`;
 }
 
 /** The rows of an n×n visibility mask that see no key at all. */
