@@ -11,8 +11,10 @@ const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, 
 const COUNT_MATHML = `{
   const made = Document.prototype.createElementNS;
   window.mathMade = 0;
+  window.formulasMade = 0; // one <math> per formula typeset
   Document.prototype.createElementNS = function (ns, name, ...rest) {
     if (ns === 'http://www.w3.org/1998/Math/MathML') window.mathMade++;
+    if (ns === 'http://www.w3.org/1998/Math/MathML' && name === 'math') window.formulasMade++;
     return made.call(this, ns, name, ...rest);
   };
 }`;
@@ -29,17 +31,21 @@ async function open(query) {
 const SHOWN_TEX = `window.shownTex = () => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('.formula annotation[encoding="application/x-tex"]').textContent;`;
 
 describe('formulas typeset ahead', () => {
-  test('after a change of sizes and an idle moment, a first visit of each step runs no KaTeX and shows the formula a page opened there shows', async () => {
+  test('after a new sentence, once the page has been idle, a first visit of each step runs no KaTeX and shows the formula a page opened there shows', async () => {
     const { page, context, problems } = await open('?s=a+b+c+d+e&dm=8&dk=4&step=weights');
     await page.evaluate(SHOWN_TEX);
     const seen = await page.evaluate(async () => {
       const explorer = document.querySelector('attention-explorer');
       const steps = explorer.shadowRoot.querySelector('attention-steps');
       const rendered = () => new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
+      const tabs = steps.shadowRoot.querySelectorAll('[role="tab"]').length;
+      window.formulasMade = 0;
       let done = rendered();
-      explorer.setAttribute('d-k', '3'); // new shapes: every step's formula is new
+      explorer.setAttribute('sentence', 'a b c d e f'); // a new n: every step's formula is new
       await done;
-      await new Promise((r) => setTimeout(r, 3000)); // the other steps prepared, one piece per idle period
+      // The shown step's formula is typeset in the render, the others' while idle, one piece per idle
+      // period after every figure: wait until each has been (however busy the machine; 30 s at most).
+      for (let w = 0; w < 300 && window.formulasMade < tabs; w++) await new Promise((r) => setTimeout(r, 100));
       const visits = {};
       for (const key of ['V', 'K', 'Q', 'scores']) {
         window.mathMade = 0;
@@ -53,11 +59,11 @@ describe('formulas typeset ahead', () => {
     for (const key of ['V', 'K', 'Q', 'scores']) expect(seen[key].made, key).toBe(0);
     // The formulas moved in are the ones a page opened at each step typesets there and then.
     for (const key of ['V', 'K']) {
-      const fresh = await open(`?s=a+b+c+d+e&dm=8&dk=3&step=${key}`);
+      const fresh = await open(`?s=a+b+c+d+e+f&dm=8&dk=4&step=${key}`);
       await fresh.page.evaluate(SHOWN_TEX);
       expect(await fresh.page.evaluate(() => window.mathMade), key).toBeGreaterThan(0); // the counter sees KaTeX
       expect(seen[key].tex, key).toBe(await fresh.page.evaluate(() => window.shownTex()));
-      expect(seen[key].tex, key).toContain('5 \\times 3');
+      expect(seen[key].tex, key).toContain('6 \\times 4');
       await fresh.context.close();
     }
     expect(problems.console).toEqual([]);
