@@ -16,7 +16,9 @@
 namespace attn {
 
 // L(w) for the leave-one-out fit on m ≥ 2 points, and dL/dw in *gradient
-// when it is not null. Computed in double.
+// when it is not null. Computed in double; finite for any w, ±∞ included
+// (the limit: each point predicted from its nearest other points, gradient 0),
+// when x and y are moderate.
 double pooling_loss(const float* x, const float* y, std::size_t m, double w, double* gradient);
 
 // Full-batch gradient descent from w0: epochs steps w ← w − learning_rate·dL/dw.

@@ -33,14 +33,15 @@ Data d2l_data(std::size_t m, std::uint64_t seed) {
   return d;
 }
 
-// ½ Σ_i (Σ_{j≠i} softmax_j(−((x_i − x_j) w)²/2) y_j − y_i)², straight from the definition.
+// ½ Σ_i (Σ_{j≠i} softmax_j(−((x_i − x_j) w)²/2) y_j − y_i)², straight from the definition, in long
+// double (on x86 its exponent reaches e^−11356, where a double's kernel of a far key is 0 from e^−745).
 double reference_loss(const Data& d, double w) {
-  double loss = 0.0;
+  long double loss = 0.0;
   for (std::size_t i = 0; i < d.x.size(); ++i) {
-    double num = 0.0, den = 0.0;
+    long double num = 0.0, den = 0.0;
     for (std::size_t j = 0; j < d.x.size(); ++j) {
       if (j == i) continue;
-      const double k = std::exp(-std::pow((static_cast<double>(d.x[i]) - d.x[j]) * w, 2) / 2.0);
+      const long double k = std::exp(-std::pow((static_cast<long double>(d.x[i]) - d.x[j]) * w, 2) / 2.0L);
       num += k * d.y[j];
       den += k;
     }
@@ -80,6 +81,59 @@ TEST(ParametricPooling, GradientIsZeroAtWZeroAndForTwoPoints) {
   const Data two = d2l_data(2, 6);
   attn::pooling_loss(two.x.data(), two.y.data(), 2, 1.3, &grad);
   EXPECT_EQ(grad, 0.0);  // one key per query: its weight is 1 whatever w is
+}
+
+// The limit w → ±∞: each point predicted by the mean y of its nearest other points, written plainly.
+double nearest_neighbour_loss(const Data& d) {
+  double loss = 0.0;
+  for (std::size_t i = 0; i < d.x.size(); ++i) {
+    double nearest = std::numeric_limits<double>::infinity(), sum = 0.0, count = 0.0;
+    for (std::size_t j = 0; j < d.x.size(); ++j) {
+      if (j == i) continue;
+      const double u = std::pow(static_cast<double>(d.x[i]) - d.x[j], 2);
+      if (u < nearest) nearest = u, sum = 0.0, count = 0.0;
+      if (u == nearest) sum += d.y[j], count += 1.0;
+    }
+    loss += std::pow(sum / count - d.y[i], 2) / 2.0;
+  }
+  return loss;
+}
+
+TEST(ParametricPooling, LossIsFiniteForAnyWAndTendsToNearestNeighbours) {
+  Data d = d2l_data(40, 77);
+  d.x[7] = d.x[8];  // two equal keys: at w = ∞ a query next to them averages both
+  const double nn = nearest_neighbour_loss(d), inf = std::numeric_limits<double>::infinity();
+  // w²u overflows from |w| ≈ 1.3e154 on: the loss used to be NaN there (exp(−∞ − (−∞))).
+  for (double w : {1e4, 1e8, 1e154, 1e200, 1e308, inf, -1e300, -inf}) {
+    double grad = 1.0;
+    const double got = attn::pooling_loss(d.x.data(), d.y.data(), 40, w, &grad);
+    EXPECT_NEAR(got, nn, 1e-12 * (1.0 + nn)) << "w=" << w;
+    EXPECT_TRUE(std::isfinite(grad)) << "w=" << w << " gradient " << grad;
+    if (std::fabs(w) > 1e150) EXPECT_EQ(grad, 0.0) << "w=" << w;  // only the nearest keys have weight
+  }
+  // Between the two regimes the loss still matches the definition and the gradient its finite differences.
+  for (double w : {20.0, 60.0}) {
+    double grad = 0.0;
+    EXPECT_NEAR(attn::pooling_loss(d.x.data(), d.y.data(), 40, w, &grad), reference_loss(d, w), 1e-9 * (1.0 + nn)) << "w=" << w;
+    const double h = 1e-5 * w;
+    const double fd = (attn::pooling_loss(d.x.data(), d.y.data(), 40, w + h, nullptr) -
+                       attn::pooling_loss(d.x.data(), d.y.data(), 40, w - h, nullptr)) /
+                      (2 * h);
+    EXPECT_NEAR(grad, fd, 1e-6 * (1.0 + std::fabs(fd))) << "w=" << w;
+  }
+}
+
+TEST(ParametricPooling, AStepThatThrowsWFarOutKeepsEveryLossFinite) {
+  // Found by fuzz_parametric_pooling (tests/fuzz/regressions/parametric_pooling/): a learning rate of
+  // 121 throws w so far out after one step that w²u overflows; the losses were 116187.2, NaN, NaN.
+  const Data d{{120.96875f, 120.96875f, 120.71875f, 120.96875f, 120.96875f, 120.96875f, -121.03125f, 121.96875f, 120.96875f, 120.99609375f},
+               {119.0f, 124.96484375f, 124.9140625f, 123.984375f, -128.0f, -128.0f, -128.0f, -128.0f, -128.0f, -128.0f}};
+  std::vector<float> losses(3);
+  double w = 0.0;
+  ASSERT_EQ(attn::fit_parametric_pooling(d.x.data(), d.y.data(), 10, 0.25, 120.96875, 3, losses.data(), &w), Status::ok);
+  EXPECT_NEAR(losses[0], reference_loss(d, 0.25), 1e-6 * reference_loss(d, 0.25));
+  for (std::size_t e = 1; e < 3; ++e) EXPECT_NEAR(losses[e], nearest_neighbour_loss(d), 1e-5 * nearest_neighbour_loss(d)) << "epoch " << e;
+  EXPECT_GT(std::fabs(w), 1e3);  // far out: the nearest-neighbour limit, to float32 precision
 }
 
 TEST(ParametricPooling, PredictionIsNadarayaWatsonWithBandwidthOneOverW) {

@@ -22,6 +22,17 @@ function loss(x, y, w) {
   }
   return total;
 }
+// The limit w → ±∞: each point predicted by the mean y of its nearest other points.
+function nearestNeighbourLoss(x, y) {
+  let total = 0;
+  for (let i = 0; i < x.length; i++) {
+    const d = x.map((v, j) => (j === i ? Infinity : (v - x[i]) ** 2));
+    const near = Math.min(...d);
+    const ys = y.filter((_, j) => d[j] === near);
+    total += (ys.reduce((a, b) => a + b, 0) / ys.length - y[i]) ** 2 / 2;
+  }
+  return total;
+}
 const gradient = (x, y, w, h = 1e-6) => (loss(x, y, w + h) - loss(x, y, w - h)) / (2 * h);
 
 function data(seed, m) {
@@ -81,5 +92,15 @@ describe.each(BUILDS)('fitParametricPooling ($name build)', ({ simd }) => {
     const flat = lab.fitParametricPooling(x, y, { w: 0, epochs: 3 });
     expect(flat.w).toBe(0);
     expect(flat.bandwidth).toBe(Infinity);
+  });
+
+  it('a step that throws w far out gives the nearest-neighbour loss, finite, not NaN (found by fuzzing)', () => {
+    // A learning rate of 121 on these points took w to about −1.4e7 in one step, and the loss was NaN.
+    const x = [120.96875, 120.96875, 120.71875, 120.96875, 120.96875, 120.96875, -121.03125, 121.96875, 120.96875, 120.99609375];
+    const y = [119, 124.96484375, 124.9140625, 123.984375, -128, -128, -128, -128, -128, -128];
+    const fit = lab.fitParametricPooling(x, y, { w: 0.25, learningRate: 120.96875, epochs: 3 });
+    expect(Math.abs(fit.w)).toBeGreaterThan(1e3);
+    const near = nearestNeighbourLoss(x, y);
+    for (const l of fit.losses.slice(1)) expect(l).toBeCloseTo(near, 1);
   });
 });
