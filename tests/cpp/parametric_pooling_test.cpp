@@ -47,7 +47,7 @@ double reference_loss(const Data& d, double w) {
     }
     loss += std::pow(num / den - d.y[i], 2) / 2.0;
   }
-  return loss;
+  return static_cast<double>(loss);
 }
 
 TEST(ParametricPooling, LossMatchesTheDefinition) {
@@ -109,7 +109,9 @@ TEST(ParametricPooling, LossIsFiniteForAnyWAndTendsToNearestNeighbours) {
     const double got = attn::pooling_loss(d.x.data(), d.y.data(), 40, w, &grad);
     EXPECT_NEAR(got, nn, 1e-12 * (1.0 + nn)) << "w=" << w;
     EXPECT_TRUE(std::isfinite(grad)) << "w=" << w << " gradient " << grad;
-    if (std::fabs(w) > 1e150) EXPECT_EQ(grad, 0.0) << "w=" << w;  // only the nearest keys have weight
+    if (std::fabs(w) > 1e150) {
+      EXPECT_EQ(grad, 0.0) << "w=" << w;  // only the nearest keys have weight
+    }
   }
   // Between the two regimes the loss still matches the definition and the gradient its finite differences.
   for (double w : {20.0, 60.0}) {
