@@ -474,6 +474,8 @@ describe('attention-transformer', () => {
       for (const step of ['attention', 'norm1', 'output']) {
         await page.evaluate((st) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').setAttribute('step', st), step);
         await page.waitForFunction((st) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-transformer').shadowRoot.querySelector('[role="tabpanel"]')?.dataset.step === st, step);
+        // The new step's tables for screen readers are built when the page is next idle; data-ready comes back then.
+        await settled(page);
         results.push(await page.evaluate(audit, 'attention-transformer'));
       }
       for (const r of results) {
