@@ -113,6 +113,8 @@ describe('demo page', () => {
     await page.selectOption('#lang', 'zh-CN');
     await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('h2')?.textContent === '自注意力的逐步计算');
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
+    // The tab's title follows when the page is next idle.
+    await page.waitForFunction(() => document.title === 'attention-lab · 自注意力的逐步计算');
     expect(await page.locator('h1 + .tagline').textContent()).toMatch(/WebAssembly/);
     expect(await page.locator('label[for="lang"]').textContent()).toBe('语言');
     const tabs = await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelectorAll('[role="tab"]')].map((t) => t.textContent));
