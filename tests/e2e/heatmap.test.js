@@ -312,7 +312,15 @@ describe('canvas heatmap', () => {
 
   test('a new shape in a kept slot far off screen is drawn when the page is idle, not in the change’s frame', async () => {
     const { page, context, problems } = await open('?s=a+b+c+d+e+f&dm=16&dk=4&h=2&step=scores', { viewport: { width: 1280, height: 240 } });
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 500))); // the observer has placed every figure
+    // The heatmaps' observers have placed every figure (near, far) once an observer made after theirs
+    // has had its first report: a browser reports to every observer in the same frame. A fixed wait
+    // of 500 ms was once too short in CI, and every figure was drawn in the frame.
+    await settled(page);
+    await page.evaluate(() => new Promise((r) => {
+      const figures = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"]');
+      const o = new IntersectionObserver(() => (o.disconnect(), r()));
+      figures.forEach((f) => o.observe(f));
+    }));
     const drawn = await page.evaluate(async () => {
       const explorer = document.querySelector('attention-explorer');
       const steps = explorer.shadowRoot.querySelector('attention-steps');
