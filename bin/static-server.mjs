@@ -1,6 +1,7 @@
 // A small static file server on 127.0.0.1, for `npm start` (scripts/serve.mjs), `npx attention-lab`
 // (bin/attention-lab.mjs) and the browser tests. Files outside `dir` are refused; a folder serves its
-// index.html; `pages` adds documents that are not files ({ '/': html }).
+// index.html; `pages` adds documents that are not files ({ '/': html }, or { '/': { body, headers } }),
+// and may be added to while the server runs.
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
@@ -28,7 +29,9 @@ export function serveStatic(dir, port = 0, { pages = {} } = {}) {
       return;
     }
     if (Object.hasOwn(pages, path)) {
-      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' }).end(pages[path]);
+      const page = pages[path];
+      const { body, headers = {} } = typeof page === 'string' ? { body: page } : page;
+      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache', ...headers }).end(body);
       return;
     }
     let file = normalize(join(dir, path));

@@ -2,7 +2,7 @@
 // static server on 127.0.0.1 for the built site, and a guard that records
 // console errors and any request that leaves localhost.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,10 @@ export async function launch() {
   // playwright-core gives every launch a fresh temporary profile (it refuses --user-data-dir).
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    // No host resolves but this machine's: a request that would leave it fails at once, and
+    // watchedPage records it without intercepting every request.
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'],
   });
   const close = async () => {
     await browser.close();
@@ -40,32 +43,51 @@ export async function launch() {
   return { browser, close };
 }
 
+// The documents each test server serves besides its files, by origin (componentPage adds to them).
+const pagesOf = new Map();
+
 /** Serve a directory (the repo root by default) on 127.0.0.1. */
 export async function server(dir = root) {
-  const s = await serveStatic(dir, 0);
+  const pages = {};
+  const s = await serveStatic(dir, 0, { pages });
+  const url = `http://127.0.0.1:${s.address().port}`;
+  pagesOf.set(url, pages);
   // close() waits for open connections: a keep-alive or half-read one from the browser could hold a
   // file's teardown until the hook timed out, so they are closed too.
   const close = () =>
     new Promise((ok) => {
+      pagesOf.delete(url);
       s.close(ok);
       s.closeAllConnections();
     });
-  return { url: `http://127.0.0.1:${s.address().port}`, close };
+  return { url, close };
 }
 
-/** A page that records console errors, page errors and requests to other hosts. */
+/** Whether a request stays on this machine (or needs no network at all). */
+const local = (u) => u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost';
+
+/**
+ * A page that records console errors, page errors and requests to other hosts (which fail: launch
+ * resolves no other host). Requests are watched, not intercepted: a route on every request sent
+ * each one through this process and back.
+ *
+ * Its `waitForFunction` polls every 50 ms unless a test says otherwise: Playwright's default polls
+ * in every animation frame, which keeps Chromium drawing frames (and both cores busy) for as long
+ * as a test waits. Tests that wait for an element's work await its `updateComplete` instead
+ * (`settled`, `ready`).
+ */
 export async function watchedPage(browser, options = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const problems = { console: [], external: [] };
   page.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
   page.on('pageerror', (e) => problems.console.push(String(e)));
-  await page.route('**/*', (route) => {
-    const u = new URL(route.request().url());
-    if (u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost') return route.continue();
-    problems.external.push(u.href);
-    return route.abort();
+  context.on('request', (request) => {
+    const u = new URL(request.url());
+    if (!local(u)) problems.external.push(u.href);
   });
+  const waitForFunction = page.waitForFunction.bind(page);
+  page.waitForFunction = (fn, arg, waitOptions) => waitForFunction(fn, arg, { polling: 50, ...waitOptions });
   return { page, context, problems };
 }
 
@@ -86,24 +108,29 @@ export async function componentPage(browser, origin, body, { selector, lang = 'e
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
   });
-  const url = `${origin}/__page-${Math.random().toString(36).slice(2)}.html`;
+  const path = `/__page-${Math.random().toString(36).slice(2)}.html`;
+  const url = `${origin}${path}`;
   const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>components</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>`;
-  await w.page.route(url, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', headers: csp ? { 'Content-Security-Policy': csp } : {}, body: html }));
+  const page = { body: html, headers: csp ? { 'Content-Security-Policy': csp } : {} };
+  // Served by the test server itself; a route (another server's origin) intercepts every request.
+  if (pagesOf.has(origin)) pagesOf.get(origin)[path] = page;
+  else await w.page.route(url, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', headers: page.headers, body: html }));
   await w.page.goto(url);
-  await w.page.waitForFunction((sel) => {
-    const all = [...document.querySelectorAll(sel)];
-    return all.length > 0 && all.every((el) => 'ready' in el.dataset);
-  }, selector);
+  await w.page.waitForSelector(selector, { state: 'attached' });
+  await w.page.evaluate((sel) => Promise.all([...document.querySelectorAll(sel)].map(async (el) => {
+    await customElements.whenDefined(el.localName);
+    await el.updateComplete;
+  })), selector);
   return w;
 }
 
-/** Wait until every attention-lab element on the page (including nested ones) has rendered. */
+/** Wait until the element `selector` (and every attention-lab element shown inside it) has nothing pending: its updateComplete. */
 export async function ready(page, selector = 'attention-explorer') {
-  await page.waitForFunction((sel) => {
+  await page.waitForSelector(selector, { state: 'attached' });
+  await page.evaluate(async (sel) => {
     const el = document.querySelector(sel);
-    if (!el || !('ready' in el.dataset)) return false;
-    const inner = el.shadowRoot?.querySelectorAll('[role="tabpanel"]:not([hidden])') ?? [];
-    return [...inner].every((p) => 'ready' in p.dataset);
+    await customElements.whenDefined(el.localName);
+    await el.updateComplete;
   }, selector);
 }
 /** On the demo page: wait until the URL holds the latest state (it is written at most every 250 ms). */
@@ -113,21 +140,17 @@ export async function urlWritten(page) {
 }
 
 /**
- * Wait until every attention-lab element in the document (at any depth of shadow roots) that is
- * shown has its data-ready back: each heatmap's labels and data-value are written (they follow a
- * change when the page is next idle).
+ * Wait until every attention-lab element in the document has nothing pending (each one's
+ * updateComplete, which waits for the elements shown inside it): each heatmap's labels and
+ * data-value are written (they follow a change when the page is next idle).
  */
 export async function settled(page) {
-  await page.waitForFunction(() => {
-    const pending = [];
-    const visit = (r) => {
-      for (const el of r.querySelectorAll('*')) {
-        if (el.localName.startsWith('attention-') && el.isConnected && !el.closest('[hidden]') && !('ready' in el.dataset)) pending.push(el);
-        if (el.shadowRoot) visit(el.shadowRoot);
-      }
-    };
-    visit(document);
-    return pending.length === 0;
+  await page.evaluate(async () => {
+    const elements = [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('attention-') && !el.closest('[hidden]'));
+    await Promise.all(elements.map(async (el) => {
+      await customElements.whenDefined(el.localName);
+      await el.updateComplete;
+    }));
   });
 }
 
@@ -197,9 +220,25 @@ export function audit(panel) {
 }
 
 /**
- * A panel's screenshots at 1280 px, the English one kept as docs/screenshots/<name>-en-1280.png and
- * the Chinese one in the temp folder (each quantised by pngquant where it is installed), with no
- * console problem, then nothing on the page wider than a 375 px phone. `open(body, options)` is the
+ * Where a screenshot of the tests goes: a temporary folder, or the folder `npm run screenshots` names
+ * in ATTENTION_LAB_SCREENSHOTS (docs/screenshots, the README's pictures). A test never writes a
+ * tracked file, so two runs of the same commit leave the tree as they found it.
+ */
+export function screenshotFile(name) {
+  const dir = process.env.ATTENTION_LAB_SCREENSHOTS ? resolve(root, process.env.ATTENTION_LAB_SCREENSHOTS) : join(tmpdir(), 'attention-lab-screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, name);
+}
+
+/** Quantise a PNG with pngquant where it is installed (a lossy palette; text stays sharp). */
+export function quantise(file) {
+  spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+}
+
+/**
+ * A panel's screenshots at 1280 px, in English as <name>-en-1280.png and in Chinese as
+ * <name>-zh-1280.png (screenshotFile), with no console problem, then nothing on the page wider than
+ * a 375 px phone. `open(body, options)` is the
  * file's componentPage; `bodies` maps 'en' and 'zh' to the markup (its element has id "s");
  * `check(page)` may look further at the 375 px layout.
  */
@@ -208,9 +247,9 @@ export async function panelScreenshots(open, { name, bodies, height, check }) {
     // Tall enough that the whole panel is on screen when captured.
     const { page, problems, context } = await open(bodies[lang], { viewport: { width: 1280, height } });
     await page.evaluate(() => document.fonts.ready);
-    const file = lang === 'en' ? join(root, `docs/screenshots/${name}-en-1280.png`) : join(tmpdir(), `${name}-zh-1280.png`);
+    const file = screenshotFile(`${name}-${lang}-1280.png`);
     await page.locator('#s').screenshot({ path: file });
-    spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+    quantise(file);
     if (problems.console.length) throw new Error(`${name} (${lang}): console problems ${JSON.stringify(problems.console)}`);
     await page.setViewportSize({ width: 375, height: 900 });
     await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);

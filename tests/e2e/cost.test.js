@@ -4,13 +4,12 @@
 // button draws a chart with points (no timing is asserted), hostile text stays
 // text, out-of-range attributes are clamped with the note; the Reformer section's buckets, weights
 // and pair count are the library's in English and Chinese. Saves its screenshots.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_SENTENCE } from '../../web/src/config.js';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { componentPage, ready, root, server, watchedPage, settled } from './browser.js';
+import { componentPage, quantise, ready, root, screenshotFile, server, watchedPage, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -234,8 +233,14 @@ describe('attention-cost', () => {
     await settled(page);
     expect(await lshIntro()).toContain('(seed 2)');
     // Scrolled to it: built in the render itself.
-    await page.evaluate(() => document.querySelector('attention-cost').shadowRoot.querySelector('[data-part="lsh"]').scrollIntoView());
-    await page.waitForTimeout(100); // the IntersectionObserver's report
+    // The panel's observer has seen it near once an observer made after it has had its first report
+    // (a browser reports to every observer in the same rendering update).
+    await page.evaluate(() => new Promise((r) => {
+      const box = document.querySelector('attention-cost').shadowRoot.querySelector('[data-part="lsh"]');
+      box.scrollIntoView();
+      const o = new IntersectionObserver(() => (o.disconnect(), r()));
+      o.observe(box);
+    }));
     const near = await atRender('3');
     expect(near.intro).toContain('(seed 3)');
     await settled(page);
@@ -368,9 +373,9 @@ describe('attention-cost', () => {
       await page.locator('#s').locator('button[data-key="measure"]').click();
       await page.waitForFunction(() => document.querySelector('#s').shadowRoot.querySelector('[data-role=time-chart]') && !document.querySelector('#s').shadowRoot.querySelector('[data-role=charts][aria-busy=true]'), null, { timeout: 120_000 });
       await page.evaluate(() => document.fonts.ready);
-      const file = join(root, `docs/screenshots/cost-${lang === 'en' ? 'en' : 'zh'}-1280.png`);
+      const file = screenshotFile(`cost-${lang === 'en' ? 'en' : 'zh'}-1280.png`);
       await page.locator('#s').screenshot({ path: file });
-      spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+      quantise(file);
       expect(problems.console).toEqual([]);
       await context.close();
     }

@@ -2,9 +2,7 @@
 // shows the library's numbers, switches language, keeps its state in the URL,
 // works from the keyboard; saves the README screenshots.
 import { describe, expect, test } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { ready, root, server, watchedPage, urlWritten } from './browser.js';
+import { quantise, ready, root, screenshotFile, server, watchedPage, urlWritten } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
@@ -458,10 +456,9 @@ describe('demo page', () => {
         const sentence = lang === 'en' ? 'the cat sat on the mat' : '我爱学习注意力';
         const { page, problems, context } = await open(`?lang=${lang}&s=${encodeURIComponent(sentence)}&mask=causal&step=weights`, { width, height: width > 400 ? 1000 : 1400 });
         await page.evaluate(() => document.fonts.ready);
-        const file = `docs/screenshots/page-${lang === 'en' ? 'en' : 'zh'}-${width}.png`;
-        await page.screenshot({ path: join(root, file) });
-        // Keep the committed PNGs small when pngquant is installed (a lossy palette, text stays sharp).
-        spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', join(root, file)]);
+        const file = screenshotFile(`page-${lang === 'en' ? 'en' : 'zh'}-${width}.png`);
+        await page.screenshot({ path: file });
+        quantise(file);
         expect(problems.console).toEqual([]);
         // Nothing wider than the viewport at phone size (the heatmaps scroll inside their box).
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -5,12 +5,11 @@
 // back into a model of the same settings); a decoder-only task with compare="scoring" says why
 // nothing runs; the URL key tcmp both ways; Chinese; an accessibility audit in compare mode.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { COMPARE_PAIRS, compareRuns, curvesCsv } from '../../web/src/components/train/compare-runs.js';
 import { modelOptions, trainSettings } from '../../web/src/components/train/settings.js';
 import { Trainer } from '../../web/src/components/train/trainer.js';
-import { audit, componentPage, panelScreenshots, ready, urlWritten, watchedPage } from './browser.js';
+import { audit, componentPage, panelScreenshots, ready, screenshotFile, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // the repo root: /dist/components.js and its worker
@@ -204,6 +203,6 @@ describe('<attention-train> compare mode', () => {
     };
     const body = (lang) => `<attention-train id="s" task="reverse" compare="scaling" lang="${lang}"></attention-train>`;
     await panelScreenshots(trained, { name: 'train-compare', bodies: { en: body('en'), zh: body('zh-CN') }, height: 1100 });
-    expect(readFileSync(join(import.meta.dirname, '../../docs/screenshots/train-compare-en-1280.png')).length).toBeGreaterThan(10_000);
+    expect(readFileSync(screenshotFile('train-compare-en-1280.png')).length).toBeGreaterThan(10_000);
   }, 600_000);
 });

@@ -5,14 +5,17 @@
 import { describe, expect, it } from 'vitest';
 
 import { trainToGoal } from '../../bench/lib/train-to-goal.mjs';
+import { GOAL_TASKS, trainingUnchanged } from '../../scripts/make-checkpoints.mjs';
 import { loadTrainingLab } from './helpers.js';
 
 const lab = await loadTrainingLab(true);
 
-describe('a task trained with its defaults reaches its goal', () => {
+// Skipped while every input of training is what scripts/make-checkpoints.mjs last checked these goals
+// with (the manifest's trainingInputsSha256); ATTENTION_LAB_RETRAIN=1 runs them anyway.
+describe.skipIf(trainingUnchanged())('a task trained with its defaults reaches its goal (training inputs changed)', () => {
   // dates: the encoder–decoder, checked by greedy decoding and task.check; grammar: the decoder-only
   // model, scored where the grammar decides one word (agreement, pronoun reference).
-  it.each(['dates', 'grammar'])('%s', (name) => {
+  it.each(GOAL_TASKS)('%s', (name) => {
     const task = lab.tasks[name];
     const result = trainToGoal(lab, name, { limitSeconds: 600, maxSteps: task.defaults.training.steps });
     expect(result.reached, JSON.stringify(result.curve)).toBe(true);

@@ -25,8 +25,46 @@ export class AttentionElement extends HTMLElement {
   #regionsQueued = false;
   #outOfRangeNote = null;
   #width = 0;
+  #failed = false;
+  #settledWaiters = [];
   // A new width may make a formula or table overflow (or stop overflowing).
   #resized = typeof ResizeObserver === 'function' ? new ResizeObserver(([entry]) => this.#widthChanged(entry)) : null;
+
+  /**
+   * Resolves (to true) once nothing is pending: the library loaded (or its failure shown), no render
+   * queued, every heatmap's cells and tables written (data-ready), and the same for every
+   * attention-lab element shown inside this one. Like Lit's `updateComplete`: a page or a test awaits
+   * it after a change instead of polling `data-ready`. An element hidden or out of the document has
+   * nothing pending.
+   */
+  get updateComplete() {
+    return this.#ownWorkDone().then(() => this.#nestedWorkDone()).then(() => true);
+  }
+
+  /** Nothing of this element's own waits (see updateComplete). */
+  get #settled() {
+    return !this.isConnected || this.hidden || this.#failed || (!this.#queued && 'ready' in this.dataset);
+  }
+
+  #ownWorkDone() {
+    return new Promise((resolve) => {
+      this.#settledWaiters.push(resolve);
+      this.#resolveIfSettled();
+    });
+  }
+
+  #resolveIfSettled() {
+    if (this.#settled) for (const resolve of this.#settledWaiters.splice(0)) resolve();
+  }
+
+  /** The attention-lab elements shown in this one's shadow root, each settled (again, if one rendered meanwhile). */
+  async #nestedWorkDone() {
+    for (;;) {
+      const pending = [...this.shadowRoot.querySelectorAll('*')].filter((el) => el instanceof AttentionElement && !el.closest('[hidden]') && !el.#settled);
+      if (!pending.length) return;
+      await Promise.all(pending.map((el) => el.updateComplete));
+    }
+  }
 
   /** Register the element (once) under `tag`. */
   static define(tag = this.tag) {
@@ -54,6 +92,11 @@ export class AttentionElement extends HTMLElement {
     this.#resized?.observe(this);
     this.requestRender();
     warmChineseFonts(this.shadowRoot); // once per document, while idle: the first switch to Chinese stays within a frame
+  }
+
+  /** Taken out of the document: nothing of it is pending any more (updateComplete resolves). */
+  disconnectedCallback() {
+    this.#resolveIfSettled();
   }
 
   #widthChanged(entry) {
@@ -185,7 +228,7 @@ export class AttentionElement extends HTMLElement {
     if (!this.lab && !(await this.#load())) return;
     this.#queued = false;
     // A hidden element (an explorer panel not shown) renders when it is shown.
-    if (!this.isConnected || this.hidden) return;
+    if (!this.isConnected || this.hidden) return this.#resolveIfSettled();
     const focused = this.shadowRoot.activeElement?.closest?.('[data-key]')?.dataset.key;
     try {
       this.render(this.lab);
@@ -213,7 +256,9 @@ export class AttentionElement extends HTMLElement {
     } catch (error) {
       // E.g. a Content-Security-Policy without 'wasm-unsafe-eval': say so instead of "Loading…" forever.
       this.#queued = false;
+      this.#failed = true;
       this.showError(error, 'error.load');
+      this.#resolveIfSettled();
       return false;
     }
   }
@@ -231,11 +276,14 @@ export class AttentionElement extends HTMLElement {
     const render = ++this.#renders;
     if (!fillsPending()) {
       this.dataset.ready = '';
+      this.#resolveIfSettled();
       return;
     }
     delete this.dataset.ready;
     whenFilled(() => {
-      if (this.#renders === render) this.dataset.ready = '';
+      if (this.#renders !== render) return;
+      this.dataset.ready = '';
+      this.#resolveIfSettled();
     });
   }
 

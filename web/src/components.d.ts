@@ -61,7 +61,8 @@ export interface AttentionState {
  * `--attn-accent`, `--attn-accent-fg`, `--attn-focus`, `--attn-highlight`, `--attn-cell-size`,
  * `--attn-radius`, `--attn-font`, `--attn-mono`; parts `base`, `heatmap`, `heatmap-table`,
  * `legend`, `export`, `button`, `formula`, `tab`, `tabs`, `stepper`, `step`, `operands`, `chart`.
- * Fires `attention-render` (composed) after each render; `data-ready` is set once every heatmap of the latest render is filled.
+ * Fires `attention-render` (composed) after each render; `data-ready` is set once every heatmap of the latest render is filled,
+ * and `updateComplete` resolves once nothing is pending (await it after a change).
  * Colours: the `theme` attribute (`auto`, `light`, `dark`), see `theme`.
  */
 export declare class AttentionElement extends HTMLElement {
@@ -89,6 +90,12 @@ export declare class AttentionElement extends HTMLElement {
   config(): AttentionState;
   /** Schedule a re-render (batched in a microtask). */
   requestRender(): void;
+  /**
+   * Resolves to `true` once nothing is pending: the library loaded, no render queued, every heatmap's
+   * cells and tables written (`data-ready`), and the same for every element shown inside this one.
+   * Await it after setting an attribute, instead of polling `data-ready`.
+   */
+  readonly updateComplete: Promise<true>;
 }
 
 /** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based), `weights` (`random`, default, or `trained`: layer 0 of the shipped grammar model on `sentence`, fetched with the training build only then). Fires `attention-step` with `{ step, head }`. */

@@ -77,6 +77,7 @@ export class AttentionExplorer extends AttentionElement {
   disconnectedCallback() {
     this.#url?.stop();
     this.#url = null;
+    super.disconnectedCallback();
   }
 
   attributeChangedCallback(name, before, after) {
