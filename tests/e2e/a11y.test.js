@@ -28,47 +28,54 @@ const unfold = (page, tag) =>
     await Promise.all(toggled);
   }, tag);
 
+// One page per panel and language; each view is audited in light and then in dark colours (the
+// page follows the reader's colour scheme, switched in place as an OS switch does).
 describe('accessibility', () => {
   for (const lang of ['en', 'zh-CN'])
-    for (const scheme of ['light', 'dark'])
-      for (const panel of PANELS)
-        test(`${panel} panel, ${lang}, ${scheme}: names, table headers, AA contrast`, async () => {
-          const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, colorScheme: scheme, locale: lang });
-          await page.goto(`${s.url}/?panel=${panel}&mask=causal&step=masked&h=2&lang=${lang}`);
+    for (const panel of PANELS)
+      test(`${panel} panel, ${lang}, light and dark: names, table headers, AA contrast`, async () => {
+        const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: lang });
+        await page.goto(`${s.url}/?panel=${panel}&mask=causal&step=masked&h=2&lang=${lang}`);
+        await ready(page);
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+        const panelEl = page.locator(`attention-explorer attention-${panel}`);
+        expect(await panelEl.evaluate((el) => el.shadowRoot.querySelector('.root').getAttribute('lang'))).toBe(lang);
+        for (const view of [null, ...(MORE[panel] ?? [])]) {
+          if (view === 'measure') {
+            await panelEl.locator('button[data-key="measure"]').click();
+            await page.waitForFunction(() => {
+              const r = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cost').shadowRoot;
+              return r.querySelector('table[data-role=times] tbody tr') && !r.querySelector('[data-role=charts][aria-busy=true]');
+            }, null, { timeout: 60_000 });
+          } else if (view === 'train') {
+            await panelEl.locator('button[data-key="train"]').click();
+            await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-train').step >= 100, null, { timeout: 60_000 });
+            await panelEl.locator('button[data-key="pause"]').click();
+            await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-train').state === 'paused');
+            await panelEl.locator('button[data-key="try-run"]').click();
+            await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-train').shadowRoot.querySelector('[data-role="try-grid"]'));
+          } else if (view) await panelEl.evaluate((el, attrs) => Object.entries(attrs).forEach(([k, v]) => el.setAttribute(k, v)), view);
           await ready(page);
-          expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
-          const panelEl = page.locator(`attention-explorer attention-${panel}`);
-          expect(await panelEl.evaluate((el) => el.shadowRoot.querySelector('.root').getAttribute('lang'))).toBe(lang);
-          for (const view of [null, ...(MORE[panel] ?? [])]) {
-            if (view === 'measure') {
-              await panelEl.locator('button[data-key="measure"]').click();
-              await page.waitForFunction(() => {
-                const r = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cost').shadowRoot;
-                return r.querySelector('table[data-role=times] tbody tr') && !r.querySelector('[data-role=charts][aria-busy=true]');
-              }, null, { timeout: 60_000 });
-            } else if (view === 'train') {
-              await panelEl.locator('button[data-key="train"]').click();
-              await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-train').step >= 100, null, { timeout: 60_000 });
-              await panelEl.locator('button[data-key="pause"]').click();
-              await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-train').state === 'paused');
-              await panelEl.locator('button[data-key="try-run"]').click();
-              await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-train').shadowRoot.querySelector('[data-role="try-grid"]'));
-            } else if (view) await panelEl.evaluate((el, attrs) => Object.entries(attrs).forEach(([k, v]) => el.setAttribute(k, v)), view);
-            await ready(page);
-            await unfold(page, panel);
-            await ready(page);
-            // A new heatmap's table for screen readers is built when the page is next idle (aria-busy
-            // until then); the train panel's maps change outside a render (a few per frame, the grid
-            // aria-busy meanwhile), so its data-ready does not wait for them.
-            await page.waitForFunction((tag) => !document.querySelector('attention-explorer').shadowRoot.querySelector(tag).shadowRoot.querySelector('[aria-busy="true"]'), `attention-${panel}`);
+          await unfold(page, panel);
+          await ready(page);
+          // A new heatmap's table for screen readers is built when the page is next idle (aria-busy
+          // until then); the train panel's maps change outside a render (a few per frame, the grid
+          // aria-busy meanwhile), so its data-ready does not wait for them.
+          await page.waitForFunction((tag) => !document.querySelector('attention-explorer').shadowRoot.querySelector(tag).shadowRoot.querySelector('[aria-busy="true"]'), `attention-${panel}`);
+          for (const scheme of ['light', 'dark']) {
+            await page.emulateMedia({ colorScheme: scheme });
+            expect(await page.evaluate(() => document.querySelector('attention-explorer').colorScheme), `${view ?? 'first view'}`).toBe(scheme);
             const r = await page.evaluate(audit);
-            expect(r.unnamed).toEqual([]);
+            const where = `${JSON.stringify(view ?? 'first view')}, ${scheme}`;
+            expect(r.unnamed, where).toEqual([]);
             // The train panel holds its tables (the attention maps) once it has trained.
-            if (panel !== 'scaling' && !(panel === 'train' && !view)) expect(r.tables).toBeGreaterThan(0);
-            expect(r.headerless).toBe(0);
-            expect(r.low).toEqual([]);
+            if (panel !== 'scaling' && !(panel === 'train' && !view)) expect(r.tables, where).toBeGreaterThan(0);
+            expect(r.headerless, where).toBe(0);
+            expect(r.low, where).toEqual([]);
           }
-          expect(problems.console).toEqual([]);
-          await context.close();
-        });
+          await page.emulateMedia({ colorScheme: 'light' });
+        }
+        expect(problems.console).toEqual([]);
+        await context.close();
+      });
 });

@@ -80,7 +80,10 @@ export async function watchedPage(browser, options = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const problems = { console: [], external: [] };
-  page.on('console', (m) => m.type() === 'error' && problems.console.push(m.text()));
+  // The browser asks a test page's server for /favicon.ico, which a plain test page has none of:
+  // that 404 is the test server's, not the page's.
+  const favicon = (m) => new URL(m.location().url || 'about:blank').pathname === '/favicon.ico';
+  page.on('console', (m) => m.type() === 'error' && !favicon(m) && problems.console.push(m.text()));
   page.on('pageerror', (e) => problems.console.push(String(e)));
   context.on('request', (request) => {
     const u = new URL(request.url());
@@ -110,10 +113,9 @@ export async function componentPage(browser, origin, body, { selector, lang = 'e
   });
   const path = `/__page-${Math.random().toString(36).slice(2)}.html`;
   const url = `${origin}${path}`;
-  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>components</title><link rel="icon" href="data:,"><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>`;
+  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>components</title><script type="module" src="/dist/components.js"></script></head><body>${body}</body></html>`;
   const page = { body: html, headers: csp ? { 'Content-Security-Policy': csp } : {} };
   // Served by the test server itself; a route (another server's origin) intercepts every request.
-  // (No favicon: the browser would ask the server for /favicon.ico, and log its 404.)
   if (pagesOf.has(origin)) pagesOf.get(origin)[path] = page;
   else await w.page.route(url, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', headers: page.headers, body: html }));
   await w.page.goto(url);
