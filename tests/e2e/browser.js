@@ -199,13 +199,19 @@ export function audit(panel) {
     const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
     return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(bl);
   };
+  // Each element's answer is kept: the text of a table shares its ancestors' backgrounds.
+  const backgrounds = new Map();
   const background = (el) => {
-    for (let n = el; n; n = n.parentElement ?? n.getRootNode().host) {
-      const c = rgb(getComputedStyle(n).backgroundColor);
-      if (c.length === 3 || (c.length === 4 && c[3] === 1)) return c.slice(0, 3);
-      if (getComputedStyle(n).backgroundImage !== 'none') return null; // hatched cells: checked by colour choice
-    }
-    return rgb(getComputedStyle(document.body).backgroundColor).slice(0, 3);
+    if (!el) return rgb(getComputedStyle(document.body).backgroundColor).slice(0, 3);
+    if (backgrounds.has(el)) return backgrounds.get(el);
+    const style = getComputedStyle(el);
+    const c = rgb(style.backgroundColor);
+    let found;
+    if (c.length === 3 || (c.length === 4 && c[3] === 1)) found = c.slice(0, 3);
+    else if (style.backgroundImage !== 'none') found = null; // hatched cells: checked by colour choice
+    else found = background(el.parentElement ?? el.getRootNode().host);
+    backgrounds.set(el, found);
+    return found;
   };
   const low = [];
   for (const el of all) {

@@ -199,30 +199,6 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
-  test('a step prepared (drawn ahead) in light colours is shown in dark ones after a switch to dark', async () => {
-    const query = '?s=the%20cat%20sat%20down&step=weights';
-    /** Runs in the page: the shown step's main canvas as a data URL. */
-    const mainPixels = () => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas').toDataURL();
-    const { page, problems, context } = await open(query, { colorScheme: 'light' });
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 3000))); // the other steps prepared
-    const light = await page.evaluate(mainPixels);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.waitForFunction((before) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role="main"] canvas').toDataURL() !== before, light);
-    await page.evaluate(async () => {
-      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps');
-      const done = new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
-      steps.step = 'V';
-      await done;
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    });
-    const shown = await page.evaluate(mainPixels);
-    const dark = await open(query.replace('weights', 'V'), { colorScheme: 'dark' });
-    expect(shown === (await dark.page.evaluate(mainPixels))).toBe(true);
-    expect(problems.console).toEqual([]);
-    await dark.context.close();
-    await context.close();
-  });
-
   test('a new --attn-cell-size or --attn-font, a resize across the narrow layout, or drawAll() draws the canvases again in the new sizes', async () => {
     const { page, problems, context } = await open('?s=the%20cat%20sat&step=weights');
     // Runs in the page: the main heatmap's cell pitch (CSS px) and its pixels.
@@ -365,39 +341,6 @@ describe('canvas heatmap', () => {
     expect(near.filter((c) => c.drawn)).toEqual([]);
     await settled(page);
     expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every(drawnForItsShape))).toBe(true);
-    expect(problems.console).toEqual([]);
-    await context.close();
-  });
-
-  test('a step prepared while idle is drawn before it is shown, and at the latest in the frame that first shows it', async () => {
-    // After a d_k change the other steps' figures (Q, K, V: new shapes) are built and drawn while the
-    // page is idle, out of the document; the first render that shows one has nothing left to draw.
-    const { page, context, problems } = await open('?s=a+b+c+d+e&dm=8&dk=4&step=weights');
-    const drawnInFrame = await page.evaluate(async () => {
-      const explorer = document.querySelector('attention-explorer');
-      const steps = explorer.shadowRoot.querySelector('attention-steps');
-      const rendered = () => new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
-      let done = rendered();
-      explorer.setAttribute('d-k', '3');
-      await done;
-      // The neighbours are prepared one per idle period (V is the fifth step from the weights).
-      await new Promise((r) => setTimeout(r, 3000));
-      const seen = {};
-      for (const key of ['V', 'K', 'Q']) {
-        done = rendered();
-        steps.step = key;
-        await done;
-        const canvas = steps.shadowRoot.querySelector('figure[data-role="main"] canvas');
-        const ahead = drawnForItsShape(canvas);
-        seen[key] = await new Promise((r) => requestAnimationFrame(() => r({ ahead, drawn: drawnForItsShape(canvas), width: parseFloat(canvas.style.width) || 0 })));
-      }
-      return seen;
-    });
-    expect(drawnInFrame.V.ahead).toBe(true);
-    for (const key of ['V', 'K', 'Q']) {
-      expect(drawnInFrame[key].drawn, key).toBe(true);
-      expect(drawnInFrame[key].width, key).toBeGreaterThan(0);
-    }
     expect(problems.console).toEqual([]);
     await context.close();
   });

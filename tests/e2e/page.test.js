@@ -401,11 +401,14 @@ describe('demo page', () => {
     await context.close();
   });
 
-  test('steps prepared while the page is idle show the latest numbers when jumped to after a change', async () => {
+  test('steps visited before show the latest numbers when jumped to after a change', async () => {
     const sentence = Array.from({ length: 32 }, (_, i) => `w${i}`).join(' ');
     const { page, problems, context } = await open(`?s=${encodeURIComponent(sentence)}&dm=64&dk=16&h=4&mask=causal&seed=1&step=weights`);
-    // Let the idle preparation build the other steps' figures, then change the seed and jump far.
-    await page.waitForTimeout(1500);
+    // Visit the steps the test jumps to (their figures are kept), then change the seed and jump far.
+    for (const step of ['final', 'X', 'concat', 'weights']) {
+      await inSteps(page, `root.host.setAttribute('step', '${step}')`);
+      await ready(page);
+    }
     await page.evaluate(() => document.querySelector('attention-explorer').setAttribute('seed', '2'));
     await ready(page);
     const { buildModel } = await import('../../web/src/model.js');

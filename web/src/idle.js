@@ -1,4 +1,4 @@
-// Work that can wait until the page is idle, after the change's frame is drawn (or within 250 ms):
+// Work that can wait until the page is idle, after the change's frame is drawn (or within 50 ms):
 // a heatmap's screen-reader table, a table the page no longer shows. Each piece of work has a key
 // (its heatmap, its node); a later one for the same key replaces it, so only the latest data is
 // written. A few pieces run per idle period. `whenFilled` tells when nothing waits (an element's
@@ -16,7 +16,7 @@ if (channel) channel.port1.onmessage = () => queue.shift()?.(slack);
 /** Call `f(deadline)` when the page is next idle. */
 export const onIdle =
   typeof requestIdleCallback === 'function'
-    ? (f) => requestIdleCallback(f, { timeout: 250 })
+    ? (f) => requestIdleCallback(f, { timeout: 50 })
     : (f) => (channel ? (queue.push(f), channel.port2.postMessage(0)) : setTimeout(() => f(slack), 0));
 
 /** Run `work` for `key` when the page is next idle (replacing what waited for that key). */

@@ -75,18 +75,6 @@ export function renderTexCached(element, cache, tex) {
   cache.set(tex, [...element.childNodes]);
 }
 
-/**
- * Typesets `tex` into `cache` (renderTexCached's) while nothing shows it, e.g. when the page is
- * idle, so that the render that first shows it only moves the nodes in.
- */
-export function prepareTex(cache, tex) {
-  if (cache.has(tex)) return;
-  const holder = document.createElement('div');
-  renderTex(holder, tex);
-  if (cache.size > 64) cache.clear();
-  cache.set(tex, [...holder.childNodes]);
-}
-
 /** A matrix as a TeX bmatrix with its live numbers (masked entries as −∞). */
 export function texMatrix(matrix) {
   const lines = [];

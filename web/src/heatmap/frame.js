@@ -2,8 +2,7 @@
 // before it is painted (all of them together: the theme is read once per shadow root, then the
 // canvases are sized and drawn). A heatmap known to be off screen is drawn when the page is next
 // idle, or at once when it comes near the viewport (heatmap.js); one out of the document waits
-// until it is in, unless its panel draws it ahead (drawAhead), and is drawn again once placed if the
-// theme or pixel ratio changed meanwhile. Before printing, and when a script asks (drawAll),
+// until it is in, and is drawn again once placed if the theme or pixel ratio changed meanwhile. Before printing, and when a script asks (drawAll),
 // everything waiting is drawn.
 import { later } from '../idle.js';
 import { canvasLang, cellImage, draw, layout, readTheme, size } from './canvas.js';
@@ -84,15 +83,6 @@ export function drawIfDirty(view) {
 }
 
 /**
- * Draw `view` now, out of the document (a step the steps panel prepares while idle), in the theme
- * and language of `like`: a canvas in the document, in the root the figure will join. Shown later,
- * it is only placed: nothing is left to draw in that frame (a 32-token step: 10–25 ms).
- */
-export function drawAhead(view, like) {
-  if (view.dirty && !view.figure.isConnected && like?.isConnected) paint(view, readTheme(like), canvasLang(like));
-}
-
-/**
  * Draw now, wherever they are, every heatmap that waits and every one drawn for another theme (a
  * page switched to dark, a print, a new --attn-cell-size): for print and full-page captures.
  */
@@ -125,8 +115,9 @@ export function recheckThemes() {
   });
 }
 
-/** `lang`: the text's language, set on the context (not 'inherit', see canvasLang); resizing resets it. */
-function paint(view, theme, lang = canvasLang(view.canvas)) {
+function paint(view, theme) {
+  // The text's language, set on the context (not 'inherit', see canvasLang); resizing resets it.
+  const lang = canvasLang(view.canvas);
   dirty.delete(view);
   view.dirty = false;
   view.themeKey = theme.key;

@@ -5,7 +5,7 @@ import { cancel, later, now } from '../idle.js';
 import { canvasLang } from './canvas.js';
 import { createCells } from './cells.js';
 import { listen } from './focus.js';
-import { drawAhead, drawIfDirty, requestDraw } from './frame.js';
+import { drawIfDirty, requestDraw } from './frame.js';
 import { barKey, legendKey, makeBar, makeCaption, makeLegend } from './legend.js';
 import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
 
@@ -32,8 +32,7 @@ import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
  * body, their labels and data-value) are written when the page is next idle, after the change's frame;
  * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
  * figure (pool and slot) stays where it is, with its focused cell; given another shape, with a new
- * table (reshape). Exports always read this render's data. `drawAhead(like)` draws a figure still
- * out of the document (frame.js).
+ * table (reshape). Exports always read this render's data.
  */
 export function createHeatmap(o) {
   const cells = createCells(o.matrix, o.mask, o.maskedText ?? '−∞');
@@ -44,7 +43,7 @@ export function createHeatmap(o) {
   if (!view) view = createView(o, shapeKey, rows, cols);
   else if (view.shapeKey !== shapeKey) reshape(view, shapeKey, rows, cols);
   update(view, o, cells, compact);
-  return { el: view.figure, highlight: (marks) => highlight(view, marks), drawAhead: (like) => drawAhead(view, like) };
+  return { el: view.figure, highlight: (marks) => highlight(view, marks) };
 }
 
 /** A new figure's parts (the light ones come with the first update) and listeners. */
@@ -124,8 +123,8 @@ function update(view, o, cells, compact) {
     o.onCell?.(i, j);
   };
   view.leave = () => o.onCell?.(null, null);
-  // Still waiting to be drawn (built out of the document: a step prepared while idle): the render
-  // that places it asks for its frame.
+  // Still waiting to be drawn (a figure out of the document when it changed): the render that
+  // places it asks for its frame.
   if (redraw || view.dirty) requestDraw(view);
   const maskedLabel = `${cells.maskedText}, ${t('heatmap.masked')}`;
   busy(view, true);

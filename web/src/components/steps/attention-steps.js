@@ -8,7 +8,7 @@ import { createHeatmap, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
 import { Stepper } from '../../stepper.js';
 import { mathNodes } from '../../math-text.js';
-import { prepareTex, renderTexCached } from '../../tex.js';
+import { renderTexCached } from '../../tex.js';
 import { OPEN_CELLS, dims, operandList } from './operands.js';
 import { stepNotes } from './notes.js';
 import { headMark, shownIndex, stepTex, traceSteps } from './trace-steps.js';
@@ -33,7 +33,6 @@ export class AttentionSteps extends AttentionElement {
   #texCache = new Map();
   #box = null;
   #operands = [];
-  #idle = 0;
   /**
    * Kept heatmaps by slot (one per step and operand); their cells are brought up to date when
    * shown again (a new sentence of as many tokens only relabels rows). A slot whose matrix changes
@@ -98,7 +97,6 @@ export class AttentionSteps extends AttentionElement {
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
     place(root, [...this.#heading(), ...this.#trained.nodes(this.t), this.#controls(traced, index), this.#tabs(traced), this.#stepPanel(step, traced)]);
-    this.#prepareNeighbours(index, traced);
     this.#stepper.refocus();
   }
 
@@ -221,40 +219,6 @@ export class AttentionSteps extends AttentionElement {
       slot: `main ${step.key}`,
       onCell: (i, j) => this.#highlightOperands(i, j),
     });
-  }
-
-  /**
-   * While the page is idle, build the figures of the other steps, nearest first (after and before
-   * the shown one, then further out; one figure per idle period), so that "next", "previous" and a
-   * jump to any step only swap figures: at 32 tokens and d_model 64, a first visit of a step took
-   * 10–40 ms of script, one prepared so 4–9 ms. They are not in the document until shown, and are
-   * brought up to date then; their canvases are drawn then too, in the theme of the shown step's
-   * canvas (drawn when shown, a step's frame took 10–25 ms more), and their formulas typeset
-   * (KaTeX: 1–5 ms each at a first visit).
-   */
-  #prepareNeighbours(index, traced) {
-    if (typeof requestIdleCallback !== 'function') return;
-    cancelIdleCallback(this.#idle);
-    const { steps } = traced;
-    const like = () => this.#panel?.querySelector('figure[data-role="main"] canvas');
-    const work = [];
-    const formulas = [];
-    for (let d = 1; d < steps.length; d++)
-      for (const k of [index + d, index - d]) {
-        if (k < 0 || k >= steps.length) continue;
-        work.push(
-          () => this.#mainHeatmap(steps[k], traced).drawAhead(like()),
-          () => this.#operandsFor(steps[k], traced).forEach((op) => op.heat?.drawAhead(like())),
-        );
-        formulas.push(() => prepareTex(this.#texCache, stepTex(steps[k], traced.model, this.t('steps.texWhere'))));
-      }
-    work.push(...formulas); // after every figure: a figure drawn when shown costs more (10–25 ms)
-    const next = (deadline) => {
-      if (!this.isConnected || !work.length) return;
-      if (deadline.timeRemaining() > 8) work.shift()();
-      if (work.length) this.#idle = requestIdleCallback(next);
-    };
-    this.#idle = requestIdleCallback(next);
   }
 
   /** Small heatmaps of what the step was computed from, with how a cell maps onto them. */
