@@ -234,7 +234,7 @@ describe('attention-backward', () => {
     await ready(page);
     expect(requested.filter((p) => /training/.test(p))).toEqual([]);
     await page.locator('attention-explorer').locator('#ptab-backward').click();
-    await page.waitForFunction(() => 'ready' in document.querySelector('attention-explorer').shadowRoot.querySelector('attention-backward').dataset);
+    await settled(page);
     expect(requested.filter((p) => /training/.test(p)).sort()).toEqual(['/site/attention-lab-training-simd.wasm', '/site/training.js']);
     const heading = await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-backward').shadowRoot.querySelector('h2').textContent);
     expect(heading).toBe('The backward pass of one head');

@@ -239,9 +239,12 @@ export function screenshotFile(name) {
   return join(dir, name);
 }
 
-/** Quantise a PNG with pngquant where it is installed (a lossy palette; text stays sharp). */
+/**
+ * Quantise a PNG kept for the docs (npm run screenshots) with pngquant where it is installed (a
+ * lossy palette; text stays sharp); a test's own screenshot in the temporary folder is left as taken.
+ */
 export function quantise(file) {
-  spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
+  if (process.env.ATTENTION_LAB_SCREENSHOTS) spawnSync('pngquant', ['--force', '--ext', '.png', '--quality', '65-90', '--skip-if-larger', file]);
 }
 
 /**

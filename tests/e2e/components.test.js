@@ -6,8 +6,12 @@ import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
 
+/** Every element `selector` has nothing pending (its updateComplete). */
 const allReady = (page, selector) =>
-  page.waitForFunction((sel) => [...document.querySelectorAll(sel)].every((el) => 'ready' in el.dataset), selector);
+  page.evaluate((sel) => Promise.all([...document.querySelectorAll(sel)].map(async (el) => {
+    await customElements.whenDefined(el.localName);
+    await el.updateComplete;
+  })), selector);
 
 describe('components', () => {
   test('render under hostile global CSS and keep separate state', async () => {
@@ -85,7 +89,7 @@ describe('components', () => {
     await allReady(page, 'attention-pooling');
     // Read once the element is ready (its cells' data-value follow a change when the page is idle).
     const state = async () =>
-      (await page.waitForFunction(() => 'ready' in document.getElementById('pool').dataset)) &&
+      (await page.evaluate(() => document.getElementById('pool').updateComplete)) &&
       page.evaluate(() => {
         const el = document.getElementById('pool');
         const row = [...el.shadowRoot.querySelectorAll('figure')].find((f) => f.querySelector('.shape')?.textContent.includes('1×50'));

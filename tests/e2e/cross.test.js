@@ -293,7 +293,7 @@ describe('attention-cross', () => {
     await context.close();
 
     const w = await open('<attention-explorer panel="cross" sentence="the cat sat" mask="causal"></attention-explorer>', { selector: 'attention-explorer' });
-    await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cross')?.dataset ?? {}));
+    await settled(w.page);
     const inner = await w.page.evaluate(() => {
       const ex = document.querySelector('attention-explorer').shadowRoot;
       const cross = ex.querySelector('attention-cross');

@@ -248,7 +248,7 @@ describe('attention-decoding', () => {
     await context.close();
 
     const w = await open('<attention-explorer panel="decoding" sentence="the cat sat"></attention-explorer>', { selector: 'attention-explorer' });
-    await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer').shadowRoot.querySelector('attention-decoding')?.dataset ?? {}));
+    await settled(w.page);
     const inner = () =>
       w.page.evaluate(() => {
         const ex = document.querySelector('attention-explorer');

@@ -7,7 +7,7 @@
 // typeset (<sub>) with readable names; the Chinese masked-step formula has no "where".
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ready, root, watchedPage } from './browser.js';
+import { ready, root, settled, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 import heatmapStrings from '../../web/src/strings/heatmap.js';
 
@@ -203,15 +203,15 @@ describe('small wrong things', () => {
         expect(Number(m[1])).toBeGreaterThan(0);
       }
     };
-    await page.waitForFunction(() => 'ready' in document.querySelector('attention-explorer').shadowRoot.querySelector('attention-compare').dataset);
+    await settled(page);
     check(await times());
     // A warm re-render: before, each call was timed once and read 0 µs.
     for (const lang of ['en', 'zh-CN', 'en', 'zh-CN']) {
       await page.evaluate((l) => document.querySelector('attention-explorer').setAttribute('lang', l), lang);
       await ready(page);
       await page.waitForFunction((l) => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-compare').shadowRoot.querySelector('h2')?.textContent === (l === 'en' ? 'Scoring functions compared' : '评分函数的比较'), lang);
-      // The times are measured when the page is idle after the render: data-ready says they are in.
-      await page.waitForFunction(() => 'ready' in document.querySelector('attention-explorer').shadowRoot.querySelector('attention-compare').dataset);
+      // The times are measured when the page is idle after the render: settled says they are in.
+      await settled(page);
       check(await times());
     }
     await context.close();

@@ -220,7 +220,7 @@ describe('typed matrices through the inputs property', () => {
   test('payload strings, non-finite numbers and wrong shapes give a visible error, never a frozen tab', async () => {
     const { page, problems, context } = await hostilePage();
     await page.goto(plain.page('inputs', plainPage('<attention-steps sentence="one two three" step="weights"></attention-steps>')));
-    await page.waitForFunction(() => 'ready' in document.querySelector('attention-steps').dataset);
+    await settled(page);
     const cases = [
       { X: [PAYLOADS.slice(0, 8)] },
       { X: [[1, 2, 3, 4, 5, 6, 7, Infinity]] },
@@ -230,12 +230,10 @@ describe('typed matrices through the inputs property', () => {
     const shown = [];
     for (const inputs of cases) {
       await page.evaluate((value) => {
-        const el = document.querySelector('attention-steps');
-        delete el.dataset.ready;
-        el.inputs = value;
+        document.querySelector('attention-steps').inputs = value;
       }, inputs);
       await responsive(page);
-      await page.waitForFunction(() => 'ready' in document.querySelector('attention-steps').dataset);
+      await settled(page);
       shown.push(await page.evaluate(() => document.querySelector('attention-steps').shadowRoot.querySelector('[role="alert"]')?.textContent ?? 'no error shown'));
     }
     // A string is not a number, Infinity not finite, a 2×2 W_Q not d_model × d_k, 10⁶ columns beyond
@@ -377,7 +375,7 @@ describe(`under the header ${STRICT}`, () => {
   test('one component on a plain page computes with no violation', async () => {
     const { page, problems, context } = await hostilePage();
     await page.goto(strict.page('one', plainPage('<attention-steps sentence="one two three" step="weights" mask="causal"></attention-steps>')));
-    await page.waitForFunction(() => 'ready' in (document.querySelector('attention-steps')?.dataset ?? {}));
+    await ready(page, 'attention-steps');
     const value = await page.evaluate(() => document.querySelector('attention-steps').shadowRoot.querySelector('figure[data-role=main] td[data-i="1"][data-j="0"]').dataset.value);
     expect(Number(value)).toBeGreaterThan(0);
     expect(Number(value)).toBeLessThan(1);
@@ -434,17 +432,16 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
     const { page, problems, context } = await hostilePage();
     const tags = only ? [only] : TAGS;
     await page.goto(plain.page(`range-${RANGE_CASES.findIndex((c) => c.note === note)}`, plainPage(tags.map((tag) => `<${tag}></${tag}>`).join('\n'))));
-    await page.waitForFunction((list) => list.every((t) => 'ready' in document.querySelector(t).dataset), tags);
+    await settled(page);
     // Applied to live elements, then timed only by whether a frame still comes.
     await page.evaluate(([list, a]) => {
       for (const t of list) {
         const el = document.querySelector(t);
-        delete el.dataset.ready;
         for (const [k, v] of Object.entries(a)) el.setAttribute(k, v);
       }
     }, [tags, attrs]);
     await responsive(page);
-    await page.waitForFunction((list) => list.every((t) => 'ready' in document.querySelector(t).dataset), tags);
+    await settled(page);
     await responsive(page);
     for (const tag of tags) {
       const shown = await noteOf(page, tag);

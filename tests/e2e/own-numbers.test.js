@@ -16,20 +16,18 @@ const lab = await loadLab();
 const open = (body, selector) => componentPage(b.browser, s.url, body, { selector });
 const nested = (m) => Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
 
-/** Set attributes (null removes) and `inputs` on the element `sel`, and wait for its next render. */
-async function give(page, sel, { attrs = {}, inputs } = {}) {
-  await page.evaluate(
-    ([sel, attrs, inputs]) => {
+/** Set attributes (null removes) and `inputs` on the element `sel`, and wait until it has nothing pending. */
+const give = (page, sel, { attrs = {}, inputs } = {}) =>
+  page.evaluate(
+    async ([sel, attrs, inputs]) => {
       const el = document.querySelector(sel);
-      delete el.dataset.ready;
       for (const [name, value] of Object.entries(attrs)) value === null ? el.removeAttribute(name) : el.setAttribute(name, value);
       if (inputs !== undefined) el.inputs = inputs;
       else el.requestRender();
+      await el.updateComplete;
     },
     [sel, attrs, inputs],
   );
-  await page.waitForFunction((sel) => 'ready' in document.querySelector(sel).dataset, sel);
-}
 
 /** What element `sel` shows: its figures (caption, row and column headers, cell values), alert, notes. */
 const shown = (page, sel) =>

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { KERNEL_FORMULAS } from '../../web/src/components/pooling/kernels.js';
 import { cueScores, poolingData } from '../../web/src/pooling-data.js';
-import { componentPage } from './browser.js';
+import { componentPage, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -22,7 +22,7 @@ const set = async (page, attrs) => {
     for (const [k, v] of Object.entries(a)) el.setAttribute(k, v);
     await done;
   }, attrs);
-  await page.waitForFunction(() => 'ready' in document.querySelector('attention-pooling').dataset);
+  await settled(page);
 };
 
 /** The chart's prediction vertices (px), the pixels of the library's predictions, the note and readouts. */

@@ -200,7 +200,7 @@ describe('attention-positions', () => {
     await context.close();
 
     const w = await open('<attention-explorer panel="positions" sentence="the cat sat"></attention-explorer>', { selector: 'attention-explorer' });
-    await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer').shadowRoot.querySelector('attention-positions')?.dataset ?? {}));
+    await settled(w.page);
     const inner = await w.page.evaluate(() => {
       const ex = document.querySelector('attention-explorer').shadowRoot;
       const el = ex.querySelector('attention-positions');

@@ -2,7 +2,7 @@
 // refuses to render there, so the formulas are the MathML it writes (laid out by the browser)
 // and the panel works, instead of an error in place of the whole panel.
 import { describe, expect, test } from 'vitest';
-import { watchedPage } from './browser.js';
+import { ready, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // the repo root: /dist/components.js
@@ -13,7 +13,7 @@ describe('a page in quirks mode', () => {
     const html = '<html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/dist/components.js"></script></head><body><attention-steps step="weights" mask="causal"></attention-steps></body></html>';
     await page.route((u) => u.pathname === '/__quirks.html', (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
     await page.goto(`${s.url}/__quirks.html`);
-    await page.waitForFunction(() => 'ready' in (document.querySelector('attention-steps')?.dataset ?? {}));
+    await ready(page, 'attention-steps');
     const shown = await page.evaluate(() => {
       const root = document.querySelector('attention-steps').shadowRoot;
       return {

@@ -3,7 +3,7 @@
 // every change is written back with the host's own parameters and fragment kept, at most one
 // write per 250 ms with the last state written; without the attribute the URL is left alone.
 import { describe, expect, test } from 'vitest';
-import { watchedPage } from './browser.js';
+import { ready, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // the repo root: /dist/components.js
@@ -14,7 +14,7 @@ async function hostPage(body, query) {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>a post</title><link rel="icon" href="data:,"><script type="module" src="/dist/components.js"></script></head><body><h1 id="demo">A post</h1>${body}</body></html>`;
   await w.page.route((u) => u.pathname === '/posts/attention/', (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
   await w.page.goto(`${s.url}/posts/attention/${query}`);
-  await w.page.waitForFunction(() => 'ready' in (document.querySelector('attention-explorer')?.dataset ?? {}));
+  await ready(w.page);
   return w;
 }
 
