@@ -1,11 +1,29 @@
+import { BaseSequencer } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+// The files known to take longest start first. Vitest orders files by their times in its cache,
+// and without one (a fresh clone: CI) by size, largest first: the consumers' fresh clone (a WASM
+// build, about 140 s) then started two minutes into its stage, the stage's last two minutes.
+const LONGEST = ['tests/consumers/fresh-clone.test.js', 'tests/consumers/embedding.test.js'];
+class LongestFirst extends BaseSequencer {
+  async sort(files) {
+    const rank = (file) => {
+      const at = LONGEST.findIndex((name) => file.moduleId.endsWith(`/${name}`));
+      return at < 0 ? LONGEST.length : at;
+    };
+    const sorted = await super.sort(files);
+    return sorted.map((file, i) => [file, i]).sort((a, b) => rank(a[0]) - rank(b[0]) || a[1] - b[1]).map(([file]) => file);
+  }
+}
 
 // One project per runner directory; npm test runs them as separate stages.
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'js', include: ['tests/js/**/*.test.{js,mjs,ts}'], testTimeout: 60_000 } },
-      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.{js,mjs}'], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } },
+      // One file at a time, all of them in one Chromium (global-setup.js).
+      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.{js,mjs}'], globalSetup: ['tests/e2e/global-setup.js'], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } },
       // Two files at a time: their npm installs wait on the network and disk while another builds
       // (the shared caches are taken under flock, see tests/consumers/helpers.js).
       { test: { name: 'consumers', include: ['tests/consumers/**/*.test.{js,mjs}'], testTimeout: 300_000, hookTimeout: 300_000, maxWorkers: 2 } },

@@ -1,7 +1,8 @@
 // A small static file server on 127.0.0.1, for `npm start` (scripts/serve.mjs), `npx attention-lab`
 // (bin/attention-lab.mjs) and the browser tests. Files outside `dir` are refused; a folder serves its
 // index.html; `pages` adds documents that are not files ({ '/': html }, or { '/': { body, headers } }),
-// and may be added to while the server runs.
+// and may be added to while the server runs; `headers` go with every response (a test's
+// Content-Security-Policy).
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
@@ -19,32 +20,43 @@ export const TYPES = {
 };
 
 /** Serve `dir` on 127.0.0.1 (port 0 picks a free one). Resolves to the http.Server. */
-export function serveStatic(dir, port = 0, { pages = {} } = {}) {
-  const server = createServer((req, res) => {
+export function serveStatic(dir, port = 0, { pages = {}, headers: always = {} } = {}) {
+  // A link to the demo carries its state in the query, typed matrices included (up to 4 × 64 × 64
+  // numbers): far longer than Node's default limit of 16 KB for a request's head.
+  const server = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
     let path;
     try {
       path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     } catch {
-      res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request: the path is not valid percent-encoding');
+      res.writeHead(400, { ...always, 'content-type': 'text/plain' }).end('bad request: the path is not valid percent-encoding');
       return;
     }
     if (Object.hasOwn(pages, path)) {
       const page = pages[path];
       const { body, headers = {} } = typeof page === 'string' ? { body: page } : page;
-      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache', ...headers }).end(body);
+      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache', ...always, ...headers }).end(body);
       return;
     }
     let file = normalize(join(dir, path));
     if (file !== dir && !file.startsWith(dir + sep)) {
-      res.writeHead(403).end();
+      res.writeHead(403, always).end();
       return;
     }
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
     if (!existsSync(file)) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      res.writeHead(404, { ...always, 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    // Asked again each time (no-cache), answered 304 while the file is the same: the browser uses
+    // the copy it has instead of loading the file again, and a rebuilt file is fetched at once.
+    const { size, mtimeMs } = statSync(file);
+    const etag = `W/"${size}-${Math.floor(mtimeMs)}"`;
+    const headers = { ...always, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', etag };
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, headers).end();
+      return;
+    }
+    res.writeHead(200, headers);
     createReadStream(file).pipe(res);
   });
   return new Promise((resolve, reject) => {

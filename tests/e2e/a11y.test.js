@@ -3,7 +3,7 @@
 // the panels reach WCAG AA contrast (4.5:1) on their backgrounds. Every panel of the explorer is
 // audited with its folded parts (<details>) opened, so what a reader can unfold is checked too;
 // the transformer at several steps, the cost panel also after a (short) measurement.
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { audit, ready, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
@@ -28,15 +28,32 @@ const unfold = (page, tag) =>
     await Promise.all(toggled);
   }, tag);
 
-// One page per panel and language; each view is audited in light and then in dark colours (the
-// page follows the reader's colour scheme, switched in place as an OS switch does).
+// One page per language, the panels opened in turn from it (the explorer's panel attribute, as a
+// link's panel= sets it); each view is audited in light and then in dark colours (the page follows
+// the reader's colour scheme, switched in place as an OS switch does).
+const pages = new Map();
+async function pageFor(lang) {
+  if (!pages.has(lang))
+    pages.set(lang, (async () => {
+      const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: lang });
+      await w.page.goto(`${s.url}/?mask=causal&step=masked&h=2&lang=${lang}`);
+      await ready(w.page);
+      return w;
+    })());
+  return pages.get(lang);
+}
+afterAll(async () => {
+  for (const w of pages.values()) await (await w).context.close();
+});
+
 describe('accessibility', () => {
   for (const lang of ['en', 'zh-CN'])
     for (const panel of PANELS)
       test(`${panel} panel, ${lang}, light and dark: names, table headers, AA contrast`, async () => {
-        const { page, context, problems } = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, colorScheme: 'light', locale: lang });
-        await page.goto(`${s.url}/?panel=${panel}&mask=causal&step=masked&h=2&lang=${lang}`);
+        const { page, problems } = await pageFor(lang);
+        await page.evaluate((p) => document.querySelector('attention-explorer').setAttribute('panel', p), panel);
         await ready(page);
+        expect(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[role=tab][aria-selected=true]').id)).toBe(`ptab-${panel}`);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
         const panelEl = page.locator(`attention-explorer attention-${panel}`);
         expect(await panelEl.evaluate((el) => el.shadowRoot.querySelector('.root').getAttribute('lang'))).toBe(lang);
@@ -76,6 +93,5 @@ describe('accessibility', () => {
           await page.emulateMedia({ colorScheme: 'light' });
         }
         expect(problems.console).toEqual([]);
-        await context.close();
       });
 });

@@ -11,7 +11,7 @@ import { serveStatic } from '../../scripts/serve.mjs';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-let built = false;
+let built = Boolean(process.env.ATTENTION_LAB_BUILT); // the e2e run's global set-up built already
 /**
  * Build the WASM library and the site when they are missing or stale. The
  * bundles embed the Emscripten glue, so they are rebuilt whenever the .wasm
@@ -19,7 +19,7 @@ let built = false;
  * cannot pair a new .wasm with old glue.
  */
 export function ensureBuilt() {
-  if (built) return; // once per test file: loadLab() and useBrowser() both ask
+  if (built) return; // once per process: loadLab() and useBrowser() both ask
   const locked = existsSync('/usr/bin/flock') ? ['/usr/bin/flock', ['/tmp/build.lock', process.execPath]] : [process.execPath, []];
   for (const script of ['scripts/build.mjs', 'scripts/build-web.mjs']) {
     const r = spawnSync(locked[0], [...locked[1], script, '--if-missing'], { cwd: root, encoding: 'utf8' });
@@ -28,15 +28,22 @@ export function ensureBuilt() {
   built = true;
 }
 
+// No host resolves but this machine's: a request that would leave it fails at once, and
+// watchedPage records it without intercepting every request.
+export const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+
+/**
+ * Chromium for a test file or a script: the e2e run's one browser (started by global-setup.js) when
+ * there is one, else a new one. `close()` closes what this file opened (a connected browser's
+ * contexts; the run's browser stays for the next file).
+ */
 export async function launch() {
+  const shared = process.env.ATTENTION_LAB_BROWSER;
   // playwright-core gives every launch a fresh temporary profile (it refuses --user-data-dir).
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    // No host resolves but this machine's: a request that would leave it fails at once, and
-    // watchedPage records it without intercepting every request.
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'],
-  });
+  const browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: BROWSER_ARGS });
   const close = async () => {
     await browser.close();
   };
@@ -66,32 +73,92 @@ export async function server(dir = root) {
 /** Whether a request stays on this machine (or needs no network at all). */
 const local = (u) => u.protocol === 'data:' || u.protocol === 'blob:' || u.hostname === '127.0.0.1' || u.hostname === 'localhost';
 
+// The contexts pages are opened in, one per browser and set of options: a new context costs a
+// renderer start (about 450 ms a page on this machine, against 200 ms for a page in an open context)
+// and an empty cache, so the page's scripts and WebAssembly were fetched and compiled again for
+// every test. The pages of a context share nothing a test could see but that cache: the components
+// keep no storage, and a test that grants permissions or watches a context's requests asks for a
+// context of its own (`isolated`).
+const sharedContexts = new WeakMap();
+
+function sharedContext(browser, options) {
+  if (!sharedContexts.has(browser)) sharedContexts.set(browser, new Map());
+  const byOptions = sharedContexts.get(browser);
+  const key = JSON.stringify(options);
+  if (!byOptions.has(key))
+    byOptions.set(key, browser.newContext(options).then((context) => {
+      // Requests to other hosts, for every watched page open in it (its `problems.external`).
+      context.watchers = new Set();
+      context.on('request', (request) => {
+        const u = new URL(request.url());
+        if (!local(u)) for (const problems of context.watchers) problems.external.push(u.href);
+      });
+      return context;
+    }));
+  return byOptions.get(key);
+}
+
 /**
  * A page that records console errors, page errors and requests to other hosts (which fail: launch
  * resolves no other host). Requests are watched, not intercepted: a route on every request sent
  * each one through this process and back.
+ *
+ * The page opens in a context shared with the file's other pages of the same options; the returned
+ * `context` stands for this test's part of it: `close()` closes the test's pages, `newPage()` opens
+ * another (with the same init scripts), `addInitScript()` applies to the test's pages. With
+ * `isolated: true` the page gets a context of its own (the real BrowserContext, closed by close()).
  *
  * Its `waitForFunction` polls every 50 ms unless a test says otherwise: Playwright's default polls
  * in every animation frame, which keeps Chromium drawing frames (and both cores busy) for as long
  * as a test waits. Tests that wait for an element's work await its `updateComplete` instead
  * (`settled`, `ready`).
  */
-export async function watchedPage(browser, options = {}) {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
+export async function watchedPage(browser, { isolated = false, ...options } = {}) {
   const problems = { console: [], external: [] };
+  const context = isolated ? await browser.newContext(options) : await sharedContext(browser, options);
+  if (isolated)
+    context.on('request', (request) => {
+      const u = new URL(request.url());
+      if (!local(u)) problems.external.push(u.href);
+    });
+  else context.watchers.add(problems);
+  const scripts = [];
+  // ATTENTION_LAB_IDLE_DELAY=400: every idle callback comes 400 ms later than the browser would
+  // call it (a slow machine's idle periods), to show that tests wait on updateComplete, not on time.
+  const delay = Number(process.env.ATTENTION_LAB_IDLE_DELAY ?? 0);
+  if (delay > 0)
+    scripts.push([(ms) => {
+      const idle = window.requestIdleCallback.bind(window);
+      window.requestIdleCallback = (f, o) => setTimeout(() => idle(f, o), ms);
+    }, delay]);
+  const pages = [];
+  const open = async () => {
+    const p = await context.newPage();
+    pages.push(p);
+    for (const [script, arg] of scripts) await p.addInitScript(script, arg);
+    return p;
+  };
+  const page = await open();
   // The browser asks a test page's server for /favicon.ico, which a plain test page has none of:
   // that 404 is the test server's, not the page's.
   const favicon = (m) => new URL(m.location().url || 'about:blank').pathname === '/favicon.ico';
   page.on('console', (m) => m.type() === 'error' && !favicon(m) && problems.console.push(m.text()));
   page.on('pageerror', (e) => problems.console.push(String(e)));
-  context.on('request', (request) => {
-    const u = new URL(request.url());
-    if (!local(u)) problems.external.push(u.href);
-  });
   const waitForFunction = page.waitForFunction.bind(page);
   page.waitForFunction = (fn, arg, waitOptions) => waitForFunction(fn, arg, { polling: 50, ...waitOptions });
-  return { page, context, problems };
+  if (isolated) return { page, context, problems };
+  const part = {
+    newPage: open,
+    async addInitScript(script, arg) {
+      scripts.push([script, arg]);
+      for (const p of pages) await p.addInitScript(script, arg);
+    },
+    async close() {
+      context.watchers.delete(problems);
+      await Promise.all(pages.splice(0).map((p) => p.close()));
+    },
+  };
+  return { page, context: part, problems };
 }
 
 /**

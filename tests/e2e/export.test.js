@@ -147,7 +147,7 @@ describe('exported figures', () => {
 
 describe('copy as LaTeX', () => {
   test('the table goes to the clipboard with the page’s numbers and a visible confirmation', async () => {
-    const { page, context } = await open(CAUSAL);
+    const { page, context } = await open(CAUSAL, { isolated: true }); // a permission of its own
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.url });
     const button = page.locator(`${MAIN} button[data-export="latexTable"]`);
     await expect.poll(() => button.getAttribute('aria-label')).toBe('Copy Attention weights (softmax) as a LaTeX table');

@@ -2,11 +2,8 @@
 // state and every attribute stay text; out-of-range settings are clamped with a
 // visible note and the tab stays responsive; the demo and a component work
 // under a strict Content-Security-Policy sent as an HTTP header.
-import { describe, expect, test } from 'vitest';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
-import { TYPES } from '../../scripts/serve.mjs';
+import { afterAll, describe, expect, test } from 'vitest';
+import { serveStatic } from '../../scripts/serve.mjs';
 import { MAX_SENTENCE, outOfRange, tokenize } from '../../web/src/model.js';
 import { ready, root, settled, watchedPage, urlWritten } from './browser.js';
 import { useBrowser, useForFile } from './use-browser.js';
@@ -38,34 +35,18 @@ const plainPage = (body) => `<!doctype html>
 const attr = (v) => String(v).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 /**
- * The repo root on 127.0.0.1, every response with `csp` (if given) as a
- * Content-Security-Policy header; GET /__page/<name> serves pages[name].
+ * The repo root on 127.0.0.1 (the static server of npm start), every response with `csp` (if given)
+ * as a Content-Security-Policy header; `page(name, html)` serves html at /__page/<name>.
  */
-function cspServer(csp) {
-  const pages = new Map();
-  const srv = createServer({ maxHeaderSize: 1 << 20 }, (req, res) => {
-    const headers = csp ? { 'content-security-policy': csp, 'cache-control': 'no-cache' } : { 'cache-control': 'no-cache' };
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (path.startsWith('/__page/') && pages.has(path.slice(8))) {
-      res.writeHead(200, { ...headers, 'content-type': TYPES['.html'] }).end(pages.get(path.slice(8)));
-      return;
-    }
-    let file = normalize(join(root, path));
-    if (!file.startsWith(root + sep)) return void res.writeHead(403, headers).end();
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) return void res.writeHead(404, { ...headers, 'content-type': 'text/plain' }).end('not found');
-    res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  return new Promise((ok) =>
-    srv.listen(0, '127.0.0.1', () =>
-      ok({
-        url: `http://127.0.0.1:${srv.address().port}`,
-        page: (name, html) => (pages.set(name, html), `http://127.0.0.1:${srv.address().port}/__page/${name}`),
-        close: () => new Promise((done) => srv.close(done)),
-      }),
-    ),
-  );
+async function cspServer(csp) {
+  const pages = {};
+  const srv = await serveStatic(root, 0, { pages, headers: csp ? { 'content-security-policy': csp } : {} });
+  const url = `http://127.0.0.1:${srv.address().port}`;
+  return {
+    url,
+    page: (name, html) => ((pages[`/__page/${name}`] = html), `${url}/__page/${name}`),
+    close: () => new Promise((done) => (srv.close(done), srv.closeAllConnections())),
+  };
 }
 
 const { launched: b } = useBrowser({ serve: null }); // b.browser
@@ -85,6 +66,27 @@ async function hostilePage() {
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sample}`));
   });
   return w;
+}
+
+/**
+ * One page of components for the tests that only need new elements each (payloads in markup, clamped
+ * settings): `withElements` replaces its body, so each test's elements are new while the module
+ * stays loaded (a page load per test took about 1.5 s of the file's time). Closed after the file.
+ */
+let elements = null;
+const elementsPage = async () => {
+  elements ??= hostilePage().then(async (w) => {
+    await w.page.goto(plain.page('elements', plainPage('')));
+    return w;
+  });
+  return elements;
+};
+afterAll(async () => (await elements)?.context.close());
+
+/** New elements from `markup` in place of the page's body (the HTML parser's fragment path), settled. */
+async function withElements(page, markup) {
+  await page.evaluate((m) => (document.body.innerHTML = m), markup);
+  await settled(page);
 }
 
 /** Resolves with a rAF timestamp, or fails if the page does not paint a frame within 15 s (generous: a frozen tab never paints; a busy 2-core CI machine can be slow). */
@@ -132,25 +134,25 @@ const explorerTokens = (page) =>
   });
 
 describe('payloads are data', () => {
-  test.each(PAYLOADS)('typed into the sentence box: %s', async (payload) => {
+  // One page, each payload typed in turn: its tokens, the box and the URL's s= keep it as text. (A
+  // link's s= read back into the same tokens is the URL-key test below.)
+  test('typed into the sentence box, one payload after another', async () => {
     const { page, problems, context } = await hostilePage();
     await page.goto(`${plain.url}/site/`);
     await ready(page);
-    await page.locator('attention-explorer').locator('#in-sentence').fill(payload);
-    await page.waitForFunction((want) => {
-      const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps');
-      return steps.getAttribute('sentence') === want && 'ready' in steps.dataset;
-    }, payload);
-    await ready(page);
-    await responsive(page);
-    expect(await explorerTokens(page)).toEqual(tokenize(payload));
-    expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe(payload);
-    // The URL keeps it as a query value, and reading it back reproduces the tokens.
-    expect(new URL(await urlWritten(page)).searchParams.get('s')).toBe(payload);
-    await page.reload();
-    await ready(page);
-    expect(await explorerTokens(page)).toEqual(tokenize(payload));
-    expectInert(await scan(page));
+    for (const payload of PAYLOADS) {
+      await page.locator('attention-explorer').locator('#in-sentence').fill(payload);
+      await page.waitForFunction((want) => {
+        const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps');
+        return steps.getAttribute('sentence') === want && 'ready' in steps.dataset;
+      }, payload);
+      await ready(page);
+      await responsive(page);
+      expect(await explorerTokens(page), payload).toEqual(tokenize(payload));
+      expect(await page.locator('attention-explorer').locator('#in-sentence').inputValue()).toBe(payload);
+      expect(new URL(await urlWritten(page)).searchParams.get('s'), payload).toBe(payload);
+      expectInert(await scan(page));
+    }
     expect(problems.dialogs).toEqual([]);
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
@@ -174,10 +176,8 @@ describe('payloads are data', () => {
   });
 
   test.each(PAYLOADS)('in every attribute of every element (markup): %s', async (payload) => {
-    const { page, problems, context } = await hostilePage();
-    const markup = TAGS.map((tag) => `<${tag} ${ATTRIBUTES.map((a) => `${a}="${attr(payload)}"`).join(' ')}></${tag}>`).join('\n');
-    await page.goto(plain.page(`attrs-${PAYLOADS.indexOf(payload)}`, plainPage(markup)));
-    await settled(page);
+    const { page, problems } = await elementsPage();
+    await withElements(page, TAGS.map((tag) => `<${tag} ${ATTRIBUTES.map((a) => `${a}="${attr(payload)}"`).join(' ')}></${tag}>`).join('\n'));
     await responsive(page);
     const labels = await page.evaluate(() => {
       const steps = document.querySelector('attention-steps').shadowRoot;
@@ -188,7 +188,6 @@ describe('payloads are data', () => {
     expect(problems.dialogs).toEqual([]);
     expect(problems.console).toEqual([]);
     expect(problems.external).toEqual([]);
-    await context.close();
   });
 
   // Through setAttribute on live elements: for each payload in turn (and all of them in one value),
@@ -429,10 +428,9 @@ const noteOf = (page, selector) => page.evaluate((sel) => document.querySelector
 
 describe('out-of-range settings are clamped with a visible note; the tab stays responsive', () => {
   test.each(RANGE_CASES)('attributes → $note', async ({ attrs, note, notes = {}, only }) => {
-    const { page, problems, context } = await hostilePage();
+    const { page, problems } = await elementsPage();
     const tags = only ? [only] : TAGS;
-    await page.goto(plain.page(`range-${RANGE_CASES.findIndex((c) => c.note === note)}`, plainPage(tags.map((tag) => `<${tag}></${tag}>`).join('\n'))));
-    await settled(page);
+    await withElements(page, tags.map((tag) => `<${tag}></${tag}>`).join('\n'));
     // Applied to live elements, then timed only by whether a frame still comes.
     await page.evaluate(([list, a]) => {
       for (const t of list) {
@@ -465,7 +463,6 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
     }
     expect(problems.console).toEqual([]);
     expect(problems.dialogs).toEqual([]);
-    await context.close();
   });
 
   test('from the URL: d_model 1e9, 10,000 tokens, negative heads, NaN seed, bandwidth -1', async () => {

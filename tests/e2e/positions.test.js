@@ -238,10 +238,19 @@ describe('attention-positions', () => {
     const expected = [];
     for (let i = 0; i < 7; i++) for (let j = 0; j < 7; j++) if ([1, 2].includes(i) || [1, 2].includes(j)) expected.push(`${i},${j}`);
     expect(built.lit).toEqual(expected);
-    // Eight tokens, and a click on cell (3, 4) in the frame that first draws the new figure, before the page is idle.
+    // Eight tokens, and a click on cell (3, 4) in the frame that first draws the new figure, before the
+    // page is idle: the page's idle callbacks are held until the click (the scheduler asks for them
+    // through requestIdleCallback each time), so an early idle period cannot come first.
     const clicked = await page.evaluate(async () => {
       const panel = document.querySelector('attention-positions');
       const done = new Promise((r) => panel.addEventListener('attention-render', r, { once: true }));
+      const idle = window.requestIdleCallback;
+      const held = [];
+      window.requestIdleCallback = (f) => held.push(f);
+      const release = () => {
+        window.requestIdleCallback = idle;
+        for (const f of held) idle(f);
+      };
       panel.setAttribute('sentence', 'a b c d e f g h');
       await done;
       return new Promise((resolve) =>
@@ -254,6 +263,7 @@ describe('attention-positions', () => {
           canvas.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0, clientX: box.left + x0 + 4.5 * w, clientY: box.top + y0 + 3.5 * h }));
           const td = panel.shadowRoot.activeElement;
           resolve({ before, focused: [td?.dataset.i, td?.dataset.j], cells: figure.querySelectorAll('td[data-i]').length, readout: figure.querySelector('.readout').textContent });
+          release();
         }),
       );
     });

@@ -48,7 +48,7 @@ window.ok = true;
 </script></html>`;
 
 async function poolPage(headers = {}) {
-  const w = await watchedPage(b.browser);
+  const w = await watchedPage(b.browser, { isolated: true });
   w.wasm = [];
   w.context.on('request', (r) => r.url().endsWith('.wasm') && w.wasm.push(new URL(r.url()).pathname));
   await w.page.route(`${s.url}/pool.html`, (route) => route.fulfill({ contentType: 'text/html', headers, body: PAGE }));
@@ -85,7 +85,7 @@ describe('createWorkerPool in Chromium', () => {
   });
 
   test('a .wasm served from elsewhere (init wasmUrl): the pool given the same URL starts its workers; without it, one thread and why', async () => {
-    const w = await watchedPage(b.browser);
+    const w = await watchedPage(b.browser, { isolated: true });
     const simd = readFileSync(join(root, 'dist', 'attention-lab-simd.wasm'));
     await w.page.route(`${s.url}/dist/*.wasm`, (route) => route.fulfill({ status: 404, body: 'moved to /cdn/' }));
     await w.page.route(`${s.url}/cdn/attention-lab-simd.wasm`, (route) => route.fulfill({ contentType: 'application/wasm', body: simd }));

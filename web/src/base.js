@@ -6,7 +6,7 @@ import { errorText } from './error-text.js';
 import { fillsPending, whenFilled } from './heatmap.js';
 import { drawAll, recheckThemes } from './heatmap/frame.js';
 import { warmChineseFonts } from './font-warmup.js';
-import { onIdle } from './idle.js';
+import { onIdle } from './scheduler.js';
 import { getLab } from './lab.js';
 import { markScrollRegions } from './scroll-regions.js';
 import { pickLang, translator } from './i18n.js';

@@ -10,7 +10,7 @@
 // characters per family, size and weight, and `content-visibility: hidden` keeps a switch from
 // styling it again.
 import { LANGS } from './i18n.js';
-import { onIdle } from './idle.js';
+import { onIdle } from './scheduler.js';
 
 /** Characters per line of the warm-up: about 0.2 ms each per family on a cold cache. */
 const SLICE = 75;

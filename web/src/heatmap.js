@@ -2,4 +2,4 @@
 // scheduler behind every element's data-ready.
 export { createHeatmap } from './heatmap/heatmap.js';
 export { place } from './place.js';
-export { fillsPending, whenFilled } from './idle.js';
+export { fillsPending, whenFilled } from './scheduler.js';

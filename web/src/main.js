@@ -2,7 +2,7 @@
 import { defineAll } from './components/index.js';
 import { getLab } from './lab.js';
 import { pickLang, translator } from './i18n.js';
-import { later } from './idle.js';
+import { later } from './scheduler.js';
 import { applyUrlState, followInUrl } from './url-sync.js';
 
 defineAll();

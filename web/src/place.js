@@ -1,5 +1,5 @@
 // A small DOM reconciler: the panels' renders say which children a parent holds, in order.
-import { cancel, later } from './idle.js';
+import { cancel, later } from './scheduler.js';
 
 /**
  * Make `children` the children of `parent`, in order, leaving in place those already there (a

@@ -12,7 +12,7 @@ import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { adoptPanelStyles } from '../panel-styles.js';
 import { randomMatrix } from '../random.js';
-import { later } from '../idle.js';
+import { later } from '../scheduler.js';
 import { renderTexCached } from '../tex.js';
 import { traceMatrix } from '../trace-view.js';
 import { SCORING_TEX, additiveWeights, costs, rowEntropy } from './compare/compare-model.js';

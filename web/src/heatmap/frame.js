@@ -4,7 +4,7 @@
 // idle, or at once when it comes near the viewport (heatmap.js); one out of the document waits
 // until it is in, and is drawn again once placed if the theme or pixel ratio changed meanwhile. Before printing, and when a script asks (drawAll),
 // everything waiting is drawn.
-import { later } from '../idle.js';
+import { later, onFrame } from '../scheduler.js';
 import { canvasLang, cellImage, draw, layout, readTheme, size } from './canvas.js';
 
 const dirty = new Set();
@@ -49,7 +49,7 @@ export function requestDraw(view) {
   dirty.add(view);
   if (requested) return;
   requested = true;
-  requestAnimationFrame(frame);
+  onFrame(frame);
 }
 
 function frame() {
@@ -101,7 +101,7 @@ let checking = false;
 export function recheckThemes() {
   if (checking) return;
   checking = true;
-  requestAnimationFrame(() => {
+  onFrame(() => {
     checking = false;
     const themes = new Map();
     let changed = false;

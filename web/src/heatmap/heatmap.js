@@ -1,7 +1,7 @@
 // A matrix drawn as a heatmap on a canvas, with a data table for screen readers behind it: the
 // exact float32 value of a cell on hover or focus (arrow keys move), a legend, and exports.
 import { el } from '../dom.js';
-import { cancel, later, now } from '../idle.js';
+import { cancel, later, now } from '../scheduler.js';
 import { canvasLang } from './canvas.js';
 import { createCells } from './cells.js';
 import { listen } from './focus.js';
@@ -30,7 +30,7 @@ import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
  * when it comes near the viewport, or when the page is idle); a kept figure whose drawing did not
  * change is not drawn again (see drawingOf). The screen-reader table's cells (a new figure's
  * body, their labels and data-value) are written when the page is next idle, after the change's frame;
- * until then the figure is aria-busy, and `whenFilled` (idle.js) tells when nothing waits. A kept
+ * until then the figure is aria-busy, and `whenFilled` (scheduler.js) tells when nothing waits. A kept
  * figure (pool and slot) stays where it is, with its focused cell; given another shape, with a new
  * table (reshape). Exports always read this render's data.
  */

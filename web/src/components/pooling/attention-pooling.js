@@ -6,7 +6,7 @@
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
-import { cancel, later } from '../../idle.js';
+import { cancel, later } from '../../scheduler.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { poolingData } from '../../pooling-data.js';
 import { renderTexCached } from '../../tex.js';
@@ -42,7 +42,7 @@ export class AttentionPooling extends AttentionElement {
   /**
    * Whether the first render is still to come: it leaves the part below the chart (the fit and
    * the two weight heatmaps, whose 50×50 table is most of its cost) to the next idle moment, so the
-   * panel appears sooner; `data-ready` waits for it (idle.js). Later renders build it at once.
+   * panel appears sooner; `data-ready` waits for it (scheduler.js). Later renders build it at once.
    */
   #first = true;
   #tailKey = {};

@@ -7,7 +7,7 @@
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
-import { onIdle } from '../../idle.js';
+import { onFrame, onIdle } from '../../scheduler.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { runLegend, runName, syncCompare } from './compare-view.js';
 import { TrainControls } from './controls.js';
@@ -171,7 +171,7 @@ export class AttentionTrain extends AttentionElement {
     clearTimeout(this.#frame);
     const now = performance.now();
     const wait = Math.min(...[...this.#pending].map((kind) => (this.#drawn[kind] ?? 0) + (EVERY_MS[kind] ?? 0) - now));
-    this.#frame = setTimeout(() => requestAnimationFrame(() => this.#drawDue()), Math.max(0, wait));
+    this.#frame = setTimeout(() => onFrame(() => this.#drawDue()), Math.max(0, wait));
   }
 
   #drawDue() {
@@ -252,7 +252,7 @@ export class AttentionTrain extends AttentionElement {
   #inFrames(now, next) {
     for (const step of now) step();
     const [first, ...rest] = next;
-    if (first) requestAnimationFrame(() => this.#parts && this.#inFrames([first], rest));
+    if (first) onFrame(() => this.#parts && this.#inFrames([first], rest));
   }
 
   #drawGrid(t, a) {
@@ -262,6 +262,6 @@ export class AttentionTrain extends AttentionElement {
     const done = syncGrid(p.maps, t, a, this.#pool, 'example');
     place(p.grid, [p.gridNote, p.maps]);
     // Maps of a new shape are made a few per frame: the rest in the next ones.
-    if (!done) requestAnimationFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
+    if (!done) onFrame(() => this.#parts && this.#drawGrid(this.t, this.#session.attention));
   }
 }

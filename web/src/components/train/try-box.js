@@ -3,6 +3,7 @@
 // and kept (a reader may be typing); each sync writes the labels for the task.
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
+import { onFrame } from '../../scheduler.js';
 import { headView } from './head-view.js';
 import { gridElement, syncGrid } from './views.js';
 
@@ -39,7 +40,7 @@ export class TryBox {
     ui.output.className = a?.error ? 'warn' : 'note';
     const shown = a && !a.error && canRun;
     // Maps of a new shape are made a few per frame: the host lays the box out again in the next one.
-    if (shown && !syncGrid(ui.grid, t, a, this.#pool, 'try')) requestAnimationFrame(() => this.#onAnswer());
+    if (shown && !syncGrid(ui.grid, t, a, this.#pool, 'try')) onFrame(() => this.#onAnswer());
     place(ui.box, [ui.heading, ui.form, ui.output, ...(shown ? [ui.grid, this.#headView(t, a)] : [])]);
     return ui.box;
   }

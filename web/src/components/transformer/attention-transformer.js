@@ -12,6 +12,7 @@ import { createHeatmap, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { Stepper } from '../../stepper.js';
+import { onIdle } from '../../scheduler.js';
 import { renderTexCached } from '../../tex.js';
 import { FFN_FACTOR, FFN_MAX, KEYS, STEPS, ffnWeights, positionalOn, rowStats, traceBlock } from './block-model.js';
 import { flowTabs, sublayerLegend } from './flow.js';
@@ -38,7 +39,8 @@ export class AttentionTransformer extends AttentionElement {
   #boxes = new Map();
   #operands = [];
   #nodes = {};
-  #idle = 0;
+  /** The latest preparation of the other steps (a newer one makes an older one stop). */
+  #preparing = null;
   #trained = new TrainedBlock(this);
 
   static get observedAttributes() {
@@ -221,20 +223,19 @@ export class AttentionTransformer extends AttentionElement {
    * then only shows its box (at 32 tokens, d_model 64: 37 ms of script, draw and layout before).
    */
   #prepareOthers(c, key) {
-    if (typeof requestIdleCallback !== 'function') return;
-    cancelIdleCallback(this.#idle);
     const at = KEYS.indexOf(key);
     const lang = this.language;
     const work = [];
     for (let d = 1; d < KEYS.length; d++) for (const i of [at + d, at - d]) if (KEYS[i]) work.push(KEYS[i]);
+    const run = (this.#preparing = {});
     const next = (deadline) => {
-      // A new trace or language: the render that made it has scheduled its own preparation.
-      if (!this.isConnected || this.#computed !== c || this.language !== lang) return;
+      // A new trace, step or language: the render that made it has scheduled its own preparation.
+      if (this.#preparing !== run || !this.isConnected || this.#computed !== c || this.language !== lang) return;
       while (work.length && this.#boxes.get(work[0])?.c === c && this.#boxes.get(work[0]).lang === lang) work.shift();
       if (work.length && deadline.timeRemaining() > 8) this.#prepareBox(c, work.shift());
-      if (work.length) this.#idle = requestIdleCallback(next);
+      if (work.length) onIdle(next);
     };
-    this.#idle = requestIdleCallback(next);
+    onIdle(next);
   }
 
   /** Step `key`'s box drawn for trace c while another step is shown: hidden and inert. */
