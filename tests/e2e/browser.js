@@ -194,6 +194,16 @@ export async function componentPage(browser, origin, body, { selector, lang = 'e
   return w;
 }
 
+/**
+ * New elements from `markup` in place of the page's body (the HTML parser's fragment path), every
+ * one of them settled: for tests that need new elements but not a new page (a page of components
+ * takes about a second to open; the module stays loaded here).
+ */
+export async function withElements(page, markup) {
+  await page.evaluate((m) => (document.body.innerHTML = m), markup);
+  await settled(page);
+}
+
 /** Wait until the element `selector` (and every attention-lab element shown inside it) has nothing pending: its updateComplete. */
 export async function ready(page, selector = 'attention-explorer') {
   await page.waitForSelector(selector, { state: 'attached' });

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { serveStatic } from '../../scripts/serve.mjs';
 import { MAX_SENTENCE, outOfRange, tokenize } from '../../web/src/model.js';
-import { ready, root, settled, watchedPage, urlWritten } from './browser.js';
+import { ready, root, settled, watchedPage, urlWritten, withElements } from './browser.js';
 import { useBrowser, useForFile } from './use-browser.js';
 
 const PAYLOADS = [
@@ -82,12 +82,6 @@ const elementsPage = async () => {
   return elements;
 };
 afterAll(async () => (await elements)?.context.close());
-
-/** New elements from `markup` in place of the page's body (the HTML parser's fragment path), settled. */
-async function withElements(page, markup) {
-  await page.evaluate((m) => (document.body.innerHTML = m), markup);
-  await settled(page);
-}
 
 /** Resolves with a rAF timestamp, or fails if the page does not paint a frame within 15 s (generous: a frozen tab never paints; a busy 2-core CI machine can be slow). */
 async function responsive(page) {

@@ -2,12 +2,12 @@
 // library computes from them (the steps start at the scores, labelled as theirs), a trained
 // model's attention weights shown as given in the steps and heads panels, tokens shown as given,
 // and every mismatch a visible note in English and in Chinese, with no heatmap behind it.
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { errorText } from '../../web/src/error-text.js';
 import { translator } from '../../web/src/i18n.js';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { componentPage } from './browser.js';
+import { componentPage, withElements } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser();
@@ -174,6 +174,10 @@ describe('every mismatch is a visible note in the reader’s language, never a s
   const configOf = (attrs) => Object.fromEntries(Object.entries(attrs).map(([name, value]) => [name.replace(/-(\w)/g, (_, c) => c.toUpperCase()), value]));
   const accepts = (tag) => (tag === 'attention-compare' ? undefined : { accepts: ['seeded', 'x', 'qkv', 'weights'] });
 
+  // One page for every case, each case's element new in it (withElements).
+  let shared = null;
+  afterAll(async () => (await shared)?.context.close());
+
   test.each(MISMATCHES)('%s', async (_, tag, attrs, inputs, key, english) => {
     let thrown = null;
     try {
@@ -183,7 +187,9 @@ describe('every mismatch is a visible note in the reader’s language, never a s
     }
     expect(thrown?.name).toBe('InputsError');
     expect(thrown.key).toBe(key);
-    const { page, context } = await open(`<${tag}></${tag}>`, tag);
+    shared ??= open('<attention-steps></attention-steps>', 'attention-steps');
+    const { page, problems } = await shared;
+    await withElements(page, `<${tag}></${tag}>`);
     for (const lang of ['en', 'zh-CN']) {
       await give(page, tag, { attrs: { ...attrs, lang }, inputs });
       const { alert, figures } = await shown(page, tag);
@@ -192,7 +198,7 @@ describe('every mismatch is a visible note in the reader’s language, never a s
       if (lang === 'en') expect(alert).toContain(english);
       else expect(alert).toMatch(/^无法显示你给的数据：/);
     }
-    await context.close();
+    expect(problems.console).toEqual([]);
   });
 
   test('each explanation exists in both languages, the Chinese in Chinese', () => {
