@@ -430,8 +430,10 @@ describe('demo page', () => {
     const { page, problems, context } = await open();
     const seen = [];
     for (const panel of ['steps', 'heads', 'compare', 'scaling', 'pooling', 'cross', 'positions', 'transformer', 'cost']) {
-      await page.goto(`${s.url}/?panel=${panel}`);
+      // Each panel in turn in the same page (as a link's panel= opens it).
+      await page.evaluate((p) => document.querySelector('attention-explorer').setAttribute('panel', p), panel);
       await ready(page);
+      await page.evaluate(() => scrollTo(0, 0));
       const ranges = page.locator(`attention-explorer attention-${panel} input[type=range]`);
       for (let k = 0; k < (await ranges.count()); k++) {
         const range = ranges.nth(k);

@@ -209,6 +209,7 @@ describe('<attention-train>', () => {
     await click(page, 'reset');
     await waitState(page, 'idle');
     await waitFor(page, () => document.querySelector('attention-train').shadowRoot.querySelector('[data-role="state"]').textContent.startsWith('Not trained'));
+    await ready(page, 'attention-train'); // the maps taken out (hidden at once, removed when idle) are gone
     const reset = await shown(page);
     expect(reset.step).toBe(0);
     expect(reset.curves).toEqual({ loss: [], accuracy: [] });

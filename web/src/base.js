@@ -32,13 +32,16 @@ export class AttentionElement extends HTMLElement {
 
   /**
    * Resolves (to true) once nothing is pending: the library loaded (or its failure shown), no render
-   * queued, every heatmap's cells and tables written (data-ready), and the same for every
-   * attention-lab element shown inside this one. Like Lit's `updateComplete`: a page or a test awaits
+   * queued, every heatmap's cells and tables written (data-ready), the same for every attention-lab
+   * element shown inside this one, and no keyed idle work left in the page (scheduler.js). Like Lit's `updateComplete`: a page or a test awaits
    * it after a change instead of polling `data-ready`. An element hidden or out of the document has
    * nothing pending.
    */
   get updateComplete() {
-    return this.#ownWorkDone().then(() => this.#nestedWorkDone()).then(() => true);
+    return this.#ownWorkDone()
+      .then(() => this.#nestedWorkDone())
+      .then(() => new Promise((resolve) => whenFilled(resolve))) // idle work queued outside a render too (nodes a reset took out)
+      .then(() => true);
   }
 
   /** Nothing of this element's own waits (see updateComplete). */

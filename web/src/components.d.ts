@@ -92,8 +92,9 @@ export declare class AttentionElement extends HTMLElement {
   requestRender(): void;
   /**
    * Resolves to `true` once nothing is pending: the library loaded, no render queued, every heatmap's
-   * cells and tables written (`data-ready`), and the same for every element shown inside this one.
-   * Await it after setting an attribute, instead of polling `data-ready`.
+   * cells and tables written (`data-ready`), the same for every element shown inside this one, and
+   * no idle work of the page's components left. Await it after setting an attribute, instead of
+   * polling `data-ready`.
    */
   readonly updateComplete: Promise<true>;
 }
