@@ -30,7 +30,7 @@ function nativeSuite(buildDir, extra = []) {
   if (!existsSync(join(root, buildDir, 'CMakeCache.txt')))
     run('cmake', ['-S', '.', '-B', buildDir, ...(ci ? ['-DATTN_WERROR=ON'] : []), ...clang, ...extra]);
   run('cmake', ['--build', buildDir, '-j', '2']);
-  // One ctest entry per back end's executable, the two side by side.
+  // Two ctest entries per back end's executable (its halves), two at a time.
   run('ctest', ['--test-dir', buildDir, '--output-on-failure', '-j', '2']);
 }
 
