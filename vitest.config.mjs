@@ -22,8 +22,10 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     projects: [
       { test: { name: 'js', include: ['tests/js/**/*.test.{js,mjs,ts}'], testTimeout: 60_000 } },
-      // One file at a time, all of them in one Chromium (global-setup.js).
-      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.{js,mjs}'], globalSetup: ['tests/e2e/global-setup.js'], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } },
+      // One file at a time, all of them in one Chromium (global-setup.js) and one worker process
+      // (isolate: false): the files share their imports (28 s of the stage when each file made its
+      // own process) and the browser helpers' spare pages.
+      { test: { name: 'e2e', include: ['tests/e2e/**/*.test.{js,mjs}'], globalSetup: ['tests/e2e/global-setup.js'], testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false, isolate: false } },
       // Two files at a time: their npm installs wait on the network and disk while another builds
       // (the shared caches are taken under flock, see tests/consumers/helpers.js).
       { test: { name: 'consumers', include: ['tests/consumers/**/*.test.{js,mjs}'], testTimeout: 300_000, hookTimeout: 300_000, maxWorkers: 2 } },
