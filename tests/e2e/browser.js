@@ -33,19 +33,30 @@ export function ensureBuilt() {
 export const BROWSER_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
 
+let connection; // this process's connection to the run's browser, shared by its files
+
 /**
  * Chromium for a test file or a script: the e2e run's one browser (started by global-setup.js) when
- * there is one, else a new one. `close()` closes what this file opened (a connected browser's
- * contexts; the run's browser stays for the next file).
+ * there is one, else a new one. `close()` closes what the file left open. The files of a run share
+ * one worker process (vitest.config.mjs) and so one connection, and with it the shared contexts and
+ * their spare pages (watchedPage): a file's first page is then a spare too.
  */
 export async function launch() {
   const shared = process.env.ATTENTION_LAB_BROWSER;
-  // playwright-core gives every launch a fresh temporary profile (it refuses --user-data-dir).
-  const browser = shared
-    ? await chromium.connect(shared)
-    : await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: BROWSER_ARGS });
+  if (!shared) {
+    // playwright-core gives every launch a fresh temporary profile (it refuses --user-data-dir).
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: BROWSER_ARGS });
+    return { browser, close: () => browser.close() };
+  }
+  connection ??= chromium.connect(shared);
+  const browser = await connection;
+  // The shared contexts stay with their spare pages; a page a test did not give back, and every
+  // context of its own (`isolated`, or made by the test), is closed.
   const close = async () => {
-    await browser.close();
+    for (const context of browser.contexts()) {
+      if (!context.spare) await context.close();
+      else for (const page of context.pages()) if (!context.spare.includes(page)) await page.close();
+    }
   };
   return { browser, close };
 }
