@@ -44,7 +44,7 @@ const stages = [
   ['sanitize', () => ci || args.includes('--sanitize'), () =>
     nativeSuite('build/sanitize', ['-DATTN_SANITIZE=ON', '-DATTN_FUZZ=ON', '-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DCMAKE_CXX_COMPILER=clang++'])],
   ['fuzz', () => (ci || args.includes('--fuzz')) && existsSync(join(root, 'tests/fuzz/run.sh')), () => run('bash', ['tests/fuzz/run.sh'])],
-  ['js', () => hasTests('tests/js'), () => run('npx', ['vitest', 'run', '--project', 'js'])],
+  ['js', () => hasTests('tests/js'), () => run('npx', ['vitest', 'run', '--project', 'js', '--project', 'js-fresh-process'])],
   ['e2e', () => hasTests('tests/e2e'), () => run('npx', ['vitest', 'run', '--project', 'e2e'])],
   ['consumers', () => hasTests('tests/consumers'), () => run('npx', ['vitest', 'run', '--project', 'consumers'])],
 ];
