@@ -172,7 +172,11 @@ describe('<attention-train>', () => {
     await waitFor(page, (n) => document.querySelector('attention-train').shadowRoot.querySelector('[data-chart="loss"] path').getAttribute('d').match(/[ML]/g).length > n, first.points);
     await click(page, 'pause');
     await waitState(page, 'paused');
-    await page.waitForTimeout(900); // the last redraw
+    // Paused, no report comes: the last redraw (the curves at most every 400 ms) draws every point.
+    await waitFor(page, () => {
+      const el = document.querySelector('attention-train');
+      return el.shadowRoot.querySelector('[data-chart="loss"] path').getAttribute('d').match(/[ML]/g).length === el.curves.loss.length;
+    });
     const last = await curve();
     expect(last.nodes).toBe(1); // one path node all along: changed, not replaced
     expect(last.points).toBeGreaterThan(first.points);
