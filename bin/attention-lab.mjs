@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `npx attention-lab`: the demo served from the installed package's dist/ on 127.0.0.1 — the
 // explorer with sync-url (links to a view) and a language switch. Usage: attention-lab [--port N]
-// (or PORT=N; default 8080, 0 picks a free one). Prints the URL; Ctrl-C stops it.
+// (or PORT=N; 0 picks a free one; with neither, 8080 or the first free port after it; a port asked
+// for and busy is one line and exit status 1). Prints the URL; Ctrl-C stops it.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { portFrom, serveStatic } from './static-server.mjs';
+import { serveOnFreePort } from './static-server.mjs';
 
 const dist = fileURLToPath(new URL('../dist', import.meta.url));
 
@@ -40,18 +41,11 @@ export const DEMO_PAGE = `<!doctype html>
 
 // Run as a command (through npx's symlink too), not when a test imports DEMO_PAGE.
 if (process.argv[1] && fileURLToPath(import.meta.url) === realpathSync(process.argv[1])) {
-  let port;
   try {
-    port = portFrom(process.argv.slice(2), process.env, 8080);
-  } catch (e) {
-    console.error(`attention-lab: ${e.message}`);
-    process.exit(2);
-  }
-  try {
-    const server = await serveStatic(dist, port, { pages: { '/': DEMO_PAGE, '/index.html': DEMO_PAGE } });
+    const server = await serveOnFreePort(dist, process.argv.slice(2), process.env, 8080, { pages: { '/': DEMO_PAGE, '/index.html': DEMO_PAGE } });
     console.log(`attention-lab demo: http://127.0.0.1:${server.address().port}/`);
   } catch (e) {
-    console.error(`attention-lab: cannot listen on 127.0.0.1:${port} (${e.code ?? e.message}); try --port 0`);
-    process.exit(1);
+    console.error(`attention-lab: ${e.message}`);
+    process.exit(e.code === 'EADDRINUSE' ? 1 : 2);
   }
 }

@@ -65,6 +65,32 @@ export function serveStatic(dir, port = 0, { pages = {}, headers: always = {} } 
   });
 }
 
+/** How many ports after the default one `serveOnFreePort` tries. */
+const PORTS_TRIED = 20;
+
+/**
+ * Serve `dir` (as serveStatic) on the port asked for (`--port N`, else $PORT), or, when none is
+ * asked for, on `fallback` or the first free port after it: another server often holds 8080. A port
+ * asked for and busy rejects with a one-line Error (its `code` EADDRINUSE).
+ */
+export async function serveOnFreePort(dir, argv, env, fallback, options) {
+  const asked = portFrom(argv, env, null);
+  if (asked !== null) {
+    try {
+      return await serveStatic(dir, asked, options);
+    } catch (e) {
+      throw Object.assign(new Error(`cannot listen on 127.0.0.1:${asked} (${e.code ?? e.message}); give another port, or --port 0 for a free one`), { code: e.code });
+    }
+  }
+  for (let port = fallback; ; port++) {
+    try {
+      return await serveStatic(dir, port, options);
+    } catch (e) {
+      if (e.code !== 'EADDRINUSE' || port >= fallback + PORTS_TRIED) throw e;
+    }
+  }
+}
+
 /** The port asked for: `--port N`, else $PORT, else `fallback`. Throws on a value that is not a port. */
 export function portFrom(argv, env, fallback) {
   const at = argv.indexOf('--port');

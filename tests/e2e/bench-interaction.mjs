@@ -50,12 +50,36 @@ const LARGEST = `?s=${encodeURIComponent(words)}&dm=64&dk=8&h=8&mask=causal&step
 
 const inExplorer = (page, selector) => page.locator('attention-explorer').locator(selector);
 
-// [name, set-up (once), act (sample k)]
+const settledExplorer = (page) =>
+  page.evaluate(async () => {
+    await customElements.whenDefined('attention-explorer');
+    await document.querySelector('attention-explorer').updateComplete;
+  });
+const tabs = (page) => inExplorer(page, '[data-key^="ptab-"]');
+
+// [name, set-up (once), act (sample k), before sample k (not timed)]
 const INTERACTIONS = [
-  ['tab switch', null, async (page, k) => {
-    const tabs = inExplorer(page, '[data-key^="ptab-"]');
-    const count = await tabs.count();
-    await tabs.nth((k + 1) % count).click();
+  // The tabs after the first (shown at load), each on its first visit: the page is loaded again
+  // after each round of them.
+  ["tab switch, a panel's first visit", null, async (page, k) => {
+    const all = tabs(page);
+    await all.nth(1 + (k % ((await all.count()) - 1))).click();
+  }, async (page, k) => {
+    if (k > 0 && k % ((await tabs(page).count()) - 1) === 0) {
+      await page.reload();
+      await settledExplorer(page);
+    }
+  }],
+  // Every tab in turn, each shown once before.
+  ['tab switch, a panel seen before', async (page) => {
+    const all = tabs(page);
+    for (let i = 1; i <= (await all.count()); i++) {
+      await all.nth(i % (await all.count())).click();
+      await settledExplorer(page);
+    }
+  }, async (page, k) => {
+    const all = tabs(page);
+    await all.nth((k + 1) % (await all.count())).click();
   }],
   ['language menu', async (page) => page.locator('#lang').focus(), async (page, k) => page.keyboard.press(k % 2 ? 'ArrowUp' : 'ArrowDown')],
   // Every step in turn, from the shown one (weights) on: the first round visits each step first.
@@ -92,19 +116,17 @@ ensureBuilt();
 const { browser, close } = await launch();
 const site = await server(process.env.BENCH_SITE ?? join(root, 'site'));
 const results = [];
-for (const [name, setUp, act] of INTERACTIONS) {
+for (const [name, setUp, act, beforeSample] of INTERACTIONS) {
   if (ONLY && !name.startsWith(ONLY)) continue;
   const { page, context } = await watchedPage(browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   await page.addInitScript(installMeters);
   await page.goto(`${site.url}/${LARGEST}`);
-  await page.evaluate(async () => {
-    await customElements.whenDefined('attention-explorer');
-    await document.querySelector('attention-explorer').updateComplete;
-  });
+  await settledExplorer(page);
   if (setUp) await setUp(page);
   const paint = [];
   const settled = [];
   for (let k = 0; k < SAMPLES; k++) {
+    if (beforeSample) await beforeSample(page, k);
     const before = await page.evaluate(() => ({ events: window.__meter.events.length, settled: window.__meter.settled.length, now: performance.now() }));
     await act(page, k);
     // Until the explorer has nothing pending and a frame has been painted (Event Timing reports after it).

@@ -1,11 +1,16 @@
 // The static server of `npm start`, `npx attention-lab` and the browser tests (bin/static-server.mjs):
 // types, pages that are not files, nothing outside its folder, and a file asked for again is a
 // 304 while it is unchanged (the browser keeps its copy and what it compiled), a 200 once changed.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveStatic } from '../../bin/static-server.mjs';
+import { serveOnFreePort, serveStatic } from '../../bin/static-server.mjs';
+
+const bin = fileURLToPath(new URL('../../bin/attention-lab.mjs', import.meta.url));
 
 let dir, server, url;
 beforeAll(async () => {
@@ -49,5 +54,42 @@ describe('static server', () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
     expect((await changed.arrayBuffer()).byteLength).toBe(5);
+  });
+
+  describe('a busy port', () => {
+    let holder, busy;
+    beforeAll(async () => {
+      holder = createServer();
+      await new Promise((ok) => holder.listen(0, '127.0.0.1', ok));
+      busy = holder.address().port;
+    });
+    afterAll(() => new Promise((ok) => holder.close(ok)));
+    const closed = (server) => new Promise((ok) => server.close(ok));
+
+    it('with no port asked for, the default one or, when it is busy, the first free port after it', async () => {
+      const next = await serveOnFreePort(dir, [], {}, busy);
+      expect(next.address().port).toBeGreaterThan(busy);
+      expect(next.address().port).toBeLessThanOrEqual(busy + 20);
+      await closed(next);
+    });
+
+    it('a port asked for and busy rejects in one line, naming it; --port 0 picks a free one', async () => {
+      for (const [argv, env] of [[['--port', String(busy)], {}], [[], { PORT: String(busy) }]]) {
+        const refused = serveOnFreePort(dir, argv, env, 8080);
+        await expect(refused).rejects.toThrow(`cannot listen on 127.0.0.1:${busy} (EADDRINUSE); give another port, or --port 0 for a free one`);
+        await expect(refused).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      }
+      const free = await serveOnFreePort(dir, ['--port', '0'], {}, busy);
+      expect(free.address().port).not.toBe(busy);
+      await closed(free);
+    });
+
+    it('npx attention-lab --port <busy>: one line on stderr and exit status 1, no stack trace', () => {
+      const r = spawnSync(process.execPath, [bin, '--port', String(busy)], { encoding: 'utf8', timeout: 20_000 });
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toEqual([`attention-lab: cannot listen on 127.0.0.1:${busy} (EADDRINUSE); give another port, or --port 0 for a free one`]);
+      const bad = spawnSync(process.execPath, [bin, '--port', 'eighty'], { encoding: 'utf8', timeout: 20_000 });
+      expect([bad.status, bad.stderr.trim()]).toEqual([2, 'attention-lab: --port is "eighty"; give a port number from 0 to 65535 (0 picks a free one)']);
+    });
   });
 });
