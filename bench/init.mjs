@@ -1,4 +1,4 @@
-// Issue 16's init cost: what a page fetches for `init()` and the time from the import to the first
+// The init cost: what a page fetches for `init()` and the time from the import to the first
 // result, in Chromium (a fresh browser context per round, so nothing is cached) and in Node.
 //   node bench/init.mjs              7 rounds in each
 //   node bench/init.mjs --rounds=N

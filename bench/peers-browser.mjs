@@ -1,10 +1,10 @@
-// Issue 16's table measured in Chromium: attention-lab as a page's init() loads it (the FMA build
+// The peer table measured in Chromium: attention-lab as a page's init() loads it (the FMA build
 // where relaxed SIMD ships) against tfjs-backend-wasm and onnxruntime-web in the same page
 // (bench/lib/peers-page.mjs says what is timed and how).
 //   node bench/peers-browser.mjs              n = 256, 1,024, 2,048, causal and not
 //   node bench/peers-browser.mjs --quick      n = 1,024 only, shorter rounds
 //   node bench/peers-browser.mjs --fma=false  init({ fma: false }): the SIMD build, for comparison
-//   node bench/peers-browser.mjs --prefill    issue 15's prefill n = 1,024 (GQA 8/2, d = 64, fused), not
+//   node bench/peers-browser.mjs --prefill    the prefill n = 1,024 (GQA 8/2, d = 64, fused), not
 //                                             causal and causal, against onnxruntime-web's Attention-23 node
 // Needs bench/node_modules (npm --prefix bench ci) and dist/ (node scripts/build.mjs).
 // Prints a table on stderr and one JSON line on stdout.

@@ -344,7 +344,7 @@ const goal = (text, value, target, unit = '×', cpu = null, atMost = false) => {
   if (value != null || cpu != null) goals.push({ goal: text, measured: value, cpu, target, atMost, met: ok(value), cpuMet: ok(cpu), unit });
 };
 const peerName = (prefix) => [...PEERS].find((p) => p.startsWith(prefix));
-// Issue 16's goals. The default call returns the n×n weights as well; the peers' rows compute the
+// The performance goals. The default call returns the n×n weights as well; the peers' rows compute the
 // output only, so its ratio is the work a reader of our docs asks for against the peers' fastest.
 for (const causal of [false, true]) {
   const suffix = causal ? ' causal' : '';
@@ -379,7 +379,7 @@ for (const n of SINGLE_N) {
 const show = (g, v) => (v != null ? (g.unit ? `${fmt(v)}×` : `${(100 * v).toFixed(0)}%`) : 'n/a');
 const yes = (m) => (m == null ? '-' : m ? 'yes' : 'NO');
 if (goals.length)
-  console.log(`\nGoals of issue 16, measured in this run in Node (Chromium: node bench/peers-browser.mjs; both cores: node bench/parallel.mjs; init: node bench/init.mjs)\n${table(goals, [
+  console.log(`\nThe performance goals, measured in this run in Node (Chromium: node bench/peers-browser.mjs; both cores: node bench/parallel.mjs; init: node bench/init.mjs)\n${table(goals, [
     { title: 'goal', get: (g) => g.goal, align: 'left' },
     { title: 'wall', get: (g) => show(g, g.measured) },
     { title: 'cpu', get: (g) => show(g, g.cpu) },

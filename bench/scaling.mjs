@@ -112,7 +112,7 @@ const cell = (s, n) => {
 console.log(table(NS, [{ title: 'n', get: (n) => n }, ...series.map((s) => ({ title: s.name, get: (n) => cell(s, n) }))]));
 console.log(`\nInitial heap (fresh instance): ${fmtBytes(series[0]?.initialHeapBytes)}. Complexity: ${series.map((s) => `${s.name}: ${s.complexity}`).join('; ')}.`);
 for (const s of series) if (s.skipped) console.log(`- ${s.name}: ${s.skipped}`);
-// Issue 4's memory goal: causal attention at n = 16384, d = 64 within a 64 MiB WASM heap.
+// The memory goal: causal attention at n = 16384, d = 64 within a 64 MiB WASM heap.
 const causal16k = series.find((s) => s.name === 'causal (fused)')?.points.find((p) => p.n === 16384);
 if (causal16k?.heapBytes)
   console.log(`Memory goal: causal n = 16384 ran in a ${fmtBytes(causal16k.heapBytes)} WASM heap (goal ≤ 64 MiB: ${causal16k.heapBytes <= 64 * 2 ** 20 ? 'met' : 'NOT met'}).`);

@@ -1,4 +1,4 @@
-// The page's main thread while <attention-train task="reverse"> trains (issue #14: no task of 50 ms
+// The page's main thread while <attention-train task="reverse"> trains (the goal: no task of 50 ms
 // or more): a Chromium trace (devtools.timeline, via CDP Tracing) of a whole run, from the click on
 // Train to the goal, in a page of Debian's Chromium (playwright-core, headless) that loads
 // dist/components.js. Reports the renderer main thread's tasks (count, median, p95, worst, how many

@@ -1,4 +1,4 @@
-// The wall time from lab.createTransformer to a task's validation goal (issue 13: dates ≥ 99 % greedy
+// The wall time from lab.createTransformer to a task's validation goal (the goal: dates ≥ 99 % greedy
 // exact match in ≤ 60 s on a 2-core machine, one thread), in Node. The loop is bench/lib/train-to-goal.mjs;
 // bench/train-browser.mjs runs the same loop in Chromium.
 //   node bench/train.mjs                        (dates, the task's default model and training settings)

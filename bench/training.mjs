@@ -1,6 +1,6 @@
 // One training step of the dates model: lab's model.trainStep against the same model written with
 // tfjs-core on tfjs-backend-wasm (bench/peers/tfjs-transformer.mjs), at the same batch size, in one
-// Node process, one thread. Issue 13's goal: ≥ 3× tfjs's steps per second.
+// Node process, one thread. The goal: ≥ 3× tfjs's steps per second.
 //   npm run bench:training                (from the repository root)
 //   node bench/training.mjs --quick       (fewer, shorter rounds)
 //   node bench/training.mjs --scalar      (also lab's scalar build)

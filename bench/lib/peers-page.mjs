@@ -1,4 +1,4 @@
-// Issue 16's table in a page (bench/peers-browser.mjs): attention-lab as a page loads it (init() of
+// The peer table in a page (bench/peers-browser.mjs): attention-lab as a page loads it (init() of
 // dist/index.js, so the FMA build where relaxed SIMD ships, or the build `initOptions` asks for)
 // against tfjs-backend-wasm (XNNPACK, SIMD, one thread) and onnxruntime-web (wasm, one thread),
 // loaded in the same page. Cells: the default call (weights returned) and `weights: false`, causal
@@ -138,7 +138,7 @@ export async function peersTable({ base, models, quick = false, initOptions, log
   return { build: lab.build, peers: peers.map((p) => p.name), rows };
 }
 
-// ---- issue 15's prefill cells: lab.batchedAttention (fused) against one ONNX Attention node (opset 23) ----
+// ---- the prefill cells: lab.batchedAttention (fused) against one ONNX Attention node (opset 23) ----
 const GQA = { heads: 8, kvHeads: 2, n: 1024 };
 
 // Row (h, i) in float64: query head h reads key/value head ⌊h·kvHeads/heads⌋; causal: keys j ≤ i.
