@@ -23,7 +23,7 @@ export default defineConfig({
   test: {
     sequence: { sequencer: LongestFirst },
     projects: [
-      // The files of a worker share its process (isolate: false; 95 → 58 s), except the one that
+      // The files of a worker share its process (isolate: false: the stage took 95 s, now about 60), except the one that
       // needs a process where Node's relaxed-SIMD flag was never switched on.
       { test: { name: 'js', include: ['tests/js/**/*.test.{js,mjs,ts}'], exclude: [FRESH_PROCESS], testTimeout: 60_000, isolate: false } },
       { test: { name: 'js-fresh-process', include: [FRESH_PROCESS], testTimeout: 60_000 } },

@@ -118,8 +118,9 @@ const LISTENING = new Set(['on', 'once', 'addListener', 'prependListener']);
  * Opening the demo in a new page took 1.4 s on this machine, in a page that had shown a page of the
  * same site before 0.4 s (its renderer process is running, with its compiled code and fonts). The
  * test gets a stand-in for the page that notes what it changes; `giveBack` undoes it (listeners,
- * init scripts, routes, the viewport), moves the pointer to the corner, goes to about:blank (the old document's workers and timers
- * stop) and keeps the page for the next test, or closes it when the test did something lasting.
+ * init scripts, routes, the viewport), moves the pointer to the corner, goes to about:blank (the
+ * old document's workers and timers stop) and keeps the page for the next test, or closes it when
+ * the test did something lasting.
  */
 async function lendPage(context, viewport) {
   const spare = context.spare.pop();
