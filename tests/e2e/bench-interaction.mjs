@@ -13,7 +13,8 @@
 //             shown inside it has nothing pending).
 //   Hovering a cell is not an Event Timing interaction (mousemove): its paint column is from the
 //   move's timestamp to the end of the next frame's task (a message posted from a frame callback).
-// Usage: node tests/e2e/bench-interaction.mjs [--samples 30] [--only tab]
+// Usage: node tests/e2e/bench-interaction.mjs [--samples 30] [--only tab] [--each]
+//   --each: every sample's numbers too (the tab switches go through the tabs in order).
 //   BENCH_SITE=folder: another build of the site to measure (e.g. an earlier commit's), same method.
 import { ensureBuilt, launch, server, watchedPage, root } from './browser.js';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ const arg = (name, fallback) => {
 };
 const SAMPLES = Number(arg('--samples', 30));
 const ONLY = arg('--only', '');
+const EACH = process.argv.includes('--each');
 
 /** Installed in the page before it loads: the Event Timing entries and each input's settled time. */
 function installMeters() {
@@ -143,6 +145,7 @@ for (const [name, setUp, act, beforeSample] of INTERACTIONS) {
     // A hover with no move seen is a failed sample, not a fast one.
     paint.push(hover ? (own.length ? Math.max(...own.map((s) => s.ms)) : NaN) : Math.max(16, ...after.events.map((e) => e.duration)));
     if (!hover) settled.push(Math.max(0, ...own.map((s) => s.ms)));
+    if (EACH) console.log(`${name} #${k}: paint ${paint.at(-1)}${hover ? '' : `, settled ${Math.round(settled.at(-1))}`}`);
   }
   await context.close();
   if (paint.some(Number.isNaN)) throw new Error(`${name}: ${paint.filter(Number.isNaN).length} samples saw no input`);

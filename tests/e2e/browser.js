@@ -179,7 +179,8 @@ async function lendPage(context, viewport) {
  * The page is lent from a context shared with the file's other pages of the same options
  * (lendPage: a page another test closed is used again); the returned `context` stands for this
  * test's part of it: `close()` gives the test's pages back, `newPage()` opens another (with the
- * same init scripts), `addInitScript()` applies to the test's pages. With `isolated: true` the page
+ * same init scripts), `addInitScript()` applies to the test's pages, `newCDPSession(page)` opens
+ * DevTools on one. With `isolated: true` the page
  * gets a context of its own (the real BrowserContext, closed by close()).
  *
  * Its `waitForFunction` polls every 50 ms unless a test says otherwise: Playwright's default polls
@@ -238,6 +239,8 @@ export async function watchedPage(browser, { isolated = false, ...options } = {}
       scripts.push([script, arg]);
       for (const p of pages) await p.addInitScript(script, arg);
     },
+    // The benchmarks' DevTools sessions (a page lent to them, the real one behind the stand-in).
+    newCDPSession: (p) => context.newCDPSession(p),
     async close() {
       context.watchers.delete(problems);
       pages.splice(0);
@@ -341,7 +344,7 @@ export function audit(panel) {
     };
     visit(document);
   }
-  // Text at opacity 0 is not seen (the font warm-up's box while it lays out its lines).
+  // Text at opacity 0 is not seen.
   const visible = (el) => el.getClientRects().length > 0 && el.checkVisibility({ opacityProperty: true });
   const nameOf = (el) => {
     if (el.getAttribute('aria-label')) return el.getAttribute('aria-label');

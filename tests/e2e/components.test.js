@@ -136,8 +136,6 @@ describe('components', () => {
       document.body.append(heads);
     }, attrs);
     await allReady(page, '#kept');
-    // Let the IntersectionObserver see where each figure is.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50)))));
     const cells = (id) =>
       page.evaluate((sel) => [...document.querySelector(sel).shadowRoot.querySelectorAll('figure')].map((f) => [...f.querySelectorAll('td[data-i]')].map((td) => [td.className, td.textContent, td.dataset.value, td.getAttribute('aria-label')].join('|'))), id);
     const before = await cells('#kept');

@@ -319,6 +319,8 @@ describe('attention-cross', () => {
     await page.evaluate(() => document.querySelector('attention-cross').setAttribute('scoring', 'dot'));
     await page.evaluate(() => document.querySelector('attention-positions').setAttribute('swap', '0 3'));
     await page.waitForFunction(() => document.querySelector('attention-positions').shadowRoot.querySelector('#swap-i')?.value === '0');
+    // The positions panel's heatmaps sit far below the fold: drawn now (as for a capture).
+    await page.evaluate(() => document.querySelector('attention-cross').drawAll());
     const look = await page.evaluate(() =>
       ['attention-cross', 'attention-positions'].map((tag) => {
         const root = document.querySelector(tag).shadowRoot;

@@ -9,7 +9,18 @@ const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, 
 
 // In the page: whether a canvas shows the shape its figure's caption names (a kept canvas shows its
 // last drawing until it is drawn for a new shape).
-const DRAWN_FOR_ITS_SHAPE = `window.drawnForItsShape = (canvas) => canvas.dataset.shape !== undefined && canvas.dataset.shape === canvas.closest('figure').querySelector('figcaption .shape')?.textContent.trim();`;
+const DRAWN_FOR_ITS_SHAPE = `window.drawnForItsShape = (canvas) => canvas.dataset.shape !== undefined && canvas.dataset.shape === canvas.closest('figure').querySelector('figcaption .shape')?.textContent.trim();
+window.stepsCanvases = () => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].filter((c) => c.checkVisibility());`;
+
+/** The steps panel's shown canvases, drawn or not: near (within a viewport's height of it) or far. */
+const byDistance = (page) =>
+  page.evaluate(() => {
+    const all = stepsCanvases().map((c) => {
+      const r = c.closest('figure').getBoundingClientRect();
+      return { drawn: drawnForItsShape(c), near: r.bottom > -innerHeight && r.top < 2 * innerHeight };
+    });
+    return { near: all.filter((c) => c.near), far: all.filter((c) => !c.near) };
+  });
 
 async function open(query, options = {}) {
   const w = await watchedPage(b.browser, { viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options });
@@ -285,43 +296,41 @@ describe('canvas heatmap', () => {
     await context.close();
   });
 
-  test('a new shape in a kept slot far off screen is drawn when the page is idle, not in the change’s frame', async () => {
+  test('a new shape in a kept slot far off screen is drawn when a scroll brings it near, not in the change’s frame nor when idle', async () => {
+    // In a 240 px viewport every figure of the scores step starts more than a viewport's height below it.
     const { page, context, problems } = await open('?s=a+b+c+d+e+f&dm=16&dk=4&h=2&step=scores', { viewport: { width: 1280, height: 240 } });
-    // The heatmaps' observers have placed every figure (near, far) once an observer made after theirs
-    // has had its first report: a browser reports to every observer in the same frame. A fixed wait
-    // of 500 ms was once too short in CI, and every figure was drawn in the frame.
     await settled(page);
-    await page.evaluate(() => new Promise((r) => {
-      const figures = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"]');
-      const o = new IntersectionObserver(() => (o.disconnect(), r()));
-      figures.forEach((f) => o.observe(f));
-    }));
     const drawn = await page.evaluate(async () => {
       const explorer = document.querySelector('attention-explorer');
       const steps = explorer.shadowRoot.querySelector('attention-steps');
       const done = new Promise((r) => steps.addEventListener('attention-render', r, { once: true }));
       explorer.setAttribute('d-k', '5');
       await done;
-      const canvases = () => [...steps.shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].filter((c) => c.isConnected);
       // A callback queued after the render runs after the heatmaps' own, in the change's frame.
-      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(canvases().map(drawnForItsShape))));
-      return { inFrame, shapes: canvases().map((c) => c.closest('figure').querySelector('figcaption')?.textContent ?? c.closest('figure').className) };
+      const inFrame = await new Promise((r) => requestAnimationFrame(() => r(stepsCanvases().map(drawnForItsShape))));
+      return { inFrame, shapes: stepsCanvases().map((c) => c.closest('figure').querySelector('figcaption')?.textContent ?? c.closest('figure').className) };
     });
-    // The scores' operands Q and K (n × d_k) take a new shape; they sit far below a 240 px viewport.
+    // The scores' operands Q and K (n × d_k) take a new shape.
     expect(drawn.shapes.filter((name) => name.endsWith('6×5'))).toHaveLength(2);
-    expect(drawn.inFrame.filter((d) => !d).length).toBeGreaterThan(0);
+    expect(drawn.inFrame).not.toContain(true);
     await settled(page);
-    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every(drawnForItsShape))).toBe(true);
+    const after = await byDistance(page);
+    expect(after.near).toEqual([]);
+    expect(after.far.filter((c) => c.drawn)).toEqual([]);
+    // Scrolled to, the last one (K) is drawn; drawAll() draws the rest.
+    await page.evaluate(() => stepsCanvases().at(-1).scrollIntoView());
+    await page.waitForFunction(() => drawnForItsShape(stepsCanvases().at(-1)));
+    await page.evaluate(() => document.querySelector('attention-explorer').drawAll());
+    expect(await page.evaluate(() => stepsCanvases().every(drawnForItsShape))).toBe(true);
     expect(problems.console).toEqual([]);
     await context.close();
   });
 
-  test('after a change, only the new figures in view are drawn in its frame; those near it follow', async () => {
+  test('after a change, only the new figures in view are drawn in its frame; those near it follow, the far ones when scrolled to', async () => {
     // 8 heads at 32 tokens, the concat step: the main figure starts at the foot of a 900 px
     // viewport, the heads' outputs (new shapes after a d_k change) within a viewport below it.
     const words = Array.from({ length: 32 }, (_, i) => `w${i}`).join('+');
     const { page, context, problems } = await open(`?s=${words}&dm=64&dk=8&h=8&step=concat`, { viewport: { width: 1280, height: 900 } });
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
     const seen = await page.evaluate(async () => {
       const explorer = document.querySelector('attention-explorer');
       const steps = explorer.shadowRoot.querySelector('attention-steps');
@@ -339,7 +348,16 @@ describe('canvas heatmap', () => {
     expect(inView.every((c) => c.drawn)).toBe(true);
     expect(near.filter((c) => c.drawn)).toEqual([]);
     await settled(page);
-    expect(await page.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelectorAll('figure[part="heatmap"] canvas')].every(drawnForItsShape))).toBe(true);
+    // Once settled: those within a viewport's height drawn, the farther ones (the last heads'
+    // outputs) not, until a scroll brings one near or drawAll() draws them all.
+    const after = await byDistance(page);
+    expect(after.near.every((c) => c.drawn)).toBe(true);
+    expect(after.far.length).toBeGreaterThan(0);
+    expect(after.far.filter((c) => c.drawn)).toEqual([]);
+    await page.evaluate(() => stepsCanvases().at(-1).scrollIntoView());
+    await page.waitForFunction(() => drawnForItsShape(stepsCanvases().at(-1)));
+    await page.evaluate(() => document.querySelector('attention-explorer').drawAll());
+    expect(await page.evaluate(() => stepsCanvases().every(drawnForItsShape))).toBe(true);
     expect(problems.console).toEqual([]);
     await context.close();
   });

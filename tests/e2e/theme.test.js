@@ -4,7 +4,7 @@
 // attribute overrides it, the canvases, KaTeX and charts take the new colours when it changes;
 // every heatmap is drawn for a full-page capture or a print, and print hides the controls.
 import { describe, expect, test } from 'vitest';
-import { watchedPage } from './browser.js';
+import { settled, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // the repo root: dist/components.js
@@ -146,12 +146,21 @@ describe('print and full-page capture', () => {
     await w.context.close();
   });
 
-  test('a full-page screenshot shows every heatmap drawn, also those off screen redrawn after a theme switch', async () => {
+  test('a full-page screenshot after drawAll() shows every heatmap drawn, also those far off screen after a theme switch', async () => {
     const { page, context } = await open({ head: '<style>:root { color-scheme: light dark }</style>', body: MANY, colorScheme: 'light', viewport: { width: 1000, height: 700 } });
     const before = await page.evaluate(() => [...document.querySelectorAll('attention-steps')].map((el) => el.shadowRoot.querySelector('canvas').toDataURL()));
     await page.emulateMedia({ colorScheme: 'dark' });
-    // Off-screen heatmaps are drawn again when the page is idle, not when they are scrolled to.
-    await page.waitForFunction((old) => [...document.querySelectorAll('attention-steps')].every((el, k) => el.shadowRoot.querySelector('canvas').toDataURL() !== old[k]), before);
+    // On screen and near it: drawn again in the dark colours at once, or when the page is idle.
+    const near = await page.evaluate(() => [...document.querySelectorAll('attention-steps')].map((el) => el.shadowRoot.querySelector('figure').getBoundingClientRect().top < 2 * innerHeight));
+    expect(near).toContain(true);
+    expect(near).toContain(false);
+    await page.waitForFunction(([old, near]) => [...document.querySelectorAll('attention-steps')].every((el, k) => !near[k] || el.shadowRoot.querySelector('canvas').toDataURL() !== old[k]), [before, near]);
+    await settled(page);
+    const changed = await page.evaluate((old) => [...document.querySelectorAll('attention-steps')].map((el, k) => el.shadowRoot.querySelector('canvas').toDataURL() !== old[k]), before);
+    expect(changed.filter((c, k) => !near[k])).not.toContain(true); // far below: not drawn until a scroll brings them near
+    // A full-page capture draws them first (docs/embedding.md).
+    await page.evaluate(() => document.querySelector('attention-steps').drawAll());
+    expect(await page.evaluate((old) => [...document.querySelectorAll('attention-steps')].every((el, k) => el.shadowRoot.querySelector('canvas').toDataURL() !== old[k]), before)).toBe(true);
     const shot = await page.screenshot({ fullPage: true, path: `${process.env.TMPDIR ?? '/tmp'}/attention-lab-theme-fullpage.png` });
     // Each canvas's area in the capture holds its cells' colours, not the panel's background.
     const filled = await page.evaluate(async (b64) => {

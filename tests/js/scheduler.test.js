@@ -1,14 +1,15 @@
 // The page's scheduler (web/src/scheduler.js) on a clock run by hand: frames and idle periods come
 // only when the test says, with as much idle time as it says.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cancel, fillsPending, later, now, onFrame, onIdle, useClock, whenFilled } from '../../web/src/scheduler.js';
+import { FORCED_SLICE_MS, cancel, fillsPending, later, now, onFrame, onIdle, useClock, whenFilled } from '../../web/src/scheduler.js';
 
 /** A clock whose frames and idle periods wait until `frame()` / `idle(ms)` run them. */
 function handClock() {
   const frames = [];
   const idles = [];
-  return {
-    clock: { frame: (f) => frames.push(f), idle: (f) => idles.push(f) },
+  const hand = {
+    time: 0, // what the clock's now() says (ms): a test moves it on
+    clock: { frame: (f) => frames.push(f), idle: (f) => idles.push(f), now: () => hand.time },
     frame: (time = 0) => frames.splice(0).forEach((f) => f(time)),
     /** One idle period of `ms` milliseconds (time runs out as work runs: each piece costs `cost`). */
     idle(ms = 50, cost = 0) {
@@ -19,9 +20,15 @@ function handClock() {
         left -= cost;
       }
     },
+    /** An idle callback forced by its timeout: no idle time left at all. */
+    forced() {
+      const deadline = { didTimeout: true, timeRemaining: () => 0 };
+      for (const f of idles.splice(0)) f(deadline);
+    },
     waitingIdle: () => idles.length,
     waitingFrames: () => frames.length,
   };
+  return hand;
 }
 
 let hand;
@@ -72,6 +79,22 @@ describe('scheduler', () => {
     hand.idle(50);
     expect(ran).toEqual([1, 2, 3]);
     expect(told).toEqual([true]);
+  });
+
+  it('runs a forced period (its timeout came, no idle time) for a short slice of real time only', () => {
+    const ran = [];
+    // Each piece takes 4 ms of the clock's time.
+    for (const k of [1, 2, 3, 4, 5]) later(k, () => ran.push(k) && (hand.time += 4));
+    hand.forced();
+    // 0 → 4 → 8 ms of the 10 ms slice: two pieces, then less than 3 ms is left.
+    expect(ran).toEqual([1, 2]);
+    expect(FORCED_SLICE_MS).toBe(10);
+    expect(hand.waitingIdle()).toBe(1);
+    hand.forced();
+    expect(ran).toEqual([1, 2, 3, 4]);
+    hand.idle(50);
+    expect(ran).toEqual([1, 2, 3, 4, 5]);
+    expect(fillsPending()).toBe(false);
   });
 
   it('runs one key now (its heatmap came near) or drops it, and tells when nothing waits', () => {

@@ -5,7 +5,6 @@ import { usedScheme } from './colors.js';
 import { errorText } from './error-text.js';
 import { fillsPending, whenFilled } from './heatmap.js';
 import { drawAll, recheckThemes } from './heatmap/frame.js';
-import { warmChineseFonts } from './font-warmup.js';
 import { onIdle } from './scheduler.js';
 import { getLab } from './lab.js';
 import { markScrollRegions } from './scroll-regions.js';
@@ -94,7 +93,6 @@ export class AttentionElement extends HTMLElement {
   connectedCallback() {
     this.#resized?.observe(this);
     this.requestRender();
-    warmChineseFonts(this.shadowRoot); // once per document, while idle: the first switch to Chinese stays within a frame
   }
 
   /** Taken out of the document: nothing of it is pending any more (updateComplete resolves). */

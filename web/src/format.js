@@ -15,6 +15,16 @@ export function exact(v) {
   return String(v).replace('-', '−');
 }
 
+/**
+ * A count to the nearest whole number, a comma between thousands (1,234,567), as English writes
+ * it: the same text as toLocaleString('en'), without Intl, whose first number format in a page
+ * cost 26–55 ms of the first panel that showed a count.
+ */
+export function grouped(v) {
+  if (!Number.isFinite(v)) return Number.isNaN(v) ? 'NaN' : v > 0 ? '∞' : '-∞';
+  return String(Math.round(v)).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 /** Two decimals (tiny values read 0.00 or −0.00; hover shows them exactly), an exponent from 1000 up. */
 export function short(v) {
   if (isMaskedValue(v)) return '−∞';

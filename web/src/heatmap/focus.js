@@ -2,8 +2,8 @@
 // (its exact value in the readout, the panel's onCell). The keyboard moves one focused cell (arrow
 // keys, Home, End): a roving tab stop in the screen-reader table, or the canvas itself when the
 // matrix is too large for a table; the canvas outlines the focused cell.
+import { now } from '../scheduler.js';
 import { requestDraw } from './frame.js';
-import { buildBody } from './table.js';
 
 /** The cell index under a point of the canvas (CSS px from its corner), or -1. */
 export function cellAt(view, x, y) {
@@ -80,7 +80,7 @@ export function listen(view) {
 /** Focus cell `k` (by keyboard: its outline shows) and keep it in view. */
 function move(view, k, byKeyboard) {
   if (k < 0 || k >= view.cells.rows * view.cells.cols) return;
-  buildBody(view.table, view.lit); // clicked before the page was idle
+  now(view); // clicked before the page was idle: its table is made now
   const cells = view.table.hasCells ? view.table.cells : null;
   if (cells) {
     cells[view.current].tabIndex = -1;

@@ -1,9 +1,10 @@
-// When heatmaps are drawn: every heatmap changed in a task is drawn in the next animation frame,
-// before it is painted (all of them together: the theme is read once per shadow root, then the
-// canvases are sized and drawn). A heatmap known to be off screen is drawn when the page is next
-// idle, or at once when it comes near the viewport (heatmap.js); one out of the document waits
-// until it is in, and is drawn again once placed if the theme or pixel ratio changed meanwhile. Before printing, and when a script asks (drawAll),
-// everything waiting is drawn.
+// When heatmaps are drawn: every heatmap changed in a task and in the viewport is drawn in the next
+// animation frame, before it is painted (all of them together: the theme is read once per shadow
+// root, then the canvases are sized and drawn); one within a viewport's height of it when the page is
+// next idle; one farther when it comes near (heatmap.js's observer). Where a figure is comes from its
+// box. One out of the document waits until it is in, and is drawn again once placed if the theme or
+// pixel ratio changed meanwhile. Before printing, and when a script asks (drawAll: a full-page
+// capture), everything waiting is drawn.
 import { later, onFrame } from '../scheduler.js';
 import { canvasLang, cellImage, draw, layout, readTheme, size } from './canvas.js';
 
@@ -56,19 +57,42 @@ function frame() {
   requested = false;
   const themes = new Map();
   const now = [];
+  // Read every theme and box first: a canvas resized after would make the next read lay out again.
   for (const view of dirty) {
+    // Out of the document, or not drawn now: it keeps its `dirty` mark, which the render that
+    // places it, the idle follow-up, its observer or drawAll acts on.
+    dirty.delete(view);
     if (!view.figure.isConnected) continue;
-    // Out of view: when the page is idle (so a full-page capture or a later scroll finds it drawn),
-    // or sooner when its observer sees it come near (heatmap.js).
-    if (view.visible === false) {
-      later(view.canvas, () => drawIfDirty(view));
-      continue;
-    }
-    // Read every theme first: a canvas resized after would make the next read recompute style.
+    // Its observer's word as well as its box: a canvas resized in this frame may move it near
+    // without the observer seeing it come near.
+    const byBox = whereIs(view);
+    const where = byBox === 'far' && view.near ? 'near' : byBox;
+    // Near the viewport: when the page is idle, so that a scroll finds it drawn. Far from it: when
+    // its observer sees it come near (heatmap.js), or drawAll (print, a full-page capture).
+    if (where === 'near') later(view.canvas, () => drawIfDirty(view));
+    if (where !== 'in') continue;
     themeOf(view, themes);
     now.push(view);
   }
   for (const view of now) paint(view, themeOf(view, themes));
+}
+
+/**
+ * Where a figure is now, by its box (the layout this frame's paint needs anyway): 'in' the
+ * viewport, 'near' it (within a viewport's height) or 'far'. Its observer's last word may be a
+ * frame old (a figure just placed, a panel just shown), and a new figure has none yet. Drawing every
+ * new figure in the frame cost the heads panel's first visit at 32 tokens 100 ms (ten canvases of
+ * about 600 × 600, one of them on screen), and drawing the far ones when idle kept it busy 100 ms
+ * more (the decoding panel: 13 canvases down to 12,000 px below). Canvases not yet sized are
+ * smaller than they will be, so figures below them count as higher: drawn sooner, never later.
+ */
+function whereIs(view) {
+  const r = view.figure.getBoundingClientRect();
+  const h = innerHeight;
+  // A figure in a hidden panel has no box: drawn when its panel is shown and it is seen.
+  if ((r.width === 0 && r.height === 0) || r.right <= 0 || r.left >= innerWidth) return 'far';
+  if (r.bottom > 0 && r.top < h) return 'in';
+  return r.bottom > -h && r.top < 2 * h ? 'near' : 'far';
 }
 
 const themeOf = (view, themes) => {
@@ -77,7 +101,7 @@ const themeOf = (view, themes) => {
   return themes.get(root);
 };
 
-/** Draw `view` now if it waits and is in the document (the idle follow-up, or it came near). */
+/** Draw `view` now if it waits and is in the document (the idle follow-up, or it came near or into view). */
 export function drawIfDirty(view) {
   if (view.dirty && view.figure.isConnected) paint(view, readTheme(view.canvas));
 }

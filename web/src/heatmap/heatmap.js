@@ -1,13 +1,13 @@
 // A matrix drawn as a heatmap on a canvas, with a data table for screen readers behind it: the
 // exact float32 value of a cell on hover or focus (arrow keys move), a legend, and exports.
 import { el } from '../dom.js';
-import { cancel, later, now } from '../scheduler.js';
+import { cancel, later } from '../scheduler.js';
 import { canvasLang } from './canvas.js';
 import { createCells } from './cells.js';
 import { listen } from './focus.js';
 import { drawIfDirty, requestDraw } from './frame.js';
 import { barKey, legendKey, makeBar, makeCaption, makeLegend } from './legend.js';
-import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
+import { createTable, fillCells, fillHeaders } from './table.js';
 
 /**
  * @param {object} o
@@ -26,8 +26,9 @@ import { buildBody, createTable, fillCells, fillHeaders } from './table.js';
  * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
  * @param {boolean} [o.defer]  accepted for compatibility: every heatmap off screen is deferred
  *
- * The canvas is drawn in the next animation frame, before it is painted (a heatmap off screen:
- * when it comes near the viewport, or when the page is idle); a kept figure whose drawing did not
+ * The canvas is drawn in the next animation frame, before it is painted (a heatmap off screen but
+ * within a viewport's height: when the page is idle; a farther one when it comes near, see frame.js);
+ * a kept figure whose drawing did not
  * change is not drawn again (see drawingOf). The screen-reader table's cells (a new figure's
  * body, their labels and data-value) are written when the page is next idle, after the change's frame;
  * until then the figure is aria-busy, and `whenFilled` (scheduler.js) tells when nothing waits. A kept
@@ -56,7 +57,7 @@ function createView(o, shapeKey, rows, cols) {
   const figure = el('figure', { part: 'heatmap' }, scroll, readout);
   // The canvas's context is made when it is first drawn (frame.js): one drawn only when idle costs
   // nothing in the change (a context is 0.1–0.2 ms).
-  const view = { shapeKey, figure, canvas, g: null, scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, visible: undefined, dirty: false };
+  const view = { shapeKey, figure, canvas, g: null, scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };
   listen(view);
   watch(view);
   if (o.pool && o.slot) o.pool.set(o.slot, view);
@@ -129,9 +130,7 @@ function update(view, o, cells, compact) {
   const maskedLabel = `${cells.maskedText}, ${t('heatmap.masked')}`;
   busy(view, true);
   later(view, () => {
-    drawIfDirty(view);
-    buildBody(view.table, view.lit);
-    fillCells(view.table, cells, { compact, maskedLabel });
+    fillCells(view.table, cells, { compact, maskedLabel }, view.lit);
     busy(view, false);
   });
 }
@@ -196,37 +195,26 @@ function busy(view, on) {
   for (const node of [view.figure, view.table.table]) on ? node.setAttribute('aria-busy', 'true') : node.removeAttribute('aria-busy');
 }
 
-// Two observers. "Near": within one viewport height of the viewport (above or below); a figure
-// coming near is drawn, and its table filled, at once, so that a scroll finds it ready. "In view":
-// inside the viewport; the frame after a change draws only figures in view (or not yet observed),
-// and leaves the others to their observer or to idle (the steps panel with 8 heads at 32 tokens: the
-// heads' operands below the fold were 3 of the 4 canvases drawn in a d_k change's frame).
+// An observer of where each figure is: "near" is within one viewport height of the viewport (above
+// or below). A figure coming near is drawn at once, so that a scroll finds it drawn (its table stays
+// idle work); the frame after a change draws only the figures in view, by their boxes (frame.js).
 const seen = new WeakMap();
-const observer = (margin, see) =>
+const nearby =
   typeof IntersectionObserver === 'function'
     ? new IntersectionObserver(
         (entries) => {
           for (const e of entries) {
             const view = seen.get(e.target);
+            if (!view) continue;
             // A figure out of the document is neither near nor far: where the next render puts it is not known.
-            if (view) see(view, e.target.isConnected ? e.isIntersecting : undefined);
+            view.near = e.target.isConnected ? e.isIntersecting : undefined;
+            if (view.near) drawIfDirty(view);
           }
         },
-        { rootMargin: margin },
+        { rootMargin: '100% 0px' },
       )
     : null;
-const nearby = observer('100% 0px', (view, near) => {
-  view.near = near;
-  if (!near) return;
-  drawIfDirty(view);
-  now(view);
-});
-const inView = observer('0px', (view, visible) => {
-  view.visible = visible;
-  if (visible) drawIfDirty(view);
-});
 function watch(view) {
   seen.set(view.figure, view);
   nearby?.observe(view.figure);
-  inView?.observe(view.figure);
 }

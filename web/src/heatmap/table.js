@@ -2,8 +2,8 @@
 // browser skips while it is off screen and not focused: content-visibility: auto; the canvas shows the cells):
 // row and column headers, one focusable cell at a time, each cell's text (or aria-label when the
 // heatmap is compact), `masked` class and exact `data-value` (read by scripts and tests). Its
-// cells are written when the page is idle, after the canvas is drawn, and only the cells whose
-// value, mask or label changed.
+// body is made when the page is idle, after the canvas is drawn (or when a cell is clicked before),
+// and after that only the cells whose value, mask or label changed are written.
 import { el } from '../dom.js';
 
 /**
@@ -15,8 +15,8 @@ const UNWRITTEN = 1e300; // no float32 equals it
 
 /**
  * A new table of `rows`×`cols` cells (none beyond TABLE_LIMIT), and what it has written so far
- * (nothing). Its name comes now; its body (rows×cols cells: 2,000 of them cost milliseconds to
- * copy) and column headers are built by `buildBody`, when the page is idle or a cell is wanted.
+ * (nothing). Its name comes now; its body (rows×cols cells: milliseconds per thousand) and column
+ * headers come with `fillCells`' first call, when the page is idle or a cell is wanted.
  */
 export function createTable(rows, cols) {
   const caption = el('caption', { class: 'sr-only' });
@@ -38,19 +38,6 @@ export function createTable(rows, cols) {
     written: { value: new Float64Array(n).fill(UNWRITTEN), masked: new Uint8Array(n).fill(2), text: new Array(n) },
     keys: { label: undefined, cols: undefined, rows: undefined, maskedLabel: undefined },
   };
-}
-
-/** Build the table's body once (its row headers named, the cells `marked` class hl). */
-export function buildBody(t, marked) {
-  if (t.table.tBodies.length) return;
-  const body = emptyBody(t.shape.rows, t.shape.cols).cloneNode(true);
-  t.table.append(body);
-  t.cells = Array.from(body.getElementsByTagName('td'));
-  if (t.cells[0]) t.cells[0].tabIndex = 0;
-  t.rowHeads = Array.from(body.rows, (tr) => tr.cells[0]);
-  nameRows(t);
-  writeColumns(t);
-  for (const k of marked) t.cells[k]?.classList.add('hl');
 }
 
 /** Bring the table's name and headers up to date (done in the change; a new table's column headers come with its body). */
@@ -81,8 +68,14 @@ function nameRows(t) {
   t.rowHeads.forEach((th, i) => th.textContent !== t.rowLabels[i] && (th.textContent = t.rowLabels[i]));
 }
 
-/** Bring the built table's cells up to date with `cells` (a render's, see cells.js): done when idle. */
-export function fillCells(t, cells, { compact, maskedLabel }) {
+/**
+ * Bring the table's cells up to date with `cells` (a render's, see cells.js; done when idle): the
+ * first time, its body is made with every cell written (one parse of its markup: a 32 × 32 table
+ * took 10 ms as copied empty cells then written one by one, 4 ms this way); after, only the cells
+ * whose value, mask or label changed. `marked`: the cells to give class hl.
+ */
+export function fillCells(t, cells, { compact, maskedLabel }, marked = new Set()) {
+  if (!t.table.tBodies.length) return buildBody(t, cells, { compact, maskedLabel }, marked);
   // A masked cell's label (language, or −∞ against 0) may change while its value does not.
   const relabel = t.keys.maskedLabel !== maskedLabel;
   const { value, masked, text } = t.written;
@@ -107,19 +100,37 @@ export function fillCells(t, cells, { compact, maskedLabel }) {
   t.keys.maskedLabel = maskedLabel;
 }
 
-// Empty table bodies by shape (rows of a header cell and cells holding one space), to be copied
-// (copying nodes is about twice as fast as parsing them): the last few shapes used.
-const bodies = new Map();
-function emptyBody(rows, cols) {
-  const key = `${rows}×${cols}`;
-  let body = bodies.get(key);
-  if (body) bodies.delete(key);
-  else {
-    body = document.createElement('tbody');
-    const row = `<tr><th scope="row"></th>${Array.from({ length: cols }, (_, j) => `<td data-i="@" data-j="${j}"> </td>`).join('')}</tr>`;
-    body.innerHTML = Array.from({ length: rows }, (_, i) => row.replaceAll('@', String(i))).join('');
-    if (bodies.size >= 12) bodies.delete(bodies.keys().next().value);
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+const escape = (text) => text.replace(/[&<>"]/g, (c) => ESCAPES[c]);
+
+/** The body, every cell written (a table of headers only: its rows), its row and column headers named. */
+function buildBody(t, cells, { compact, maskedLabel }, marked) {
+  const { rows, cols } = t.shape;
+  const { value, masked, text } = t.written;
+  const label = escape(maskedLabel);
+  const html = [];
+  for (let i = 0, k = 0; i < rows; i++) {
+    html.push('<tr><th scope="row"></th>');
+    for (let j = 0; j < cols; j++, k++) {
+      const m = cells.level[k] === -1 ? 1 : 0;
+      const shown = cells.text(k);
+      const classes = `${m ? 'masked' : ''}${m && marked.has(k) ? ' ' : ''}${marked.has(k) ? 'hl' : ''}`;
+      const aria = compact ? (m ? label : escape(shown)) : m ? label : null;
+      // A compact cell's text is a space (its number is its label); a cell always has a text node.
+      html.push(`<td data-i="${i}" data-j="${j}" data-value="${cells.value(k)}"${classes ? ` class="${classes}"` : ''}${aria === null ? '' : ` aria-label="${aria}"`}>${compact ? ' ' : escape(shown)}</td>`);
+      value[k] = cells.data[k];
+      masked[k] = m;
+      text[k] = shown;
+    }
+    html.push('</tr>');
   }
-  bodies.set(key, body);
-  return body;
+  const body = document.createElement('tbody');
+  body.innerHTML = html.join('');
+  t.table.append(body);
+  t.cells = Array.from(body.getElementsByTagName('td'));
+  if (t.cells[0]) t.cells[0].tabIndex = 0;
+  t.rowHeads = Array.from(body.rows, (tr) => tr.cells[0]);
+  t.keys.maskedLabel = maskedLabel;
+  nameRows(t);
+  writeColumns(t);
 }

@@ -3,11 +3,12 @@
 // from the library's self-attention trace, each with what it cost. No DOM: the panel draws
 // what `sentenceCells` describes.
 import { firstColumns } from '../../first-columns.js';
+import { grouped } from '../../format.js';
 import { traceMask, traceMatrix } from '../../trace-view.js';
 import { projections } from './measure.js';
 
-/** A count with thousands separators. */
-export const fmt = (v) => Math.round(v).toLocaleString('en');
+/** A count with thousands separators (1,234). */
+export const fmt = grouped;
 
 /** 0/1 visibility (1 = may attend) of an n×n pattern given by `visible(i, j)`. */
 export function visibility(n, visible) {

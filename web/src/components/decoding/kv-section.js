@@ -3,7 +3,7 @@
 // newest row outlined), the newest query's row of weights over everything cached, and the check
 // that prefill + decode equals causal attention over the same tokens (kv-model.js).
 import { el } from '../../dom.js';
-import { exact } from '../../format.js';
+import { exact, grouped } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { mathNodes } from '../../math-text.js';
 import { fieldset, settingField } from './controls.js';
@@ -12,7 +12,6 @@ import { DECODING_NUMBERS } from './settings.js';
 
 const PREFILL_MAX = DECODING_NUMBERS.find(([name]) => name === 'prefill')[2];
 
-const count = (v) => v.toLocaleString('en-US');
 /** Decode steps listed in the work table (the last ones). */
 const SHOWN_STEPS = 6;
 
@@ -23,7 +22,7 @@ function workTable(t, work, d) {
   const head = el('tr', {}, ...['workCall', 'workKeys', 'workWith', 'workWithout', 'workRatio'].map((k) => el('th', { scope: 'col', text: t(`decoding.${k}`) })));
   const body = el('tbody');
   const row = (name, keys, w, key) =>
-    el('tr', { 'data-work': key }, el('th', { scope: 'row', text: name }), el('td', { class: 'num', text: keys }), el('td', { class: 'num', 'data-value': String(w.withCache), text: count(w.withCache) }), el('td', { class: 'num', 'data-value': String(w.withoutCache), text: count(w.withoutCache) }), el('td', { class: 'num', text: `${Number((w.withoutCache / w.withCache).toPrecision(3))}×` }));
+    el('tr', { 'data-work': key }, el('th', { scope: 'row', text: name }), el('td', { class: 'num', text: keys }), el('td', { class: 'num', 'data-value': String(w.withCache), text: grouped(w.withCache) }), el('td', { class: 'num', 'data-value': String(w.withoutCache), text: grouped(w.withoutCache) }), el('td', { class: 'num', text: `${Number((w.withoutCache / w.withCache).toPrecision(3))}×` }));
   // A long generation shows the prefill, then its last SHOWN_STEPS steps (the sum covers them all).
   const shown = work.map((w, k) => [w, k]).filter(([, k]) => k === 0 || k >= work.length - SHOWN_STEPS);
   for (const [w, k] of shown) {

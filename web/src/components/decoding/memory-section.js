@@ -3,6 +3,7 @@
 // side (memory-model.js, from lab.kvCacheBytes). The form is kept between renders; every field
 // writes the host's `kv-shape` or `context` attribute.
 import { el } from '../../dom.js';
+import { grouped } from '../../format.js';
 import { fieldset, settingField } from './controls.js';
 import { bytesText, memoryRows } from './memory-model.js';
 import { PRESETS, SHAPE_FIELDS, presetOf, shapeText } from './settings.js';
@@ -26,7 +27,7 @@ export class MemorySection {
 
   #table(t, rows, shape, tokens) {
     const table = el('table', { class: 'stats', 'data-role': 'memory' });
-    table.append(el('caption', { text: t('decoding.memoryCaption', { layers: shape.layers, heads: shape.heads, d: shape.headDim, tokens: tokens.toLocaleString('en-US') }) }));
+    table.append(el('caption', { text: t('decoding.memoryCaption', { layers: shape.layers, heads: shape.heads, d: shape.headDim, tokens: grouped(tokens) }) }));
     const head = el('tr', {}, ...['memSharing', 'memKvHeads', 'memPerToken', 'memTotal', 'memRatio'].map((k) => el('th', { scope: 'col', text: t(`decoding.${k}`) })));
     const body = el('tbody');
     for (const r of rows) {
