@@ -56,8 +56,20 @@ describe('<attention-explorer sync-url>', () => {
   test('without sync-url the explorer neither reads nor writes the URL', async () => {
     const { page, problems, context } = await hostPage('<attention-explorer></attention-explorer>', '?panel=cost&ref=feed');
     expect((await shown(page)).panel).toBe('steps');
-    await page.evaluate(() => document.querySelector('attention-explorer').selectPanel('heads'));
-    await page.waitForTimeout(400);
+    // A write to come is marked at once (<html data-url-pending>, set in the change's own task);
+    // history is watched too. Neither happens once the change has settled.
+    const seen = await page.evaluate(async () => {
+      const calls = [];
+      for (const name of ['replaceState', 'pushState']) {
+        const original = history[name].bind(history);
+        history[name] = (...args) => (calls.push(name), original(...args));
+      }
+      const explorer = document.querySelector('attention-explorer');
+      explorer.selectPanel('heads');
+      await explorer.updateComplete;
+      return { calls, pending: 'urlPending' in document.documentElement.dataset, panel: explorer.panel };
+    });
+    expect(seen).toEqual({ calls: [], pending: false, panel: 'heads' });
     expect(new URL(page.url()).search).toBe('?panel=cost&ref=feed');
     expect(problems.console).toEqual([]);
     await context.close();

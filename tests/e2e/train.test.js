@@ -195,8 +195,9 @@ describe('<attention-train>', () => {
     expect(paused.state).toBe('paused');
     expect(paused.buttons.train).toEqual({ text: 'Continue', disabled: false });
     expect(paused.buttons.pause.disabled).toBe(true);
-    await page.waitForTimeout(400);
-    expect((await shown(page)).step).toBe(paused.step); // nothing trains while paused
+    // 'paused' is the worker's word that its loop has ended (a Train starts it again): the state a
+    // stale message cannot move is tested with a stand-in worker in tests/js/train-panel.test.js.
+    expect((await shown(page)).step).toBe(paused.step);
     await click(page, 'train');
     await waitFor(page, (n) => document.querySelector('attention-train').step >= n + 100, paused.step);
     await click(page, 'pause');
@@ -225,7 +226,7 @@ describe('<attention-train>', () => {
     // A changed setting drops the running model: Train starts the new one.
     await page.evaluate(() => document.querySelector('attention-train').setAttribute('train-seed', '5'));
     await waitState(page, 'idle');
-    await page.waitForTimeout(300); // a report of the dropped model arriving now is not drawn
+    // (Reports of the dropped model arriving later are not drawn: tests/js/train-panel.test.js.)
     expect((await shown(page)).curves).toEqual({ loss: [], accuracy: [] });
     expect(w.problems.console).toEqual([]);
     await w.context.close();
