@@ -28,6 +28,12 @@ export function place(parent, children) {
   }
 }
 
+/** `box` with `children` placed in it (see place): a panel's section kept from one render to the next. */
+export function filled(box, children) {
+  place(box, children);
+  return box;
+}
+
 // Retired nodes and their hidden and inert states from before. Until a node is removed, the idle
 // queue holds it, so `whenFilled` waits for it too: a ready element holds only what it shows.
 const retiring = new Map();

@@ -3,12 +3,11 @@
 // time each WASM call takes (measured when the page is idle); queries whose width differs from the keys'; and
 // Dive into Deep Learning 10.3's additive example (compare/d2l-example.js).
 import { AttentionElement } from '../base.js';
-import { fillPart, partBox } from '../deferred-part.js';
 import { el } from '../dom.js';
 import { errorText } from '../error-text.js';
 import { duration, grouped } from '../format.js';
 import { firstColumns } from '../first-columns.js';
-import { createHeatmap, place } from '../heatmap.js';
+import { createHeatmap, filled, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { adoptPanelStyles } from '../panel-styles.js';
 import { randomMatrix } from '../random.js';
@@ -31,8 +30,8 @@ export class AttentionCompare extends AttentionElement {
   #slider = null;
   #grid = null;
   #example = new D2lExample(this);
-  /** The statistics table and the width-mismatch section: built when idle while far off screen (deferred-part.js). */
-  #parts = { stats: partBox('stats'), mismatch: partBox('mismatch') };
+  /** The statistics table and the width-mismatch section, kept from one render to the next. */
+  #parts = { stats: el('div', { 'data-part': 'stats' }), mismatch: el('div', { 'data-part': 'mismatch' }) };
   /** One key per method for its timing, which waits until the page is idle (a later render's replaces it). */
   #timings = { additive: {}, scaled: {}, dot: {} };
 
@@ -65,8 +64,8 @@ export class AttentionCompare extends AttentionElement {
       this.#example.render(this.t, lab, this.#pool, { dh: run.dh, seed: model.config.seed }),
       this.#weights(run, model.tokens),
       // At 128 tokens these two took a third of the render (131 table rows; one more additive attention).
-      fillPart(this.#parts.stats, () => [this.#statsTable(run, model)]),
-      fillPart(this.#parts.mismatch, () => this.#mismatch(lab, run, model)),
+      filled(this.#parts.stats, [this.#statsTable(run, model)]),
+      filled(this.#parts.mismatch, this.#mismatch(lab, run, model)),
     ]);
   }
 

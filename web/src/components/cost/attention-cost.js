@@ -8,9 +8,8 @@
 // n×n weights (charts.js); and D2L's CNN / RNN / self-attention comparison with live n, d
 // (compare-table.js).
 import { AttentionElement } from '../../base.js';
-import { fillPart, partBox } from '../../deferred-part.js';
 import { el } from '../../dom.js';
-import { createHeatmap, place } from '../../heatmap.js';
+import { createHeatmap, filled, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { renderTexCached } from '../../tex.js';
@@ -48,8 +47,8 @@ export class AttentionCost extends AttentionElement {
   #long = new LongWeights();
   #online = new OnlineSoftmax();
   #lsh = new LshSection();
-  /** The boxes of the sections below the fold, built when idle while off screen (deferred-part.js). */
-  #parts = { lsh: partBox('lsh'), online: partBox('online'), table: partBox('table') };
+  /** The boxes of the sections below the fold, kept from one render to the next. */
+  #parts = { lsh: el('div', { 'data-part': 'lsh' }), online: el('div', { 'data-part': 'online' }), table: el('div', { 'data-part': 'table' }) };
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'window', 'linformer-k', 'max-n'];
@@ -108,11 +107,11 @@ export class AttentionCost extends AttentionElement {
     place(this.root, [
       ...head,
       ...this.#sentenceSection(model, results),
-      fillPart(this.#parts.lsh, () => [this.#lsh.section(lab, t, results, model)]),
-      fillPart(this.#parts.online, () => [this.#online.section(lab, t, results, model.tokens, () => this.requestRender())]),
+      filled(this.#parts.lsh, [this.#lsh.section(lab, t, results, model)]),
+      filled(this.#parts.online, [this.#online.section(lab, t, results, model.tokens, () => this.requestRender())]),
       ...this.#measureSection(),
       this.#long.section(lab, t, { d: model.config.dK, seed: model.config.seed }, () => this.requestRender()),
-      fillPart(this.#parts.table, () => this.#tableAndRemedies(results.n, model.config.dModel, w)),
+      filled(this.#parts.table, this.#tableAndRemedies(results.n, model.config.dModel, w)),
     ]);
   }
 

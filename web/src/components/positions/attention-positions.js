@@ -6,10 +6,9 @@
 // P and X + P come from lab.positionalEncoding / lab.addPositionalEncoding,
 // P Pᵀ from the scores step of a traced scaled dot-product call (encoding.js).
 import { AttentionElement } from '../../base.js';
-import { fillPart, partBox } from '../../deferred-part.js';
 import { el } from '../../dom.js';
 import { exact } from '../../format.js';
-import { createHeatmap, place } from '../../heatmap.js';
+import { createHeatmap, filled, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { renderTexCached } from '../../tex.js';
@@ -39,8 +38,8 @@ export class AttentionPositions extends AttentionElement {
   #top = null;
   #mid = null;
   #grids = null;
-  /** The rotation and swap sections' boxes: built when idle while far off screen (deferred-part.js). */
-  #parts = { rotation: partBox('rotation'), swap: partBox('swap') };
+  /** The rotation and swap sections' boxes, kept from one render to the next. */
+  #parts = { rotation: el('div', { 'data-part': 'rotation' }), swap: el('div', { 'data-part': 'swap' }) };
   #details = null;
 
   static get observedAttributes() {
@@ -92,7 +91,7 @@ export class AttentionPositions extends AttentionElement {
     const c = this.#compute(lab);
     this.#formula ??= el('div', { class: 'formula', part: 'formula' });
     renderTexCached(this.#formula, this.#texCache, String.raw`P_{i,2j} = \sin\Big(\frac{i}{10000^{2j/d}}\Big),\quad P_{i,2j+1} = \cos\Big(\frac{i}{10000^{2j/d}}\Big),\quad \underbrace{P}_{\scriptstyle ${c.n}\times ${c.d}}\ (n\times d_{\text{model}})`);
-    place(this.root, [el('h2', { text: t('positions.heading') }), el('p', { class: 'intro', text: t('positions.intro') }), this.#formula, ...this.#encodingSection(c), fillPart(this.#parts.rotation, () => this.#rotation.build(t, c.chart, rotationChoice(this.getAttribute('shift'), this.getAttribute('pair'), c.d))), fillPart(this.#parts.swap, () => this.#swapSection(lab, c))]);
+    place(this.root, [el('h2', { text: t('positions.heading') }), el('p', { class: 'intro', text: t('positions.intro') }), this.#formula, ...this.#encodingSection(c), filled(this.#parts.rotation, this.#rotation.build(t, c.chart, rotationChoice(this.getAttribute('shift'), this.getAttribute('pair'), c.d))), filled(this.#parts.swap, this.#swapSection(lab, c))]);
   }
 
   /** One heatmap of this render, kept in its slot between renders, its figure marked data-matrix=slot. */
