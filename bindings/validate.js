@@ -8,7 +8,8 @@ export const shape = (m) => `${m.rows}×${m.cols}`;
 
 const isDimension = (x) => Number.isInteger(x) && x >= 0;
 
-function describe(value) {
+/** A value as an error message quotes it: a number as written, anything else with its type (the string "5"). */
+export function describe(value) {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';

@@ -66,7 +66,7 @@ function createKVCache(context, options) {
       state.length = 0;
       state.keyNorm = 0;
     },
-    truncate: (length) => truncate(state, length),
+    truncate: (length) => truncate(context, s, state, length),
     release() {
       if (state.released) return;
       state.released = true;
@@ -83,14 +83,16 @@ function alive(fn, state) {
 }
 
 // Keeps the first `length` tokens (a rejected draft of speculative decoding, a beam that backs
-// up). The running key norm stays: still a bound on every key kept, if no longer the tightest.
-function truncate(state, length) {
+// up). The running key norm is that of the keys kept: a key cut away no longer bounds a score.
+function truncate(context, s, state, length) {
   const fn = 'KVCache.truncate';
   alive(fn, state);
   const keep = toCount(fn, 'length', length);
   if (keep > state.length) fail(INVALID_ARGUMENT, `${fn}: length ${keep} is beyond the ${state.length} token${state.length === 1 ? '' : 's'} cached; truncate keeps tokens, it cannot add them`);
+  if (keep === state.length) return;
   state.length = keep;
-  if (keep === 0) state.keyNorm = 0;
+  const { data } = cached(context, fn, s, state, state.keys, s.dK);
+  state.keyNorm = maxRowNorm({ rows: data.length / s.dK, cols: s.dK, data });
 }
 
 // Q [batch, heads, n, dK], K [batch, kvHeads, n, dK], V [batch, kvHeads, n, dV], each against the cache's shape.

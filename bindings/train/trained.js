@@ -84,6 +84,8 @@ async function readBytes(fn, name, options, read) {
   if (bytes !== undefined && url !== undefined) fail(INVALID_ARGUMENT, `${fn}: give bytes or url, not both`);
   if (bytes !== undefined) {
     if (!(bytes instanceof Uint8Array)) fail(INVALID_ARGUMENT, `${fn}: bytes must be a Uint8Array (the contents of ${name}.bin), got ${bytes === null ? 'null' : typeof bytes === 'object' ? bytes.constructor?.name ?? 'an object' : typeof bytes}`);
+    // Before anything is copied into the heap (600 MB once were, and stayed).
+    if (bytes.length > MAX_CHECKPOINT_BYTES) fail(INVALID_ARGUMENT, `${fn}: bytes holds ${bytes.length} bytes, more than a checkpoint (at most ${MAX_CHECKPOINT_BYTES})`);
     return bytes;
   }
   return read(fn, url === undefined ? CHECKPOINT_URLS[name]() : toUrl(fn, url));

@@ -89,11 +89,11 @@ function loadTransformer(context, bytes, options) {
   const f = context.frame(fn);
   const slots = resultSlots(f);
   f.call('modelLoad', { bytes: f.input(bytes), size: bytes.length, ...slots });
-  const { handle, status } = readResult(context, f, slots);
+  const { handle } = readResult(context, f, slots);
   if (!handle) {
     const magic = String.fromCharCode(...bytes.subarray(0, 4));
     const why = magic === 'ATLM' ? 'its header, sizes or length do not add up (truncated, corrupt, or from another version)' : `it does not start with "ATLM" (it starts with ${JSON.stringify(magic)})`;
-    fail(INVALID_ARGUMENT, `${fn}: these ${bytes.length} bytes are not a model saved by model.save(): ${why} (core status ${STATUS_NAMES[status] ?? status})`);
+    fail(INVALID_ARGUMENT, `${fn}: these ${bytes.length} bytes are not a model saved by model.save(): ${why}`);
   }
   const model = adopt(context, fn, handle, task);
   if (task && task.vocabulary?.length !== model.config.vocabSize) {

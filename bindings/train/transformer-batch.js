@@ -5,6 +5,7 @@
 // ({ source: [[…]], input: [[…]], target: [[…]] }, shorter rows padded).
 // Every token id is checked here, so the core never sees one it would refuse.
 import { AttentionError, AttentionRangeError, fail } from '../errors.js';
+import { describe } from '../validate.js';
 
 const { INTERNAL, INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
 const BAD_ARGUMENT = 2; // attn::Status::bad_argument
@@ -18,7 +19,9 @@ function fromRows(fn, name, rows, pad, width) {
   rows.forEach((row, i) => {
     if (!Array.isArray(row) && !ArrayBuffer.isView(row)) fail(INVALID_ARGUMENT, `${fn}: batch.${name} row ${i} is not an array of token ids`);
   });
-  const length = width ?? Math.max(...rows.map((row) => row.length));
+  // A loop, not Math.max(...rows): a spread of 125,000 rows overflows the call stack.
+  let length = width ?? 0;
+  if (width === undefined) for (const row of rows) length = Math.max(length, row.length);
   const data = new Int32Array(rows.length * length).fill(pad);
   rows.forEach((row, i) => {
     if (row.length > length) fail(SHAPE_MISMATCH, `${fn}: batch.${name} row ${i} has ${row.length} tokens but batch.input's rows have ${length}`);
@@ -37,8 +40,10 @@ function fromFlat(fn, name, values, size, length) {
   return { data, size, length };
 }
 
+const quoted = (value) => (typeof value === 'number' ? String(value) : describe(value));
+
 function tokenId(fn, name, value, row, column) {
-  if (!Number.isInteger(value)) fail(INVALID_ARGUMENT, `${fn}: batch.${name} row ${row}, column ${column} is ${String(value)}; a token id must be an integer`);
+  if (!Number.isInteger(value)) fail(INVALID_ARGUMENT, `${fn}: batch.${name} row ${row}, column ${column} is ${quoted(value)}; a token id must be an integer`);
   return value;
 }
 
@@ -113,7 +118,7 @@ export function toIds(fn, name, ids, vocabSize) {
   for (let j = 0; j < ids.length; j++) {
     const id = ids[j];
     if (!Number.isInteger(id) || id < 0 || id >= vocabSize)
-      fail(INVALID_ARGUMENT, `${fn}: ${name}[${j}] is ${String(id)}, not a token id of this model (0 … ${vocabSize - 1})`);
+      fail(INVALID_ARGUMENT, `${fn}: ${name}[${j}] is ${quoted(id)}, not a token id of this model (0 … ${vocabSize - 1})`);
     data[j] = id;
   }
   return data;

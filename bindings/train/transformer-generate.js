@@ -29,9 +29,13 @@ function request(state, fn, ids, options) {
   if (seq2seq && given.length === 0) fail(INVALID_ARGUMENT, `${fn}: ids is empty; the encoder needs at least one token to read`);
   if (seq2seq && given.length > config.maxLength)
     fail(INVALID_ARGUMENT, `${fn}: ids has ${given.length} tokens but this model reads at most maxLength = ${config.maxLength}`);
-  const prefix = seq2seq ? Int32Array.of(bos) : Int32Array.of(bos, ...given);
-  const room = config.maxLength - prefix.length + 1;
+  // BOS, then (decoder-only) the ids: set, not spread (a spread of 125,000 ids overflows the stack).
+  const prefixLength = seq2seq ? 1 : given.length + 1;
+  const room = config.maxLength - prefixLength + 1;
   if (room < 1) fail(INVALID_ARGUMENT, `${fn}: BOS and the ${given.length} ids already fill the model's ${config.maxLength} positions; nothing can follow`);
+  const prefix = new Int32Array(prefixLength);
+  prefix[0] = bos;
+  if (!seq2seq) prefix.set(given, 1);
   const maxNew = o.maxLength === undefined ? Math.min(room, task?.maxLength ?? room) : toPositiveInteger(fn, 'maxLength', o.maxLength);
   if (maxNew > room) fail(INVALID_ARGUMENT, `${fn}: maxLength ${maxNew} is more tokens than fit after the prefix (at most ${room} for this model's maxLength ${config.maxLength})`);
   return { source: seq2seq ? given : null, prefix, eos, maxNew, attention: toBoolean(fn, 'attention', o.attention) };

@@ -154,6 +154,27 @@ describe.each(BUILDS)('createKVCache ($name build)', ({ simd }) => {
     clean.release();
   });
 
+  it('truncate(length) forgets the norm of the keys it removes: a step a fresh cache takes is taken', () => {
+    const one = { heads: 1, kvHeads: 1, dK: 2, dV: 1, capacity: 4 };
+    const token = (q, k, v) => [{ shape: [1, 1, 1, 2], data: Float32Array.of(...q) }, { shape: [1, 1, 1, 2], data: Float32Array.of(...k) }, { shape: [1, 1, 1, 1], data: Float32Array.of(v) }];
+    const kept = lab.createKVCache(one), fresh = lab.createKVCache(one);
+    for (const cache of [kept, fresh]) cache.prefill(...token([1, 0], [1, 0], 1));
+    kept.prefill(...token([1, 0], [2e19, 0], 2)); // a key of norm 2e19, then cut away
+    kept.truncate(1);
+    // A query of norm 2e19 against keys of norm 1 and 0.5: scores near 1.4e19, well inside float32.
+    const next = token([2e19, 0], [0.5, 0], 3);
+    const a = kept.step(...next), b = fresh.step(...next);
+    expect(a).toEqual(b);
+    expect(a.output.data.every(Number.isFinite)).toBe(true);
+    // Kept, the big key still bounds the scores: such a step is refused before anything is computed.
+    kept.prefill(...token([1, 0], [2e19, 0], 2));
+    const error = thrown(() => kept.step(...next));
+    expect(error.code).toBe('OVERFLOW');
+    expect(kept.length).toBe(3);
+    kept.release();
+    fresh.release();
+  });
+
   it('kvCacheBytes: MHA, GQA and MQA shapes of real models', () => {
     // Llama 2 7B: 32 layers, 32 heads of 128, float16: 512 KiB per token, 2 GiB for 4,096 tokens
     expect(lab.kvCacheBytes({ layers: 32, kvHeads: 32, headDim: 128, tokens: 1, bytesPerValue: 2 })).toBe(512 * 1024);

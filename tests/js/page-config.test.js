@@ -2,7 +2,7 @@
 // out-of-range notes, URL state) and the hand-written types, which must list exactly its fields.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, DEFAULT_SENTENCE, PANEL_SETTINGS, TYPED_MATRICES, URL_KEYS, VIEW_FIELDS, bound } from '../../web/src/config.js';
+import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, DEFAULT_SENTENCE, LOOK_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, URL_KEYS, VIEW_FIELDS, bound } from '../../web/src/config.js';
 import { LIMITS, MAX_SENTENCE, normalise, outOfRange, tokenize } from '../../web/src/model.js';
 import { readState, writeState } from '../../web/src/state.js';
 
@@ -128,5 +128,18 @@ describe('URL state derived from the tables', () => {
     const again = readState(writeState(Object.fromEntries(Object.entries(once).map(([k, v]) => [k, String(v)]))));
     expect(normalise(again)).toEqual(once);
     expect(outOfRange(again)).toEqual([]);
+  });
+});
+
+describe('docs/embedding.md says what the table says', () => {
+  test("each setting's default in the attributes table is the table's default", () => {
+    const doc = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
+    for (const f of [...CONFIG_FIELDS, ...LOOK_FIELDS].filter((f) => typeof f.default !== 'object' && f.default !== '')) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${f.attribute}\` |`));
+      expect(row, f.attribute).toBeDefined();
+      // The default is the last `value` in parentheses of the values column.
+      const given = [...row.matchAll(/\(`([^`]+)`/g)].at(-1)?.[1];
+      expect(given, f.attribute).toBe(String(f.default));
+    }
   });
 });

@@ -374,6 +374,14 @@ describe.each(DETERMINISTIC_BUILDS)('training ($name build)', ({ simd }) => {
     expect(messageOf(() => model.generate([3, 11]))).toMatch(/ids\[1\] is 11, not a token id of this model/);
     const lm = lab.createTransformer({ vocabSize: VOCAB, maxLength: 6, kind: 'lm', dModel: 16, heads: 2, dFF: 32 });
     expect(messageOf(() => lm.loss(ok))).toMatch(/decoder-only \('lm'\) model, which reads no source/);
+    // What was given is quoted with its type: the string '5' is not the id 5.
+    expect(messageOf(() => model.loss(bad({ input: [[1, '5', 4], ...ok.input.slice(1)] })))).toMatch(/batch\.input row 0, column 1 is the string "5"; a token id must be an integer/);
+    expect(messageOf(() => model.generate([3, '4']))).toMatch(/ids\[1\] is the string "4", not a token id of this model/);
+    // 300,000 rows or ids: the documented error, not a RangeError from a spread onto the call stack.
+    const many = Array.from({ length: 300000 }, () => [1]);
+    expect(messageOf(() => lm.loss({ input: many, target: [[2.5], ...many.slice(1)] }))).toMatch(/batch\.target row 0, column 0 is 2\.5; a token id must be an integer/);
+    expect(codeOf(() => lm.generate(new Array(300000).fill(3)))).toBe('INVALID_ARGUMENT');
+    expect(messageOf(() => lm.generate(new Array(300000).fill(3)))).toMatch(/BOS and the 300000 ids already fill the model's 6 positions/);
     // a task-style flat batch is the same batch as its nested rows
     const flat = (rows, width) => Int32Array.from(rows.flatMap((r) => [...r, ...Array(width - r.length).fill(0)]));
     const typed = { size: 4, length: 5, input: flat(ok.input, 5), target: flat(ok.target, 5), sourceLength: 4, source: flat(SOURCES, 4) };
