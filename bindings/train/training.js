@@ -7,7 +7,7 @@
 // transformer-batch.js, raw calls in ops/training.cpp.
 import { AttentionError, fail } from '../errors.js';
 import { modelConfig, settingsOf } from './transformer-config.js';
-import { makeModel } from './transformer-model.js';
+import { checkWeights, makeModel } from './transformer-model.js';
 
 const { INVALID_ARGUMENT, INTERNAL } = AttentionError.codes;
 const STATUS_NAMES = ['ok', 'shape_mismatch', 'bad_argument', 'bad_mask'];
@@ -96,9 +96,14 @@ function loadTransformer(context, bytes, options) {
     fail(INVALID_ARGUMENT, `${fn}: these ${bytes.length} bytes are not a model saved by model.save(): ${why}`);
   }
   const model = adopt(context, fn, handle, task);
-  if (task && task.vocabulary?.length !== model.config.vocabSize) {
+  try {
+    if (task && task.vocabulary?.length !== model.config.vocabSize)
+      fail(INVALID_ARGUMENT, `${fn}: the saved model has a vocabulary of ${model.config.vocabSize} but the task's has ${task.vocabulary?.length}`);
+    // Well-formed bytes (a checksum recomputed) may still hold weights no training makes.
+    for (const [name, m] of Object.entries(model.parameters())) checkWeights(fn, name, m.data, m.cols);
+  } catch (error) {
     model.dispose();
-    fail(INVALID_ARGUMENT, `${fn}: the saved model has a vocabulary of ${model.config.vocabSize} but the task's has ${task.vocabulary?.length}`);
+    throw error;
   }
   return model;
 }

@@ -17,6 +17,20 @@ const INFO = { steps: 3, parameters: 5, gradients: 6 };
 const PRECISIONS = ['float32', 'float16', 'int8'];
 // The smallest magnitude float16 rounds to infinity (src/train/quantize.h).
 const HALF_LIMIT = 65520;
+/**
+ * The largest weight a model takes (float16's largest finite value): a gain of 3e38, or weights of
+ * 1e30, loaded silently and then gave a NaN loss and an empty text.
+ */
+export const WEIGHT_LIMIT = 65504;
+
+/** Throws naming the first entry of tensor `name` that is not finite or beyond WEIGHT_LIMIT. */
+export function checkWeights(fn, name, data, cols) {
+  for (let k = 0; k < data.length; k++) {
+    const x = data[k];
+    if (!(Math.abs(x) <= WEIGHT_LIMIT))
+      fail(INVALID_ARGUMENT, `${fn}: ${name}[${Math.floor(k / cols)}][${k % cols}] is ${x}; a weight must be finite and at most ${WEIGHT_LIMIT} in magnitude (float16's largest)`);
+  }
+}
 
 /**
  * @param {object} context the family's context (module, workspace, frame, models, destroy)
@@ -156,6 +170,7 @@ function setParameters(state, values) {
     const m = toMatrix(fn, name, value);
     if (m.rows !== tensor.rows || m.cols !== tensor.cols)
       fail(SHAPE_MISMATCH, `${fn}: ${name} is ${m.rows}×${m.cols} but this model's ${name} is ${tensor.rows}×${tensor.cols}`);
+    checkWeights(fn, name, m.data, m.cols);
     return [tensor.offset, m.data];
   });
   const base = info(state, fn, INFO.parameters) / 4;

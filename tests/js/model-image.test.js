@@ -175,16 +175,45 @@ describe.each(DETERMINISTIC_BUILDS)('model images ($name build)', ({ simd }) => 
     for (const bad of [{ precision: 8 }, { precision: null }, { precision: 'Float16' }, { precison: 'int8' }, 'int8', null, []])
       expect(codeOf(() => model.save(bad)), JSON.stringify(bad)).toBe('INVALID_ARGUMENT');
     expect(messageOf(() => model.save({ precison: 'int8' }))).toMatch(/unknown option precison.*precision/);
-    model.setParameters({ 'decoder.0.ffn.w2': { rows: 24, cols: 16, data: new Float32Array(24 * 16).fill(0.5).fill(-70000, 17, 18) } });
-    expect(messageOf(() => model.save({ precision: 'float16' }))).toMatch(/decoder\.0\.ffn\.w2\[1\]\[1\] is -70000, beyond float16's range.*'int8' or 'float32'/);
-    const int8 = lab.loadTransformer(model.save({ precision: 'int8' }));
-    expect(Math.abs(int8.parameters()['decoder.0.ffn.w2'].data[17] + 70000)).toBeLessThan(0.01); // q = -127
-    int8.dispose();
-    // A 1-row tensor stays float32, so any finite value fits.
-    model.setParameters({ 'decoder.0.ffn.w2': { rows: 24, cols: 16, data: new Float32Array(24 * 16) }, 'output.b': { rows: 1, cols: 12, data: new Float32Array(12).fill(1e30) } });
+    // A weight beyond float16's largest (65,504) is refused where it comes in, so every model saves
+    // as float16; at the largest, int8 keeps it within a step of its row's scale.
+    const w2 = new Float32Array(24 * 16).fill(0.5).fill(-65504, 17, 18);
+    model.setParameters({ 'decoder.0.ffn.w2': { rows: 24, cols: 16, data: w2 } });
     const half = lab.loadTransformer(model.save({ precision: 'float16' }));
-    expect(half.parameters()['output.b'].data[0]).toBe(Math.fround(1e30));
+    expect(half.parameters()['decoder.0.ffn.w2'].data[17]).toBe(-65504);
     half.dispose();
+    const int8 = lab.loadTransformer(model.save({ precision: 'int8' }));
+    expect(Math.abs(int8.parameters()['decoder.0.ffn.w2'].data[17] + 65504)).toBeLessThan(0.01); // q = -127
+    int8.dispose();
+    model.dispose();
+  });
+
+  it('weights no training makes are refused, by setParameters and in a well-formed image, naming the tensor and index', () => {
+    const model = lab.createTransformer(SEQ2SEQ);
+    const before = model.parameters();
+    for (const [value, shown] of [[3e38, '3.0000000054977558e+38'], [-1e30, '-1.0000000150474662e+30'], [65505, '65505']]) {
+      const data = new Float32Array(12).fill(0.5);
+      data[4] = value;
+      const error = thrown(() => model.setParameters({ 'output.b': { rows: 1, cols: 12, data } }));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.message).toBe(`TransformerModel.setParameters: output.b[0][4] is ${shown}; a weight must be finite and at most 65504 in magnitude (float16's largest)`);
+    }
+    expect(model.parameters()).toEqual(before); // a refused call writes nothing
+    // The same model saved, one weight (a sentinel) replaced by 3e38 and the hash recomputed.
+    const data = new Float32Array(12).fill(0.5);
+    data[4] = 1234.5;
+    model.setParameters({ 'output.b': { rows: 1, cols: 12, data } });
+    const bytes = model.save();
+    const view = new DataView(bytes.buffer);
+    let at = HEADER;
+    while (view.getFloat32(at, true) !== 1234.5) at += 4;
+    view.setFloat32(at, 3e38, true);
+    const error = thrown(() => lab.loadTransformer(rehash(bytes)));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toMatch(/^loadTransformer: output\.b\[0\]\[4\] is 3\.0000000054977558e\+38; a weight must be finite/);
+    const other = trained(lab, SEQ2SEQ); // the module keeps working
+    expect(other.model.loss(other.batch)).toBeGreaterThan(0);
+    other.model.dispose();
     model.dispose();
   });
 
