@@ -113,6 +113,10 @@ async function readDefaults(defaults, simd, build, wasmFileName) {
  * match), which the glue reports as a LinkError or "func is not a function". The glue's own
  * messages while loading are kept for the error instead of going to the console.
  */
+// The glue's abort text without its wrapper and its advice to rebuild the library: "Aborted(CompileError:
+// …). Build with -s ASSERTIONS=1 for more info." → "CompileError: …".
+const plain = (text) => text.replace(/\s*Build with -s ASSERTIONS=1 for more info\.?\s*$/, '').replace(/^Aborted\(([^]*)\)\.?$/, '$1');
+
 async function instantiate(createModule, settings, options, expected) {
   const messages = [];
   let loading = true;
@@ -123,7 +127,7 @@ async function instantiate(createModule, settings, options, expected) {
   } catch (cause) {
     const given = options.wasmBinary ? 'the wasmBinary given' : options.wasmUrl ? `wasmUrl ${options.wasmUrl}` : options.locateFile ? 'the .wasm locateFile named' : `${expected}`;
     const mismatch = [...messages, String(cause?.message ?? cause)].find((m) => /LinkError|not a function/.test(m));
-    const detail = mismatch ?? String(cause?.message ?? cause);
+    const detail = plain(mismatch ?? String(cause?.message ?? cause));
     const hint = mismatch ? `; this entry needs ${expected} (is it the other build's file?)` : '';
     throw new Error(`init: ${given} could not be instantiated${hint}: ${detail}`, { cause });
   } finally {

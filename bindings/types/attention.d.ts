@@ -12,6 +12,9 @@ export interface AttentionResult {
   steps?: Step[];
 }
 
+/** An attention result asked for with `trace: true`: its steps are there. */
+export type TracedAttentionResult = AttentionResult & { steps: Step[] };
+
 /** Options of {@link AttentionLab.scaledDotProductAttention}. */
 export interface ScaledDotProductOptions {
   /** Which keys each query may attend to. Default: none. */
@@ -64,10 +67,16 @@ export interface AttentionOps {
   softmax(S: MatrixInput, options?: { mask?: Mask }): Matrix;
   /** The fused fast path: output only, no n×m matrix stored (see {@link ScaledDotProductOptions.weights}). */
   scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: ScaledDotProductOptions & { weights: false; trace?: false }): { output: Matrix };
+  /** softmax(QKᵀ·scale)V for Q n×d_k, K m×d_k, V m×d_v (cross-attention when n ≠ m); with `trace: true`, its steps. */
+  scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: ScaledDotProductOptions & { trace: true }): TracedAttentionResult;
   /** softmax(QKᵀ·scale)V for Q n×d_k, K m×d_k, V m×d_v (cross-attention when n ≠ m). */
   scaledDotProductAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: ScaledDotProductOptions): AttentionResult;
+  /** softmax(tanh(q_i W_q + k_j W_k) w_v)V (row vectors), traced: its steps. */
+  additiveAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: AdditiveOptions & { trace: true }): TracedAttentionResult;
   /** softmax(tanh(q_i W_q + k_j W_k) w_v)V (row vectors); query and key widths may differ. */
   additiveAttention(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options: AdditiveOptions): AttentionResult;
+  /** Self-attention of X, traced: `Q`, `K`, `V` and the attention steps. */
+  selfAttention(X: MatrixInput, options: SelfAttentionOptions & { trace: true }): TracedAttentionResult;
   /** Q, K, V = XW_Q, XW_K, XW_V, then scaled dot-product attention of X with itself. */
   selfAttention(X: MatrixInput, options: SelfAttentionOptions): AttentionResult;
 }

@@ -78,12 +78,15 @@ export interface BatchedAttentionResult {
   steps?: BatchedStep[];
 }
 
+/** What a call's options make present: the cache with `pastKey` and `pastValue`. */
+export type Present<O> = (O extends { pastKey: TensorInput } ? { presentKey: Tensor } : {}) & (O extends { pastValue: TensorInput } ? { presentValue: Tensor } : {});
+
 export interface BatchedOps {
   /**
    * softmax(rules(Q·Kᵀ·scale))·V per batch entry and query head; query head h reads key/value head
    * ⌊h·kvHeads/heads⌋. Q [batch, heads, n, d], K [batch, kvHeads, m, d], V [batch, kvHeads, m, d_v], or the
    * 3-D [batch, n, heads·d] layout with `heads` and `kvHeads`.
    */
-  batchedAttention(Q: TensorInput, K: TensorInput, V: TensorInput, options: BatchedAttentionOptions & { weights: false; trace?: false }): Omit<BatchedAttentionResult, 'weights' | 'steps'>;
-  batchedAttention(Q: TensorInput, K: TensorInput, V: TensorInput, options?: BatchedAttentionOptions): BatchedAttentionResult & { weights: Tensor };
+  batchedAttention<O extends BatchedAttentionOptions & { weights: false; trace?: false }>(Q: TensorInput, K: TensorInput, V: TensorInput, options: O): Omit<BatchedAttentionResult, 'weights' | 'steps'> & Present<O>;
+  batchedAttention<O extends BatchedAttentionOptions = {}>(Q: TensorInput, K: TensorInput, V: TensorInput, options?: O): BatchedAttentionResult & { weights: Tensor } & Present<O> & (O extends { trace: true } ? { steps: BatchedStep[] } : {});
 }

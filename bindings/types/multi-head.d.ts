@@ -70,7 +70,7 @@ export interface MultiHeadLayer {
    * @throws AttentionError with code `DISPOSED` after {@link MultiHeadLayer.dispose}.
    */
   forward(X: MatrixInput, options?: { mask?: Mask; trace?: false }): { output: Matrix; concat: Matrix };
-  forward(X: MatrixInput, options: { mask?: Mask; trace: true }): MultiHeadResult;
+  forward(X: MatrixInput, options: { mask?: Mask; trace: true }): MultiHeadResult & { steps: Step[] };
   /** Frees the packed weights now (otherwise they are freed when the layer is garbage-collected). Idempotent. */
   dispose(): void;
 }
@@ -78,6 +78,7 @@ export interface MultiHeadLayer {
 /** The functions of ops/multi-head.js, part of {@link AttentionLab}. */
 export interface MultiHeadOps {
   /** h heads over column blocks of XW_Q, XW_K, XW_V, concatenated and mixed by W_O. */
+  multiHeadAttention(X: MatrixInput, options: MultiHeadOptions & { trace: true }): MultiHeadResult & { steps: Step[] };
   multiHeadAttention(X: MatrixInput, options: MultiHeadOptions): MultiHeadResult;
   /** Packs a multi-head layer's weights once, for repeated fast forward passes. */
   createMultiHeadAttention(options: MultiHeadLayerOptions): MultiHeadLayer;

@@ -95,7 +95,7 @@ export interface TrainStepResult {
   gradientNorm: number;
   /** Updates applied so far. */
   step: number;
-  /** The loss or gradient was not finite: no update was applied (the weights are those of the last finite step). */
+  /** The loss or gradient was not finite, or the update would have taken a weight beyond 65,504: no update was applied (weights and moments as before). */
   diverged: boolean;
 }
 

@@ -85,6 +85,13 @@ bool all_finite(const float* x, std::size_t n) {
   return true;
 }
 
+// Every value finite and at most `limit` in magnitude (a NaN is not).
+bool all_within(const float* x, std::size_t n, float limit) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(std::fabs(x[i]) <= limit)) return false;
+  return true;
+}
+
 Status check_settings(const TrainSettings& t) {
   const AdamSettings& a = t.adam;
   if (!(std::isfinite(a.learning_rate) && a.learning_rate >= 0.0f)) return Status::bad_argument;
@@ -179,7 +186,9 @@ Status TransformerModel::train_step(const Batch& batch, const TrainSettings& set
   std::memcpy(s.backup.data() + n, s.adam_m.data(), n * sizeof(float));
   std::memcpy(s.backup.data() + 2 * n, s.adam_v.data(), n * sizeof(float));
   adam_step(s.params.data(), s.grads.data(), s.adam_m.data(), s.adam_v.data(), n, settings.adam, s.moment_steps + 1);
-  if (!all_finite(s.params.data(), n) || !all_finite(s.adam_v.data(), n)) {
+  // A weight beyond kWeightLimit is refused everywhere a model's weights come in (setParameters,
+  // load): an update that makes one (a learning rate of 1e20) is undone like one that overflows.
+  if (!all_within(s.params.data(), n, kWeightLimit) || !all_finite(s.adam_v.data(), n)) {
     std::memcpy(s.params.data(), s.backup.data(), n * sizeof(float));
     std::memcpy(s.adam_m.data(), s.backup.data() + n, n * sizeof(float));
     std::memcpy(s.adam_v.data(), s.backup.data() + 2 * n, n * sizeof(float));

@@ -78,11 +78,17 @@ struct TrainSettings {
   double clip_norm = 1.0;       // ≤ 0: no clipping
 };
 
+// The largest weight magnitude a model holds (float16's largest finite value): larger ones give NaN
+// activations. The JS layer refuses them in setParameters and load; train_step undoes an update that
+// makes one.
+inline constexpr float kWeightLimit = 65504.0f;
+
 struct StepResult {
   double loss = 0;              // before the update
   double gradient_norm = 0;     // before clipping
   std::int64_t step = 0;        // updates applied so far (unchanged when diverged)
-  bool diverged = false;        // loss or gradient not finite: no update applied
+  bool diverged = false;        // loss or gradient not finite, or an update that overflows or takes
+                                // a weight beyond kWeightLimit: no update applied
 };
 
 struct EvalResult {

@@ -60,6 +60,17 @@ try { plain.createTransformer({}); } catch (e) { unavailable = e instanceof Atte
 console.log(JSON.stringify({ ...compute(lab), training: lab.training, plain: plain.training, unavailable }));
 `;
 
+// 'attention-lab/min' is the browser bundle; in Node it is the Node entry (it once resolved to the
+// bundle and failed in init() with "fetch failed").
+const MIN = `
+import { init } from 'attention-lab/min';
+const compute = ${COMPUTE};
+console.log(JSON.stringify(compute(await init({ simd: process.argv[2] !== 'scalar' }))));
+`;
+const MIN_CJS = `
+require('attention-lab/min').init({ simd: process.argv[2] !== 'scalar' }).then((lab) => console.log(JSON.stringify((${COMPUTE})(lab))));
+`;
+
 function node(app, args) {
   const r = spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8' });
   expect(r.stderr).toBe('');
@@ -70,7 +81,7 @@ function node(app, args) {
 describe('Node 20 consumers of the installed tarball', () => {
   let app;
   beforeAll(() => {
-    app = freshApp('node', { 'esm.mjs': ESM, 'cjs.cjs': CJS, 'subpaths.mjs': SUBPATHS, 'default-cjs.js': CJS, 'training.mjs': TRAINING }, {});
+    app = freshApp('node', { 'esm.mjs': ESM, 'cjs.cjs': CJS, 'subpaths.mjs': SUBPATHS, 'default-cjs.js': CJS, 'training.mjs': TRAINING, 'min.mjs': MIN, 'min.cjs': MIN_CJS }, {});
   });
   afterAll(() => app && rmSync(app, { recursive: true, force: true }));
 
@@ -93,6 +104,11 @@ describe('Node 20 consumers of the installed tarball', () => {
     expectKnownAnswer(expect, node(app, ['cjs.cjs', build]), { simd: build === 'simd' });
     // a .js file in a package without "type": "module" is CommonJS too
     expectKnownAnswer(expect, node(app, ['default-cjs.js', build]), { simd: build === 'simd' });
+  });
+
+  it.each(['simd', 'scalar'])("'attention-lab/min' in Node (import and require) is the Node entry: the %s build computes", (build) => {
+    expectKnownAnswer(expect, node(app, ['min.mjs', build]), { simd: build === 'simd' });
+    expectKnownAnswer(expect, node(app, ['min.cjs', build]), { simd: build === 'simd' });
   });
 
   it('the .wasm files are subpath exports; init({ wasmBinary }) uses given bytes; internals stay private', () => {

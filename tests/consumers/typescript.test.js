@@ -30,6 +30,13 @@ export async function main(): Promise<number> {
   const steps: Step[] | undefined = r.steps;
   const firstId: 'Q' | 'K' | 'V' | 'scores' | 'scaled' | 'masked' | 'weights' | 'output' | 'concat' | undefined = steps?.[0]?.id;
   const fast = lab.scaledDotProductAttention(Q, K, [[1], [3]], { weights: false });
+  // What is asked for is typed as present: the steps with trace: true, the cache's present with pastKey.
+  const tracedIds: string[] = lab.scaledDotProductAttention(Q, K, [[1], [3]], { trace: true }).steps.map((s) => s.id);
+  // @ts-expect-error untraced, the steps may be missing
+  const missing: Step[] = lab.scaledDotProductAttention(Q, K, [[1], [3]]).steps;
+  const cache = { shape: [1, 1, 1, 2], data: new Float32Array(2) };
+  const presentShape: number[] = lab.batchedAttention(cache, cache, cache, { pastKey: cache, pastValue: cache }).presentKey.shape;
+  const layerSteps: Step[] = lab.multiHeadAttention(Q, { heads: 1, Wq: Q, Wk: Q, Wv: Q, Wo: Q, trace: true }).steps;
   const w = lab.softmax([[1, 2, 3]], { mask: { validLens: [2] } });
   const layer = lab.createMultiHeadAttention({ heads: 2, Wq: Q, Wk: Q, Wv: Q, Wo: Q });
   const untraced: { output: Matrix; concat: Matrix } = layer.forward(Q);

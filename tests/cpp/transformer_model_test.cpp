@@ -323,6 +323,27 @@ TEST(TransformerModel, ADivergingStepLeavesTheWeightsAsTheyWere) {
     EXPECT_FALSE(r.diverged);
     EXPECT_EQ(r.step, 1);
   }
+  // A rate that takes the weights to 1e20 in one step, without clipping: every value stays finite,
+  // but beyond kWeightLimit; the step is undone (weights and moments), and normal steps go on.
+  {
+    auto m3 = make(tiny(ModelKind::encoder_decoder));
+    const std::vector<float> before(m3->parameters(), m3->parameters() + n);
+    attn::TrainSettings t = settings(1e20f);
+    t.clip_norm = 0;
+    attn::StepResult r;
+    ASSERT_EQ(m3->train_step(ob.batch, t, &r), Status::ok);
+    EXPECT_TRUE(std::isfinite(r.loss) && std::isfinite(r.gradient_norm));
+    EXPECT_TRUE(r.diverged);
+    EXPECT_EQ(m3->steps(), 0);
+    EXPECT_EQ(std::memcmp(before.data(), m3->parameters(), n * sizeof(float)), 0);
+    // The same step as on a model that never saw the refused one: its moments were restored too.
+    auto twin = make(tiny(ModelKind::encoder_decoder));
+    attn::StepResult a, b;
+    ASSERT_EQ(m3->train_step(ob.batch, settings(1e-3f), &a), Status::ok);
+    ASSERT_EQ(twin->train_step(ob.batch, settings(1e-3f), &b), Status::ok);
+    EXPECT_FALSE(a.diverged);
+    EXPECT_EQ(std::memcmp(twin->parameters(), m3->parameters(), n * sizeof(float)), 0);
+  }
   // A weight that is already infinite: the loss is not finite, nothing moves.
   auto fresh = make(tiny(ModelKind::encoder_decoder));
   fresh->parameters()[fresh->tensors().back().offset] = INFINITY;

@@ -44,6 +44,10 @@ describe('init', () => {
         /^init: the wasmBinary given could not be instantiated; this entry needs attention-lab-scalar\.wasm .*LinkError/,
       );
       await expect(init({ wasmUrl: 'file:///nowhere/attention-lab-simd.wasm' })).rejects.toThrow(/^init: wasmUrl file:\/\/\/nowhere\/attention-lab-simd\.wasm could not be instantiated: \S/);
+      // Bytes that are no .wasm at all: the engine's reason, without the glue's advice to rebuild with ASSERTIONS.
+      const junk = await init({ wasmBinary: Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8) }).catch((e) => e);
+      expect(junk.message).toMatch(/^init: the wasmBinary given could not be instantiated: CompileError: .*magic word/);
+      expect(junk.message).not.toMatch(/ASSERTIONS|Aborted/);
     } finally {
       console.warn = warn;
     }
