@@ -54,6 +54,17 @@ function describe(context, fn, handle) {
   return { settings: settingsOf(numbers), padId: numbers[14], parameterCount: count, tensors: list };
 }
 
+/** A loaded model's settings through createTransformer's own checks (an lm stores crossScoring 'dot', unused). */
+function acceptedSettings(fn, settings) {
+  const { crossScoring, ...rest } = settings;
+  try {
+    modelConfig('createTransformer', settings.kind === 'lm' && crossScoring === 'dot' ? rest : settings);
+  } catch (error) {
+    if (!(error instanceof AttentionError)) throw error;
+    fail(INVALID_ARGUMENT, `${fn}: the saved model's settings are not ones createTransformer accepts: ${error.message.replace(/^createTransformer: /, '')}`);
+  }
+}
+
 function adopt(context, fn, handle, task) {
   const model = makeModel(context, handle, describe(context, fn, handle), task);
   context.models.register(model, handle, model);
@@ -99,7 +110,9 @@ function loadTransformer(context, bytes, options) {
   try {
     if (task && task.vocabulary?.length !== model.config.vocabSize)
       fail(INVALID_ARGUMENT, `${fn}: the saved model has a vocabulary of ${model.config.vocabSize} but the task's has ${task.vocabulary?.length}`);
-    // Well-formed bytes (a checksum recomputed) may still hold weights no training makes.
+    // Well-formed bytes (a checksum recomputed) may still hold settings or weights no
+    // createTransformer or training makes: the core's loader checks less than createTransformer.
+    acceptedSettings(fn, model.config);
     for (const [name, m] of Object.entries(model.parameters())) checkWeights(fn, name, m.data, m.cols);
   } catch (error) {
     model.dispose();

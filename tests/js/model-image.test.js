@@ -217,6 +217,31 @@ describe.each(DETERMINISTIC_BUILDS)('model images ($name build)', ({ simd }) => 
     model.dispose();
   });
 
+  it('a well-formed image whose settings createTransformer refuses is refused, naming the setting', () => {
+    const model = lab.createTransformer(LM); // sinusoidal positions: the parameters do not depend on maxLength
+    const bytes = model.save();
+    model.dispose();
+    const edited = (offset, write) => {
+      const b = bytes.slice();
+      write(new DataView(b.buffer), offset);
+      return rehash(b);
+    };
+    // The header: six uint32 choices from byte 8 (kind, crossScoring, …), then uint64 sizes from 32 (vocabSize, maxLength, …).
+    const cases = [
+      [edited(40, (v, o) => v.setBigUint64(o, 65536n, true)), /maxLength 65536 is above 4096 positions/],
+      [edited(12, (v, o) => v.setUint32(o, 1, true)), /a decoder-only \('lm'\) model has no cross-attention/],
+    ];
+    for (const [image, message] of cases) {
+      const error = thrown(() => lab.loadTransformer(image));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.message).toMatch(/^loadTransformer: the saved model's settings are not ones createTransformer accepts: /);
+      expect(error.message).toMatch(message);
+    }
+    const again = lab.loadTransformer(bytes); // the unedited image loads, and the module keeps working
+    expect(again.config.maxLength).toBe(LM.maxLength);
+    again.dispose();
+  });
+
   it('hostile compact images are INVALID_ARGUMENT and the module keeps working', () => {
     const { model, batch } = trained(lab, SEQ2SEQ);
     const loss = model.loss(batch);
