@@ -22,7 +22,7 @@ const PACKAGE_FILES = [
   'index.js', 'node.js', 'index.cjs', 'load.js', 'builds.js', 'api.js', 'frame.js', 'arg-blocks.js', 'errors.js',
   'validate.js',
   'shapes.js', 'attention-trace.js', 'workspace.js', 'steps.js', 'overflow.js', 'tensors.js', 'index.d.ts', 'index.d.cts',
-  'training.js', 'training-node.js', 'training.d.ts',
+  'training.js', 'training-node.js', 'training.cjs', 'training.d.ts', 'training.d.cts',
   ...readdirSync(join(root, 'bindings', 'ops')).filter((f) => f.endsWith('.js')).map((f) => `ops/${f}`),
   ...readdirSync(join(root, 'bindings', 'types')).filter((f) => f.endsWith('.d.ts')).map((f) => `types/${f}`),
   ...readdirSync(join(root, 'bindings', 'tasks')).filter((f) => f.endsWith('.js')).map((f) => `tasks/${f}`),

@@ -71,6 +71,11 @@ const MIN_CJS = `
 require('attention-lab/min').init({ simd: process.argv[2] !== 'scalar' }).then((lab) => console.log(JSON.stringify((${COMPUTE})(lab))));
 `;
 
+// The training entry from CommonJS (a package whose "type" is "commonjs", as npm init -y writes).
+const TRAINING_CJS = `
+require('attention-lab/training').init({ simd: process.argv[2] !== 'scalar' }).then((lab) => console.log(JSON.stringify({ ...(${COMPUTE})(lab), training: lab.training })));
+`;
+
 function node(app, args) {
   const r = spawnSync(process.execPath, args, { cwd: app, encoding: 'utf8' });
   expect(r.stderr).toBe('');
@@ -81,7 +86,7 @@ function node(app, args) {
 describe('Node 20 consumers of the installed tarball', () => {
   let app;
   beforeAll(() => {
-    app = freshApp('node', { 'esm.mjs': ESM, 'cjs.cjs': CJS, 'subpaths.mjs': SUBPATHS, 'default-cjs.js': CJS, 'training.mjs': TRAINING, 'min.mjs': MIN, 'min.cjs': MIN_CJS }, {});
+    app = freshApp('node', { 'esm.mjs': ESM, 'cjs.cjs': CJS, 'subpaths.mjs': SUBPATHS, 'default-cjs.js': CJS, 'training.mjs': TRAINING, 'min.mjs': MIN, 'min.cjs': MIN_CJS, 'training.cjs': TRAINING_CJS }, {});
   });
   afterAll(() => app && rmSync(app, { recursive: true, force: true }));
 
@@ -98,6 +103,12 @@ describe('Node 20 consumers of the installed tarball', () => {
     expect(out.training).toBe(true);
     expect(out.plain).toBe(false);
     expect(out.unavailable).toBe('UNAVAILABLE');
+  });
+
+  it.each(['simd', 'scalar'])("CommonJS: require('attention-lab/training').init() loads the %s training build", (build) => {
+    const out = node(app, ['training.cjs', build]);
+    expectKnownAnswer(expect, out, { simd: build === 'simd' });
+    expect(out.training).toBe(true);
   });
 
   it.each(['simd', 'scalar'])("CommonJS: require('attention-lab').init() resolves to the %s build", (build) => {
