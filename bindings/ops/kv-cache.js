@@ -95,23 +95,61 @@ function truncate(context, s, state, length) {
   state.keyNorm = maxRowNorm({ rows: data.length / s.dK, cols: s.dK, data });
 }
 
-// Q [batch, heads, n, dK], K [batch, kvHeads, n, dK], V [batch, kvHeads, n, dV], each against the cache's shape.
+// Q [batch, heads, n, dK], K [batch, kvHeads, n, dK], V [batch, kvHeads, n, dV], each against the
+// cache's shape; or all three 3-D, [batch, n, heads·dK], [batch, n, kvHeads·dK], [batch, n, kvHeads·dV]
+// (the layout of batchedAttention's 3-D form and rotaryEmbedding), turned head-major here.
 function newTokens(fn, s, inputs) {
-  const [q, k, v] = ['Q', 'K', 'V'].map((name, i) => toTensor(fn, name, inputs[i], { ranks: [4] }));
-  const n = q.shape[2];
-  const want = { Q: [s.batch, s.heads, n, s.dK], K: [s.batch, s.kvHeads, n, s.dK], V: [s.batch, s.kvHeads, n, s.dV] };
-  const what = { Q: '[batch, heads, n, dK]', K: '[batch, kvHeads, n, dK]', V: '[batch, kvHeads, n, dV]' };
-  for (const [name, t] of [['Q', q], ['K', k], ['V', v]])
-    if (t.shape.some((x, i) => x !== want[name][i]))
-      fail(SHAPE_MISMATCH, `${fn}: ${name} has shape ${shapeText(t.shape)} but this cache (batch ${s.batch}, heads ${s.heads}, kvHeads ${s.kvHeads}, dK ${s.dK}, dV ${s.dV}) needs ${shapeText(want[name])} ${what[name]} for n = ${n}`);
-  return { q, k, v, n };
+  const [q, k, v] = ['Q', 'K', 'V'].map((name, i) => toTensor(fn, name, inputs[i], { ranks: [3, 4] }));
+  const rank = q.shape.length;
+  for (const [name, t] of [['K', k], ['V', v]])
+    if (t.shape.length !== rank) fail(SHAPE_MISMATCH, `${fn}: Q has shape ${shapeText(q.shape)} but ${name} has ${shapeText(t.shape)}; Q, K and V must all be 3-D or all 4-D`);
+  const n = rank === 4 ? q.shape[2] : q.shape[1];
+  const heads = { Q: s.heads, K: s.kvHeads, V: s.kvHeads };
+  const width = { Q: s.dK, K: s.dK, V: s.dV };
+  const tensors = { Q: q, K: k, V: v };
+  for (const name of ['Q', 'K', 'V']) {
+    const t = tensors[name];
+    const want = rank === 4 ? [s.batch, heads[name], n, width[name]] : [s.batch, n, heads[name] * width[name]];
+    const what = rank === 4 ? `[batch, ${name === 'Q' ? 'heads' : 'kvHeads'}, n, ${name === 'V' ? 'dV' : 'dK'}]` : `[batch, n, ${name === 'Q' ? 'heads' : 'kvHeads'}·${name === 'V' ? 'dV' : 'dK'}]`;
+    if (t.shape.some((x, i) => x !== want[i]))
+      fail(SHAPE_MISMATCH, `${fn}: ${name} has shape ${shapeText(t.shape)} but this cache (batch ${s.batch}, heads ${s.heads}, kvHeads ${s.kvHeads}, dK ${s.dK}, dV ${s.dV}) needs ${shapeText(want)} ${what} for n = ${n}`);
+  }
+  if (rank === 4) return { q, k, v, n, flat: false };
+  return { q: headMajor(q, s.heads), k: headMajor(k, s.kvHeads), v: headMajor(v, s.kvHeads), n, flat: true };
+}
+
+// [batch, n, heads·width] → [batch, heads, n, width] (a copy).
+function headMajor(t, heads) {
+  const [batch, n, all] = t.shape;
+  const width = all / heads;
+  const data = new Float32Array(t.data.length);
+  for (let b = 0; b < batch; b++)
+    for (let i = 0; i < n; i++)
+      for (let h = 0; h < heads; h++) {
+        const from = ((b * n + i) * heads + h) * width;
+        data.set(t.data.subarray(from, from + width), ((b * heads + h) * n + i) * width);
+      }
+  return { shape: [batch, heads, n, width], data };
+}
+
+// [batch, heads, n, width] → [batch, n, heads·width] (a copy).
+function tokenMajor(t) {
+  const [batch, heads, n, width] = t.shape;
+  const data = new Float32Array(t.data.length);
+  for (let b = 0; b < batch; b++)
+    for (let h = 0; h < heads; h++)
+      for (let i = 0; i < n; i++) {
+        const from = ((b * heads + h) * n + i) * width;
+        data.set(t.data.subarray(from, from + width), ((b * n + i) * heads + h) * width);
+      }
+  return { shape: [batch, n, heads * width], data };
 }
 
 function forward(context, fn, s, state, inputs, callOptions) {
   alive(fn, state);
   const o = checkOptions(fn, callOptions, ['weights']);
   const keepWeights = toBoolean(fn, 'weights', o.weights ?? true);
-  const { q, k, v, n } = newTokens(fn, s, inputs);
+  const { q, k, v, n, flat } = newTokens(fn, s, inputs);
   if (n === 0) fail(INVALID_ARGUMENT, `${fn}: Q, K and V hold no token (n = 0); give at least one`);
   if (fn === 'KVCache.step' && n !== 1) fail(SHAPE_MISMATCH, `${fn}: a step appends one token but Q has n = ${n}; use prefill for several`);
   if (state.length + n > s.capacity)
@@ -132,7 +170,9 @@ function forward(context, fn, s, state, inputs, callOptions) {
     scale: s.scale, softcap: s.softcap, window: s.window, output, weights, scratch,
   });
   const tensor = (slot, shape) => ({ shape, data: f.matrix(slot, 1, shape.reduce((a, b) => a * b, 1)).data });
-  const result = { output: tensor(output, [s.batch, s.heads, n, s.dV]) };
+  // The output in the layout of the input: 3-D in, [batch, n, heads·dV] out.
+  const out = tensor(output, [s.batch, s.heads, n, s.dV]);
+  const result = { output: flat ? tokenMajor(out) : out };
   if (weights) result.weights = tensor(weights, [s.batch, s.heads, n, total]);
   result.work = work;
   // Only a call that succeeded (results read and finite) advances the cache.

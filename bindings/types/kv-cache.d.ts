@@ -42,7 +42,7 @@ export interface KVCacheWork {
 }
 
 export interface KVCacheResult {
-  /** [batch, heads, n, dV]: the new tokens' attention outputs. */
+  /** [batch, heads, n, dV] (3-D inputs: [batch, n, heads·dV]): the new tokens' attention outputs. */
   output: Tensor;
   /** [batch, heads, n, length]: each new query's weights over every cached token (not with `weights: false`). */
   weights?: Tensor;
@@ -71,7 +71,9 @@ export interface KVCache {
   /**
    * Appends n tokens and attends their queries to every cached token, causal bottom-right: new token i is at
    * position length + i and sees tokens 0 … length + i. Q [batch, heads, n, dK], K [batch, kvHeads, n, dK],
-   * V [batch, kvHeads, n, dV]. Throws when length + n exceeds the capacity (nothing is appended on any error).
+   * V [batch, kvHeads, n, dV]; or all three 3-D, [batch, n, heads·dK], [batch, n, kvHeads·dK],
+   * [batch, n, kvHeads·dV] (batchedAttention's 3-D layout), and then the output is [batch, n, heads·dV].
+   * Throws when length + n exceeds the capacity (nothing is appended on any error).
    */
   prefill(Q: TensorInput, K: TensorInput, V: TensorInput, options: KVCacheCallOptions & { weights: false }): Omit<KVCacheResult, 'weights'>;
   prefill(Q: TensorInput, K: TensorInput, V: TensorInput, options?: KVCacheCallOptions): KVCacheResult & { weights: Tensor };

@@ -175,6 +175,37 @@ describe.each(BUILDS)('createKVCache ($name build)', ({ simd }) => {
     fresh.release();
   });
 
+  it('3-D tokens [batch, n, heads·d] (batchedAttention\'s and rotaryEmbedding\'s layout) give what the same tokens 4-D give', () => {
+    const c = { batch: 2, heads: 4, kvHeads: 2, dK: 3, dV: 2, capacity: 8 };
+    const rand = rng(33);
+    // A 4-D [batch, heads, n, w] tensor and the same numbers as [batch, n, heads·w], written plainly.
+    const pair = (heads, n, w) => {
+      const four = { shape: [2, heads, n, w], data: randomVector(rand, 2 * heads * n * w, -2, 2) };
+      const three = { shape: [2, n, heads * w], data: new Float32Array(four.data.length) };
+      for (let b = 0; b < 2; b++) for (let h = 0; h < heads; h++) for (let i = 0; i < n; i++) for (let j = 0; j < w; j++)
+        three.data[((b * n + i) * heads + h) * w + j] = four.data[((b * heads + h) * n + i) * w + j];
+      return { four, three };
+    };
+    const flat = lab.createKVCache(c), heads = lab.createKVCache(c);
+    for (const n of [3, 1, 1]) {
+      const [q, k, v] = [pair(4, n, 3), pair(2, n, 3), pair(2, n, 2)];
+      const call = n > 1 ? 'prefill' : 'step';
+      const a = flat[call](q.three, k.three, v.three);
+      const b = heads[call](q.four, k.four, v.four);
+      expect(a.output.shape).toEqual([2, n, 4 * 2]);
+      expect(a.weights).toEqual(b.weights); // [batch, heads, n, keys] in both
+      expect(a.work).toEqual(b.work);
+      const back = pair(4, n, 2); // the 4-D output, written as 3-D by the same rule
+      back.four.data.set(b.output.data);
+      for (let bb = 0; bb < 2; bb++) for (let h = 0; h < 4; h++) for (let i = 0; i < n; i++) for (let j = 0; j < 2; j++)
+        back.three.data[((bb * n + i) * 4 + h) * 2 + j] = b.output.data[((bb * 4 + h) * n + i) * 2 + j];
+      expect(a.output.data).toEqual(back.three.data);
+    }
+    expect(flat.keys()).toEqual(heads.keys());
+    flat.release();
+    heads.release();
+  });
+
   it('kvCacheBytes: MHA, GQA and MQA shapes of real models', () => {
     // Llama 2 7B: 32 layers, 32 heads of 128, float16: 512 KiB per token, 2 GiB for 4,096 tokens
     expect(lab.kvCacheBytes({ layers: 32, kvHeads: 32, headDim: 128, tokens: 1, bytesPerValue: 2 })).toBe(512 * 1024);
@@ -247,7 +278,9 @@ describe.each(BUILDS)('createKVCache errors ($name build)', ({ simd }) => {
       [() => cache.prefill(Q, t([2, 2, 2, 4]), V), /K has shape \[2, 2, 2, 4\]/, 'SHAPE_MISMATCH'],
       [() => cache.prefill(t([1, 4, 2, 3]), K, V), /Q has shape \[1, 4, 2, 3\] but .* needs \[2, 4, 2, 3\]/, 'SHAPE_MISMATCH'],
       [() => cache.prefill(Q, t([2, 2, 1, 3]), V), /K has shape \[2, 2, 1, 3\] but .* needs \[2, 2, 2, 3\] .* for n = 2/, 'SHAPE_MISMATCH'],
-      [() => cache.prefill(t([2, 4, 3]), K, V), /Q has shape \[2, 4, 3\]; expected 4 dimensions/, 'SHAPE_MISMATCH'],
+      [() => cache.prefill(t([2, 4, 3]), K, V), /Q has shape \[2, 4, 3\] but K has \[2, 2, 2, 3\]; Q, K and V must all be 3-D or all 4-D/, 'SHAPE_MISMATCH'],
+      [() => cache.prefill(t([2, 2, 12]), t([2, 2, 6]), t([2, 2, 5])), /V has shape \[2, 2, 5\] but .* needs \[2, 2, 4\] \[batch, n, kvHeads·dV\] for n = 2/, 'SHAPE_MISMATCH'],
+      [() => cache.prefill(t([8, 6]), K, V), /Q has shape \[8, 6\]; expected 3 or 4 dimensions/, 'SHAPE_MISMATCH'],
       [() => cache.step(Q, K, V), /a step appends one token but Q has n = 2; use prefill/, 'SHAPE_MISMATCH'],
       [() => cache.prefill(t([2, 4, 0, 3]), t([2, 2, 0, 3]), t([2, 2, 0, 2])), /hold no token \(n = 0\)/, 'INVALID_ARGUMENT'],
       [() => cache.prefill(t([2, 4, 4, 3]), t([2, 2, 4, 3]), t([2, 2, 4, 2])), /appending n = 4 tokens to a cache of length 2 needs 6 rows but its capacity is 5/, 'INVALID_ARGUMENT'],
