@@ -12,7 +12,7 @@ import { checkOptions, toBoolean, toNumber, toPositiveInteger } from '../validat
 
 const { INVALID_ARGUMENT, INVALID_MASK, SHAPE_MISMATCH } = AttentionError.codes;
 const fn = 'batchedAttention';
-const OPTIONS = ['heads', 'kvHeads', 'scale', 'softcap', 'causal', 'causalOffset', 'window', 'kvLengths', 'mask', 'bias',
+const OPTIONS = ['heads', 'kvHeads', 'scale', 'softcap', 'causal', 'causalOffset', 'window', 'kvLengths', 'validLens', 'mask', 'bias',
   'pastKey', 'pastValue', 'trace', 'weights'];
 
 const STEPS = {
@@ -129,8 +129,16 @@ function planeFields(prefix, plane, f) {
   return { [name]: f.input(plane.data), [`${prefix}BatchStride`]: plane.batchStride, [`${prefix}HeadStride`]: plane.headStride, [`${prefix}RowStride`]: plane.rowStride, [`${prefix}Cols`]: plane.cols };
 }
 
+// validLens, the word of the matrix functions' masks, is taken for kvLengths (one length per batch entry here).
+function withKvLengths(o) {
+  if (o.validLens === undefined) return o;
+  if (o.kvLengths !== undefined) fail(INVALID_ARGUMENT, `${fn}: give kvLengths or its alias validLens, not both`);
+  const { validLens, ...rest } = o;
+  return { ...rest, kvLengths: validLens };
+}
+
 function batchedAttention({ frame }, Q, K, V, options) {
-  const o = checkOptions(fn, options, OPTIONS);
+  const o = withKvLengths(checkOptions(fn, options, OPTIONS));
   const [q, k, v] = [toTensor(fn, 'Q', Q), toTensor(fn, 'K', K), toTensor(fn, 'V', V)];
   const s = headShapes(q, k, v, o);
   const cache = pastTensors(o, s);

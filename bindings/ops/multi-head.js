@@ -6,6 +6,7 @@ import { AttentionError, fail } from '../errors.js';
 import { checkProjectedScores } from '../overflow.js';
 import { columns, defaultScale, multiHeadWeights } from '../shapes.js';
 import { step } from '../steps.js';
+import { shapeText, toTensor } from '../tensors.js';
 import { MaskKind, checkOptions, expectEqual, maskData, shape, toMask, toMatrix, toBoolean } from '../validate.js';
 
 /**
@@ -94,6 +95,7 @@ function createMultiHeadAttention(context, options) {
     forward(X, forwardOptions) {
       const fwd = 'MultiHeadAttention.forward';
       if (disposed) fail(AttentionError.codes.DISPOSED, `${fwd}: this layer was disposed; create a new one`);
+      if (isBatch(X)) return batchForward(context, fwd, { dims, storage, wq, wk, wv, heads }, X, forwardOptions);
       const fo = checkOptions(fwd, forwardOptions, ['mask', 'trace']);
       if (fo.trace) {
         const x = checkLayerInput(fwd, { wq, wk, wv, heads }, X, null).x;
@@ -124,6 +126,54 @@ export function checkLayerInput(fn, { wq, wk, wv, heads }, X, mask) {
   if (mask === null) return { x };
   checkProjectedScores(fn, x, wq, wk, defaultScale(wq.cols / heads), wv);
   return { x, mask: toMask(fn, mask, x.rows, x.rows) };
+}
+
+const { INVALID_ARGUMENT, INVALID_MASK } = AttentionError.codes;
+// A batch: a tensor of three sizes, or nested arrays three deep (a matrix is { rows, cols, data } or two deep).
+const isBatch = (X) => X !== null && typeof X === 'object' && ((Array.isArray(X.shape) && X.shape.length === 3) || (Array.isArray(X) && Array.isArray(X[0]) && Array.isArray(X[0][0])));
+
+/**
+ * A batch of padded sequences, X [batch, n, d_model] → { output [batch, n, d_out], concat [batch, n,
+ * h·d_v] }: each sequence through the layer as its own n×d_model matrix (so the same numbers as a loop
+ * of 2-D calls), with `kvLengths` (alias `validLens`): the first kvLengths[b] rows of sequence b are
+ * real and every query sees those keys only, under `mask: 'causal'` the earlier ones among them.
+ */
+function batchForward(context, fn, layer, X, options) {
+  const o = checkOptions(fn, options, ['mask', 'kvLengths', 'validLens', 'trace']);
+  if (o.trace) fail(INVALID_ARGUMENT, `${fn}: trace is for one sequence (an n×d_model X); give the sequences one at a time to trace them`);
+  if (o.mask !== undefined && o.mask !== 'none' && o.mask !== 'causal')
+    fail(INVALID_MASK, `${fn}: a batch's mask is 'none' or 'causal' (the padding goes in kvLengths, one length per sequence), got ${typeof o.mask === 'string' ? JSON.stringify(o.mask) : typeof o.mask}`);
+  if (o.kvLengths !== undefined && o.validLens !== undefined) fail(INVALID_ARGUMENT, `${fn}: give kvLengths or its alias validLens, not both`);
+  const x = toTensor(fn, 'X', X, { ranks: [3] });
+  const [batch, n, dModel] = x.shape;
+  expectEqual(dModel, layer.wq.rows, () => `${fn}: X has shape ${shapeText(x.shape)} but the layer's d_model is ${layer.wq.rows} (X's last size must equal Wq.rows)`);
+  const given = o.kvLengths ?? o.validLens;
+  const name = o.kvLengths === undefined && o.validLens !== undefined ? 'validLens' : 'kvLengths';
+  const lengths = given === undefined ? new Array(batch).fill(n) : typeof given === 'number' ? new Array(batch).fill(given) : given;
+  if (!Array.isArray(lengths) && !ArrayBuffer.isView(lengths)) fail(INVALID_MASK, `${fn}: ${name} must be a number or an array with one length per sequence`);
+  if (lengths.length !== batch) fail(INVALID_MASK, `${fn}: ${name} has ${lengths.length} entries but the batch has ${batch} sequences`);
+  const causal = o.mask === 'causal';
+  const [dvAll, dOut] = [layer.dims.heads * layer.dims.dv, layer.dims.dOut];
+  const output = new Float32Array(batch * n * dOut);
+  const concat = new Float32Array(batch * n * dvAll);
+  for (let b = 0; b < batch; b++) {
+    const len = lengths[b];
+    if (!Number.isInteger(len) || len < 0 || len > n) fail(INVALID_MASK, `${fn}: ${name}[${b}] is ${len}; each length must be an integer from 0 to ${n} (the rows of a sequence)`);
+    const rows = { rows: n, cols: dModel, data: x.data.subarray(b * n * dModel, (b + 1) * n * dModel) };
+    const mask = len === n ? (causal ? 'causal' : 'none') : causal ? causalWithin(n, len) : { validLens: len };
+    const { x: xb, mask: mb } = checkLayerInput(fn, layer, rows, mask);
+    const r = layerForward(context, fn, layer.dims, layer.storage, xb, mb);
+    output.set(r.output.data, b * n * dOut);
+    concat.set(r.concat.data, b * n * dvAll);
+  }
+  return { output: { shape: [batch, n, dOut], data: output }, concat: { shape: [batch, n, dvAll], data: concat } };
+}
+
+// The n×n 0/1 mask of a causal sequence whose keys from `len` on are padding.
+function causalWithin(n, len) {
+  const data = new Float32Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j <= i && j < len; j++) data[i * n + j] = 1;
+  return { rows: n, cols: n, data };
 }
 
 function layerForward({ frame }, fn, dims, storage, x, mask) {

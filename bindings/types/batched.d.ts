@@ -48,6 +48,8 @@ export interface BatchedAttentionOptions {
   window?: number;
   /** Keys 0 … kvLengths[b] − 1 are real for batch entry b; the rest are padding (hidden). */
   kvLengths?: number | ArrayLike<number>;
+  /** The same as kvLengths (the word the matrix functions' masks use); give one of the two. */
+  validLens?: number | ArrayLike<number>;
   /**
    * A boolean mask (1/true = may attend) of shape [..., n, keys] broadcast against [batch, heads, n, keys]
    * (each leading size equal or 1; the last may be shorter: the missing keys are hidden).

@@ -1,6 +1,7 @@
 // Types of ops/multi-head.js: multi-head attention, one-shot or as a packed layer.
 import type { AttentionLab } from '../index.js';
 import type { Mask, Matrix, MatrixInput, Step } from './shared.js';
+import type { Tensor } from './batched.js';
 
 /** Options of {@link AttentionLab.multiHeadAttention}. */
 export interface MultiHeadOptions {
@@ -56,6 +57,16 @@ export interface MultiHeadLayerOptions {
   Wo: MatrixInput;
 }
 
+/** Options of a batch through {@link MultiHeadLayer.forward}. */
+export interface MultiHeadBatchOptions {
+  /** 'none' (default) or 'causal'; the padding goes in kvLengths. */
+  mask?: 'none' | 'causal';
+  /** The real rows of each sequence (the rest are padding): one per sequence, or one for all. Default: all n. */
+  kvLengths?: number | ArrayLike<number>;
+  /** The same as kvLengths (the word the matrix functions' masks use); give one of the two. */
+  validLens?: number | ArrayLike<number>;
+}
+
 /** A multi-head attention layer with packed weights, from {@link AttentionLab.createMultiHeadAttention}. */
 export interface MultiHeadLayer {
   /** Number of heads. */
@@ -69,6 +80,13 @@ export interface MultiHeadLayer {
    * concatenated heads (per-head weights are never formed). With `trace: true`: the full {@link MultiHeadResult}.
    * @throws AttentionError with code `DISPOSED` after {@link MultiHeadLayer.dispose}.
    */
+  /**
+   * A batch of padded sequences, X [batch, n, d_model] → output [batch, n, d_out] and concat [batch, n, h·d_v]:
+   * each sequence as its own n×d_model call (the same numbers as a loop). `kvLengths` (alias `validLens`,
+   * the matrix functions' word): one length per sequence (or one for all); the keys after it are padding,
+   * hidden from every query. `mask`: 'none' or 'causal'. Not traced.
+   */
+  forward(X: { shape: number[]; data: Float32Array | ArrayLike<number> } | number[][][], options?: MultiHeadBatchOptions): { output: Tensor; concat: Tensor };
   forward(X: MatrixInput, options?: { mask?: Mask; trace?: false }): { output: Matrix; concat: Matrix };
   forward(X: MatrixInput, options: { mask?: Mask; trace: true }): MultiHeadResult & { steps: Step[] };
   /** Frees the packed weights now (otherwise they are freed when the layer is garbage-collected). Idempotent. */

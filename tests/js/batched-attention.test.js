@@ -184,6 +184,7 @@ describe.each(BUILDS)('batchedAttention ($name build)', ({ simd }) => {
     ['a +Infinity bias', () => lab.batchedAttention(Q, K, V, { bias: { shape: [5, 7], data: new Float32Array(35).fill(Infinity) } }), /not NaN or \+Infinity/],
     ['kvLengths of the wrong count', () => lab.batchedAttention(Q, K, V, { kvLengths: [1, 2, 3] }), /kvLengths has 3 entries but the batch has 2/],
     ['kvLengths beyond the keys', () => lab.batchedAttention(Q, K, V, { kvLengths: [7, 8] }), /kvLengths\[1\] is 8; it must be an integer from 0 to 7/],
+    ['kvLengths and its alias validLens both', () => lab.batchedAttention(Q, K, V, { kvLengths: [7, 7], validLens: [7, 7] }), /give kvLengths or its alias validLens, not both/],
     ['pastKey without pastValue', () => lab.batchedAttention(Q, K, V, { pastKey: { shape: [2, 2, 1, 8], data: new Float32Array(32) } }), /pastKey and pastValue together/],
     ['pastKey of the wrong heads', () => lab.batchedAttention(Q, K, V, { pastKey: { shape: [2, 4, 1, 8], data: new Float32Array(64) }, pastValue: { shape: [2, 2, 1, 6], data: new Float32Array(24) } }), /pastKey has shape \[2, 4, 1, 8\] but \[2, 2, 1, 8\] was expected/],
     ['a negative softcap', () => lab.batchedAttention(Q, K, V, { softcap: -1 }), /softcap is -1/],
@@ -196,6 +197,10 @@ describe.each(BUILDS)('batchedAttention ($name build)', ({ simd }) => {
     // |q||k| = 1e38 alone fits; the bias's largest finite entry (3e38, beside a hidden −∞) tips the bound over
     ['scores that the bias overflows', () => lab.batchedAttention(...bigScores(), { bias: { shape: [1, 2], data: [-Infinity, 3e38] } }), /up to 4\.00e\+38, beyond float32's 3.4e38/],
   ];
+  it('validLens is taken for kvLengths (the word of the matrix functions\' masks): the same result', () => {
+    expect(lab.batchedAttention(Q, K, V, { validLens: [7, 3] })).toEqual(lab.batchedAttention(Q, K, V, { kvLengths: [7, 3] }));
+    expect(lab.batchedAttention(Q, K, V, { validLens: 3 })).not.toEqual(lab.batchedAttention(Q, K, V));
+  });
   it('counts only finite bias entries in the bound (−∞ hides, it does not overflow)', () => {
     const r = lab.batchedAttention(...bigScores(), { bias: { shape: [1, 2], data: [-Infinity, 0] } });
     expect(Array.from(r.output.data)).toEqual([2]);  // only key 1 visible: its value

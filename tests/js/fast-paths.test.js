@@ -121,6 +121,43 @@ describe.each(BUILDS)('fast paths ($name build)', ({ simd }) => {
       layer.dispose();
     });
 
+    it('a batch [batch, n, d_model] with one length per sequence: each sequence as the float64 reference with its padding hidden', () => {
+      const rand = rng(57);
+      const [batch, n, dm] = [3, 6, 8];
+      const w = weights(rand, dm, 2, 4, 3, 5);
+      const layer = lab.createMultiHeadAttention(w);
+      const X = { shape: [batch, n, dm], data: Float32Array.from({ length: batch * n * dm }, () => rand() * 2 - 1) };
+      const sequence = (b) => ({ rows: n, cols: dm, data: X.data.slice(b * n * dm, (b + 1) * n * dm) });
+      const lengths = [6, 4, 0];
+      for (const [options, causal] of [[{ kvLengths: lengths }, false], [{ validLens: lengths, mask: 'causal' }, true], [{}, false]]) {
+        const got = layer.forward(X, options);
+        expect(got.output.shape).toEqual([batch, n, 5]);
+        expect(got.concat.shape).toEqual([batch, n, 6]);
+        for (let b = 0; b < batch; b++) {
+          const len = options.kvLengths || options.validLens ? lengths[b] : n;
+          // Keys from len on are padding: hidden from every query (and, causal, the later ones too).
+          const mask = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j < len && (!causal || j <= i) ? 1 : 0)));
+          const want = R.multiHead(ref(sequence(b)), { ...refW(w), mask });
+          const rows = (m, cols) => ({ rows: n, cols, data: m.data.subarray(b * n * cols, (b + 1) * n * cols) });
+          expectClose(rows(got.output, 5), want.output, { label: `sequence ${b} output` });
+          expectClose(rows(got.concat, 6), want.concat, { label: `sequence ${b} concat` });
+        }
+      }
+      // The real rows of a padded sequence are the rows of the sequence alone, cut to its length.
+      const alone = layer.forward({ rows: 4, cols: dm, data: X.data.slice(n * dm, n * dm + 4 * dm) }, { mask: 'causal' });
+      const padded = layer.forward(X, { kvLengths: lengths, mask: 'causal' });
+      expectClose({ rows: 4, cols: 5, data: padded.output.data.subarray(n * 5, n * 5 + 4 * 5) }, R.fromMatrix(alone.output), { atol: 1e-6, rtol: 1e-5 });
+      for (const [options, message] of [
+        [{ kvLengths: [6, 4] }, /kvLengths has 2 entries but the batch has 3 sequences/],
+        [{ validLens: [6, 7, 0] }, /validLens\[1\] is 7; each length must be an integer from 0 to 6/],
+        [{ kvLengths: lengths, validLens: lengths }, /give kvLengths or its alias validLens, not both/],
+        [{ mask: { validLens: [1] } }, /a batch's mask is 'none' or 'causal'/],
+        [{ trace: true }, /trace is for one sequence/],
+      ]) expect(thrown(() => layer.forward(X, options))?.message).toMatch(message);
+      expect(thrown(() => layer.forward({ shape: [1, 2, 7], data: new Float32Array(14) }))?.message).toMatch(/X has shape \[1, 2, 7\] but the layer's d_model is 8/);
+      layer.dispose();
+    });
+
     it('forward(X, { trace: true }) uses the weights given at creation after the caller mutates its weight arrays', () => {
       const rand = rng(91);
       const w = weights(rand, 8, 2, 4, 4, 8);
