@@ -186,13 +186,16 @@ describe('attention-transformer', () => {
 
   test('hovering a cell outlines what it came from: the same cell of both addends, the same row of Y for H_ff', async () => {
     const { page, problems, context } = await open('<attention-transformer step="residual1" sentence="a b c d"></attention-transformer>');
-    const lit = () =>
-      page.evaluate(() => {
+    // The marks are read from the operands' table cells, written when the page is idle: settled first.
+    const lit = async () => {
+      await settled(page);
+      return page.evaluate(() => {
         const root = document.querySelector('attention-transformer').shadowRoot;
         const out = {};
         for (const f of [...root.querySelectorAll('figure[data-matrix^="op-"]')].filter((x) => !x.closest('.off'))) out[f.dataset.matrix] = [...f.querySelectorAll('td.hl')].map((td) => `${td.dataset.i},${td.dataset.j}`);
         return out;
       });
+    };
     const at12 = page.locator('attention-transformer figure[data-matrix="residual1"] canvas');
     await at12.hover({ position: await at12.evaluate((c, [i, j]) => { const [x, y, w, h] = c.dataset.cells.split(' ').map(Number); return { x: x + (j + 0.5) * w, y: y + (i + 0.5) * h }; }, [1, 2]) });
     expect(await lit()).toEqual({ 'op-X': ['1,2'], 'op-attention': ['1,2'] });
