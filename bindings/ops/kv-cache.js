@@ -118,31 +118,29 @@ function newTokens(fn, s, inputs) {
   return { q: headMajor(q, s.heads), k: headMajor(k, s.kvHeads), v: headMajor(v, s.kvHeads), n, flat: true };
 }
 
-// [batch, n, heads·width] → [batch, heads, n, width] (a copy).
-function headMajor(t, heads) {
-  const [batch, n, all] = t.shape;
-  const width = all / heads;
-  const data = new Float32Array(t.data.length);
-  for (let b = 0; b < batch; b++)
-    for (let i = 0; i < n; i++)
-      for (let h = 0; h < heads; h++) {
-        const from = ((b * n + i) * heads + h) * width;
-        data.set(t.data.subarray(from, from + width), ((b * heads + h) * n + i) * width);
+// The two middle sizes of [batch, a, b, width] swapped: a copy [batch, b, a, width] (token-major
+// [batch, n, heads·width] read as [batch, n, heads, width] ⇄ head-major [batch, heads, n, width]).
+function swapMiddle(data, batch, a, b, width) {
+  const out = new Float32Array(data.length);
+  for (let x = 0; x < batch; x++)
+    for (let i = 0; i < a; i++)
+      for (let j = 0; j < b; j++) {
+        const from = ((x * a + i) * b + j) * width;
+        out.set(data.subarray(from, from + width), ((x * b + j) * a + i) * width);
       }
-  return { shape: [batch, heads, n, width], data };
+  return out;
 }
 
-// [batch, heads, n, width] → [batch, n, heads·width] (a copy).
+// [batch, n, heads·width] → [batch, heads, n, width].
+function headMajor(t, heads) {
+  const [batch, n, all] = t.shape;
+  return { shape: [batch, heads, n, all / heads], data: swapMiddle(t.data, batch, n, heads, all / heads) };
+}
+
+// [batch, heads, n, width] → [batch, n, heads·width].
 function tokenMajor(t) {
   const [batch, heads, n, width] = t.shape;
-  const data = new Float32Array(t.data.length);
-  for (let b = 0; b < batch; b++)
-    for (let h = 0; h < heads; h++)
-      for (let i = 0; i < n; i++) {
-        const from = ((b * heads + h) * n + i) * width;
-        data.set(t.data.subarray(from, from + width), ((b * n + i) * heads + h) * width);
-      }
-  return { shape: [batch, n, heads * width], data };
+  return { shape: [batch, n, heads * width], data: swapMiddle(t.data, batch, heads, n, width) };
 }
 
 function forward(context, fn, s, state, inputs, callOptions) {

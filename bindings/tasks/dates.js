@@ -77,11 +77,11 @@ export function createDates() {
     maxSourceLength: longest,
     maxLength: ISO_LENGTH + 1,
     draw,
-    // Measured (bench/train.mjs, session 9): one layer each, 64 wide, pre-norm, batch 32 and a rate
+    // Measured (bench/train.mjs, 2026-11): one layer each, 64 wide, pre-norm, batch 32 and a rate
     // of 1e-2 warmed up over 200 steps, then a cosine to a tenth at step 1,600: 99 % greedy exact match
     // from about step 1,200, and 99.8–100 % at the end (seeds 1 and 3), about 20 s. D2L 10.7's 32 wide
     // gets there too but ends at 97.9–99.6 % (seeds 1–3): too close to the goal to rely on. Two post-norm
-    // layers each at batch 64 (session 8): 1,700 steps, 207 s.
+    // layers each at batch 64 (an earlier measurement): 1,700 steps, 207 s.
     defaults: {
       model: { dModel: 64, heads: 4, dFF: 128, encoderLayers: 1, decoderLayers: 1, norm: 'pre', positions: 'sinusoidal' },
       training: { learningRate: 1e-2, warmup: 200, batchSize: 32, steps: 1600, clipNorm: 1 },

@@ -64,7 +64,7 @@ export function createGrammar() {
     maxLength: Math.max(...sentences.map((s) => s.ids.length)) + 1,
     draw: (random, split, options) => drawExample(pools, random, split, options),
     batchExtras: extras,
-    // Measured (bench/train.mjs, session 9): 99 % of the determined words right at step 900, about 20 s
+    // Measured (bench/train.mjs, 2026-11): 99 % of the determined words right at step 900, about 20 s
     // (32 wide, as the other tasks: 97.7–98.8 % from step 1,300 to 1,500, short of the goal).
     defaults: {
       model: { dModel: 64, heads: 4, dFF: 128, encoderLayers: 0, decoderLayers: 2, norm: 'pre', positions: 'sinusoidal' },
