@@ -14,7 +14,7 @@ import { TrainControls } from './controls.js';
 import { trainExportBar } from './exports.js';
 import { RunPair } from './run-pair.js';
 import { TrainSession } from './session.js';
-import { TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
+import { GRAMMAR_LOSS_FLOOR, TASK_FACTS, TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
 import { TRAIN_CSS } from './styles.js';
 import { TryBox } from './try-box.js';
 import { gridElement, warmUp, stateText, statusText, syncCurves, syncGrid, syncProgress } from './views.js';
@@ -142,7 +142,26 @@ export class AttentionTrain extends AttentionElement {
       grid: el('section', { class: 'grid', part: 'grid' }),
       compare: el('section', { class: 'compare', part: 'compare', 'data-role': 'compare' }),
       compareNote: el('p', { class: 'note', 'data-role': 'compare-note' }),
+      metricNote: el('p', { class: 'note', 'data-role': 'metric-note' }),
+      loss: el('section', { class: 'loss', part: 'loss', 'data-role': 'loss' }),
     };
+  }
+
+  /** What the loss is and how it is trained (the task's own schedule), and for grammar why it cannot reach 0. */
+  #lossNotes(t, s, lang) {
+    const p = this.#parts;
+    const { learningRate, warmup, steps, batchSize, clipNorm } = TASK_FACTS[s.task].training;
+    const rate = (x) => new Intl.NumberFormat(lang, { maximumSignificantDigits: 3 }).format(x);
+    const numbers = { batch: batchSize, clip: clipNorm, lr: rate(learningRate), lrFloor: rate(learningRate / 10), warmup, steps };
+    const notes = [el('p', { class: 'note', 'data-role': 'loss-explain', text: t('train.lossExplain', numbers) })];
+    if (s.task === 'grammar') {
+      const f = GRAMMAR_LOSS_FLOOR;
+      notes.push(el('p', { class: 'note', 'data-role': 'loss-floor', text: t('train.lossFloor.grammar', { floor: rate(f.floor), nats: rate(f.nats), tokens: rate(f.tokens) }) }));
+    }
+    place(p.loss, notes);
+    // Grammar's exact match counts only the decided words: said where the metric is shown.
+    p.metricNote.textContent = s.task === 'grammar' ? t('train.metric.grammar') : '';
+    return p.metricNote.textContent ? [p.loss, p.metricNote] : [p.loss];
   }
 
   #tryBox(s) {
@@ -202,7 +221,10 @@ export class AttentionTrain extends AttentionElement {
     syncProgress(p.progress, t, session, lang);
     p.numbers.textContent = statusText(t, session, lang);
     p.model.textContent = session.info ? t('train.model', { parameters: session.info.parameters.toLocaleString(lang), build: t(session.info.simd ? 'train.build.simd' : 'train.build.scalar') }) : '';
-    if (due.has('state') || due.has('try')) place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, p.curves, ...this.#exportBar(session.losses.length > 0), p.grid, this.#tryBox(s)]);
+    if (due.has('state') || due.has('try')) {
+      const [loss, ...metric] = this.#lossNotes(t, s, lang);
+      place(this.root, [p.heading, p.intro, this.#controls.sync(t, s, session.state), p.status, ...metric, p.curves, loss, ...this.#exportBar(session.losses.length > 0), p.grid, this.#tryBox(s)]);
+    }
     // The curves and the grid each in a frame of their own when more than the numbers changed: no
     // frame does all the work (a frame's few ms of script, stretched on a busy machine, stay short).
     const steps = [];
@@ -223,7 +245,7 @@ export class AttentionTrain extends AttentionElement {
       return place(this.root, [p.heading, p.intro, controls, p.compareNote]);
     }
     syncCompare(p.compare, t, this.#pair, s, lang, this.#exportBar(this.#pair.runs.some((r) => r.session.losses.length)));
-    place(this.root, [p.heading, p.intro, controls, p.compare]);
+    place(this.root, [p.heading, p.intro, controls, p.compare, ...this.#lossNotes(t, s, lang)]);
   }
 
   /** [the export bar] in the page's language (made anew when the language changes), or [] with nothing to export. */

@@ -30,7 +30,8 @@ export class TrainControls {
     ui.scoring.value = s.scoring;
     SCORINGS.forEach((name, i) => (ui.scoring.options[i].textContent = t(`train.scoring.${name}`)));
     ui.scoring.disabled = !s.seq2seq;
-    ui.labels.scoringHelp.textContent = s.seq2seq ? '' : t('train.scoringNone');
+    // Unscaled is chosen here, under cross-attention scoring, but it applies to every attention of the model.
+    ui.labels.scoringHelp.textContent = !s.seq2seq ? t('train.scoringNone') : s.scoring === 'unscaled' ? t('train.unscaledNote') : '';
     ui.compare.value = s.compareAsked;
     COMPARES.forEach((name, i) => (ui.compare.options[i].textContent = t(`train.compare.${name || 'none'}`)));
     ui.scoring.disabled ||= Boolean(s.compareAsked);

@@ -13,17 +13,25 @@ export const TRAIN_TASKS = ['reverse', 'dates', 'grammar', 'repeat'];
  * the components bundle holds no task generator.
  */
 export const TASK_FACTS = {
-  reverse: { kind: 'seq2seq', layers: 1, heads: 4, dModel: 32, example: 'abcdef' },
-  dates: { kind: 'seq2seq', layers: 1, heads: 4, dModel: 64, example: 'December 1, 2026' },
-  grammar: { kind: 'lm', layers: 2, heads: 4, dModel: 64, example: 'the cats that the dog chased' },
-  repeat: { kind: 'lm', layers: 2, heads: 4, dModel: 32, example: 'abcdefg|' },
+  reverse: { kind: 'seq2seq', layers: 1, heads: 4, dModel: 32, example: 'abcdef', training: { learningRate: 1e-2, warmup: 200, batchSize: 32, steps: 1200, clipNorm: 1 } },
+  dates: { kind: 'seq2seq', layers: 1, heads: 4, dModel: 64, example: 'December 1, 2026', training: { learningRate: 1e-2, warmup: 200, batchSize: 32, steps: 1600, clipNorm: 1 } },
+  grammar: { kind: 'lm', layers: 2, heads: 4, dModel: 64, example: 'the cats that the dog chased', training: { learningRate: 3e-3, warmup: 100, batchSize: 32, steps: 1500, clipNorm: 1 } },
+  repeat: { kind: 'lm', layers: 2, heads: 4, dModel: 32, example: 'abcdefg|', training: { learningRate: 3e-3, warmup: 100, batchSize: 32, steps: 2000, clipNorm: 1 } },
 };
 
 /** A task's facts as TASK_FACTS holds them, read from a task object (lab.tasks[name]). */
 export const factsOf = (task) => ({
   kind: task.kind, layers: task.kind === 'seq2seq' ? task.defaults.model.encoderLayers : task.defaults.model.decoderLayers,
-  heads: task.defaults.model.heads, dModel: task.defaults.model.dModel, example: task.examples[0],
+  heads: task.defaults.model.heads, dModel: task.defaults.model.dModel, example: task.examples[0], training: { ...task.defaults.training },
 });
+
+/**
+ * The least mean loss any model can reach on the grammar task's training sentences: the generator's
+ * choices (language, template, then one sentence of that pool, all equally likely) carry `nats` per
+ * sentence, spread over `tokens` target tokens on average (the words and the end token), so
+ * floor = nats / tokens per token. tests/js/train-loss.test.js computes them from lab.tasks.grammar.
+ */
+export const GRAMMAR_LOSS_FLOOR = { nats: 8.84, tokens: 13.9, floor: 0.64 };
 /** Scaled dot-product, additive (Bahdanau), unscaled dot-product: the cross-attention of a seq2seq model. */
 export const SCORINGS = ['dot', 'additive', 'unscaled'];
 export const BOUNDS = { layers: [1, 3], heads: [1, 8], dModel: [8, 128], seed: [0, 2 ** 31 - 1] };

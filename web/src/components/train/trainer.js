@@ -18,16 +18,21 @@ const flat = (rows) => {
 };
 
 /**
- * The attention of `ids` decoded greedily: { output, kind: 'cross' | 'self', maps: [layer][head]
- * { rows, cols, data }, rowLabels, colLabels }. An encoder–decoder model's cross-attention (output
- * tokens × source tokens), a decoder-only model's causal self-attention.
+ * The attention of `ids` decoded greedily by `model` (trained on `task`): { output, kind: 'cross' |
+ * 'self', maps: [layer][head] { rows, cols, data }, rowLabels, colLabels }. An encoder–decoder
+ * model's cross-attention (decoder steps × source tokens), a decoder-only model's causal
+ * self-attention. A row is labelled with the token its position wrote (or, over a decoder-only
+ * model's input, the input's next token), as the cross-attention panel labels them: the library's
+ * labels name the token each row read, one step earlier. Columns are the tokens read.
  */
-export function attentionOf(model, ids) {
+export function attentionOf(model, ids, task) {
   const r = model.generate(ids, { attention: true });
   const kind = r.attention.cross ? 'cross' : 'self';
   const maps = r.attention[kind === 'cross' ? 'cross' : 'decoder'].map((layer) => layer.map(flat));
   const labels = r.attention.labels[kind === 'cross' ? 'cross' : 'decoder'];
-  return { output: r.text ?? r.tokens.join(' '), kind, maps, rowLabels: labels.rows, colLabels: labels.cols };
+  // Row i read token i of <bos> + input + output and wrote token i + 1: the input after <bos> (decoder-only), then the output.
+  const written = task.tokens([...(kind === 'self' ? ids : []), ...r.tokens]).slice(0, labels.rows.length);
+  return { output: r.text ?? r.tokens.join(' '), kind, maps, rowLabels: written, colLabels: labels.cols };
 }
 
 export class Trainer {
@@ -118,12 +123,12 @@ export class Trainer {
 
   /** The fixed example's attention now (attentionOf), with the example. */
   snapshot() {
-    return { input: this.#example, ...attentionOf(this.#model, this.#task.encode(this.#example)) };
+    return { input: this.#example, ...attentionOf(this.#model, this.#task.encode(this.#example), this.#task) };
   }
 
   /** The reader's input decoded with its attention; the task's AttentionError for text it cannot encode. */
   generate(text) {
-    return { input: text, ...attentionOf(this.#model, this.#task.encode(text)) };
+    return { input: text, ...attentionOf(this.#model, this.#task.encode(text), this.#task) };
   }
 
   /** Copies of the model's parameters by name: { [name]: { rows, cols, data: Float32Array } }. */
