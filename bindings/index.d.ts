@@ -17,8 +17,8 @@ import type { VariantOps } from './types/variants.js';
 
 export type { Matrix, MatrixInput, VectorInput, Mask, StepId, Step, AttentionErrorCode } from './types/shared.js';
 export { AttentionError, AttentionRangeError } from './types/shared.js';
-export type { AttentionResult, ScaledDotProductOptions, AdditiveOptions, SelfAttentionOptions } from './types/attention.js';
-export type { MultiHeadOptions, HeadResult, MultiHeadResult, MultiHeadLayerOptions, MultiHeadLayer, MultiHeadBatchOptions } from './types/multi-head.js';
+export type { AttentionResult, TracedAttentionResult, ScaledDotProductOptions, AdditiveOptions, SelfAttentionOptions } from './types/attention.js';
+export type { MultiHeadOptions, HeadResult, MultiHeadResult, TracedMultiHeadResult, MultiHeadLayerOptions, MultiHeadLayer, MultiHeadBatchOptions } from './types/multi-head.js';
 export type { TransformerStepId, TransformerStep, TransformerBlockOptions, TransformerHead, TransformerBlockResult } from './types/transformer.js';
 export type { VariantResult, LocalAttentionOptions, LinearAttentionOptions, LinformerAttentionOptions } from './types/variants.js';
 export type { OnlineSoftmaxOptions, OnlineSoftmaxBlock, OnlineSoftmaxResult } from './types/online-softmax.js';

@@ -55,5 +55,6 @@ export interface BackwardOps {
    * @throws AttentionError SHAPE_MISMATCH when dO is not n×d_v (or Q, K, V disagree), INVALID_MASK,
    *   NON_FINITE for a NaN or infinite entry, OVERFLOW when the scores or a result would leave float32's range.
    */
+  attentionBackward(Q: MatrixInput, K: MatrixInput, V: MatrixInput, dO: MatrixInput, options: AttentionBackwardOptions & { trace: true }): AttentionBackwardResult & { steps: BackwardStep[] };
   attentionBackward(Q: MatrixInput, K: MatrixInput, V: MatrixInput, dO: MatrixInput, options?: AttentionBackwardOptions): AttentionBackwardResult;
 }

@@ -43,6 +43,9 @@ export interface MultiHeadResult {
   steps?: Step[];
 }
 
+/** A multi-head result asked for with `trace: true`: its steps, and each head's, are there. */
+export type TracedMultiHeadResult = Omit<MultiHeadResult, 'steps' | 'heads'> & { steps: Step[]; heads: (HeadResult & { steps: Step[] })[] };
+
 /** Options of {@link AttentionLab.createMultiHeadAttention}: the layer's weights, packed once. */
 export interface MultiHeadLayerOptions {
   /** Number of heads h; must divide Wq.cols and Wv.cols. */
@@ -88,7 +91,7 @@ export interface MultiHeadLayer {
    */
   forward(X: { shape: number[]; data: Float32Array | ArrayLike<number> } | number[][][], options?: MultiHeadBatchOptions): { output: Tensor; concat: Tensor };
   forward(X: MatrixInput, options?: { mask?: Mask; trace?: false }): { output: Matrix; concat: Matrix };
-  forward(X: MatrixInput, options: { mask?: Mask; trace: true }): MultiHeadResult & { steps: Step[] };
+  forward(X: MatrixInput, options: { mask?: Mask; trace: true }): TracedMultiHeadResult;
   /** Frees the packed weights now (otherwise they are freed when the layer is garbage-collected). Idempotent. */
   dispose(): void;
 }
@@ -96,7 +99,7 @@ export interface MultiHeadLayer {
 /** The functions of ops/multi-head.js, part of {@link AttentionLab}. */
 export interface MultiHeadOps {
   /** h heads over column blocks of XW_Q, XW_K, XW_V, concatenated and mixed by W_O. */
-  multiHeadAttention(X: MatrixInput, options: MultiHeadOptions & { trace: true }): MultiHeadResult & { steps: Step[] };
+  multiHeadAttention(X: MatrixInput, options: MultiHeadOptions & { trace: true }): TracedMultiHeadResult;
   multiHeadAttention(X: MatrixInput, options: MultiHeadOptions): MultiHeadResult;
   /** Packs a multi-head layer's weights once, for repeated fast forward passes. */
   createMultiHeadAttention(options: MultiHeadLayerOptions): MultiHeadLayer;

@@ -1,6 +1,6 @@
 // Types of createWorkerPool (bindings/parallel/): one large call spread over module workers.
 import type { AttentionResult, ScaledDotProductOptions } from './attention.js';
-import type { MultiHeadLayerOptions, MultiHeadResult } from './multi-head.js';
+import type { MultiHeadLayerOptions, TracedMultiHeadResult } from './multi-head.js';
 import type { Mask, Matrix, MatrixInput } from './shared.js';
 
 /** Options of {@link createWorkerPool}. */
@@ -35,7 +35,7 @@ export interface PoolMultiHeadLayer {
    * @throws (rejects) AttentionError as the one-thread layer does; `DISPOSED` after dispose() or the pool's close().
    */
   forward(X: MatrixInput, options?: { mask?: Mask; trace?: false }): Promise<{ output: Matrix; concat: Matrix }>;
-  forward(X: MatrixInput, options: { mask?: Mask; trace: true }): Promise<MultiHeadResult>;
+  forward(X: MatrixInput, options: { mask?: Mask; trace: true }): Promise<TracedMultiHeadResult>;
   /** Frees the layer on the calling thread and in every worker. */
   dispose(): void;
 }

@@ -66,5 +66,6 @@ export interface TransformerOps {
    * The Transformer encoder block (post-norm, as in "Attention Is All You Need"):
    * Y = LayerNorm(X + MultiHead(X)), Z = LayerNorm(Y + ReLU(YW_1 + b_1)W_2 + b_2).
    */
+  transformerBlock(X: MatrixInput, options: TransformerBlockOptions & { trace: true }): Required<TransformerBlockResult>;
   transformerBlock(X: MatrixInput, options: TransformerBlockOptions): TransformerBlockResult;
 }

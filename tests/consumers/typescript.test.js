@@ -4,12 +4,12 @@
 // with "Unused '@ts-expect-error' directive" if a wrong call type-checks, so a
 // clean compile proves the types reject them.
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { freshApp, packed, tsc } from './helpers.js';
+import { freshApp, packed, root, tsc } from './helpers.js';
 
 // The CommonJS entry needs its own declarations: TypeScript looks for index.d.cts
 // next to index.cjs (the ES index.d.ts cannot be required). Until the build ships
@@ -37,6 +37,11 @@ export async function main(): Promise<number> {
   const cache = { shape: [1, 1, 1, 2], data: new Float32Array(2) };
   const presentShape: number[] = lab.batchedAttention(cache, cache, cache, { pastKey: cache, pastValue: cache }).presentKey.shape;
   const layerSteps: Step[] = lab.multiHeadAttention(Q, { heads: 1, Wq: Q, Wk: Q, Wv: Q, Wo: Q, trace: true }).steps;
+  const block = lab.transformerBlock(Q, { heads: 1, Wq: Q, Wk: Q, Wv: Q, Wo: Q, W1: Q, W2: Q, trace: true });
+  const blockIds: string[] = [...block.steps.map((s) => s.id), ...block.heads.map((h) => String(h.weights.rows))];
+  const headSteps: Step[] = lab.multiHeadAttention(Q, { heads: 1, Wq: Q, Wk: Q, Wv: Q, Wo: Q, trace: true }).heads[0].steps;
+  // @ts-expect-error untraced, the block's steps may be missing
+  const blockMissing: unknown[] = lab.transformerBlock(Q, { heads: 1, Wq: Q, Wk: Q, Wv: Q, Wo: Q, W1: Q, W2: Q }).steps;
   const w = lab.softmax([[1, 2, 3]], { mask: { validLens: [2] } });
   const layer = lab.createMultiHeadAttention({ heads: 2, Wq: Q, Wk: Q, Wv: Q, Wo: Q });
   const untraced: { output: Matrix; concat: Matrix } = layer.forward(Q);
@@ -147,5 +152,51 @@ describe('TypeScript consumers of the installed tarball (strict, tsc --noEmit)',
     const r = compile(app, 'broken', { module: 'nodenext', moduleResolution: 'nodenext' }, ['broken/consumer.mts']);
     expect(r.status).not.toBe(0);
     expect(r.output).toMatch(/error TS2322: Type '"diagonal"' is not assignable/);
+  });
+});
+
+/**
+ * The files of docs/typescript.md: each fenced block whose first line is `// <path>` is that file; a
+ * `text` block opening with "Output:" is what the last named program prints.
+ */
+function guide(text) {
+  const files = {};
+  const outputs = {};
+  let last;
+  for (const [, lang, body] of text.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)) {
+    const named = body.match(/^\/\/ (\S+)\n/);
+    if (named) files[(last = named[1])] = body.slice(named[0].length);
+    else if (lang === 'text' && body.startsWith('Output:\n') && last) outputs[last] = body.slice('Output:\n'.length);
+  }
+  return { files, outputs };
+}
+
+describe('docs/typescript.md, in a folder as `npm init -y` makes it ("type": "commonjs")', () => {
+  const { files, outputs } = guide(readFileSync(join(root, 'docs', 'typescript.md'), 'utf8'));
+  const projects = Object.keys(files).filter((f) => f.endsWith('/tsconfig.json'));
+  let app;
+  beforeAll(() => {
+    app = freshApp('ts-guide', files, { type: 'commonjs' });
+  });
+  afterAll(() => app && rmSync(app, { recursive: true, force: true }));
+
+  it('has the three set-ups, each with a program that prints its Output or runs in a page', () => {
+    expect(projects).toEqual(['esm/tsconfig.json', 'cjs/tsconfig.json', 'bundler/tsconfig.json']);
+    expect(Object.keys(outputs)).toEqual(['esm/main.mts', 'cjs/main.cts']);
+  });
+
+  it.each(projects)('%s compiles under strict', (project) => {
+    const r = spawnSync(process.execPath, [tsc, '-p', project], { cwd: app, encoding: 'utf8' });
+    expect(`${r.stdout}${r.stderr}`).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it.each(Object.keys(outputs))('%s, compiled, prints its Output', (source) => {
+    const project = join(source, '..', 'tsconfig.json');
+    expect(spawnSync(process.execPath, [tsc, '-p', project], { cwd: app }).status).toBe(0);
+    const emitted = join(source, '..', 'out', source.split('/').at(-1).replace(/\.([mc])ts$/, '.$1js'));
+    const r = spawnSync(process.execPath, [emitted], { cwd: app, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(outputs[source]);
   });
 });
