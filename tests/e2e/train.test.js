@@ -110,6 +110,9 @@ describe('<attention-train>', () => {
     expect(v.example.map((m) => m.map)).toEqual(['0-0', '0-1', '0-2', '0-3']);
     expect(v.example).toEqual(expected);
     expect(v.gridNote).toContain('“abcdef” → “fedcba”');
+    // Each row is labelled with the token that decoder step wrote (it read the one before it), as in the cross-attention panel.
+    for (const m of v.example) expect(m.rows).toEqual([...'fedcba', '<eos>']);
+    expect(v.gridNote).toContain('the token it wrote');
     // The reader's input: output and attention, the library's in Node.
     await page.evaluate(() => {
       const root = document.querySelector('attention-train').shadowRoot;
@@ -123,6 +126,10 @@ describe('<attention-train>', () => {
     expect(t.tryOutput).toBe(`Output: ${mine.output}`);
     expect(mine.output).toBe('afghij');
     expect(t.tryGrid).toEqual(flatMaps(mine));
+    expect(t.tryGrid[0].rows).toEqual([...'afghij', '<eos>']);
+    // The head view's left column: the same labels, the tokens written.
+    const left = await page.evaluate(() => [...document.querySelector('attention-train').shadowRoot.querySelectorAll('[data-role="head-view"] text[text-anchor="end"]')].map((x) => x.textContent));
+    expect(left).toEqual([...'afghij', '<eos>']);
     // The head view beside it: the last layer's first head, a line per weight of at least 0.02, its opacity the weight.
     const lines = await page.evaluate(() => [...document.querySelector('attention-train').shadowRoot.querySelectorAll('[data-role="head-view"] line')].map((l) => Number(l.getAttribute('stroke-opacity'))));
     const head = flatMaps(mine).find((m) => m.map === '0-0').values.filter((x) => x >= 0.02);
@@ -287,6 +294,30 @@ describe('<attention-train>', () => {
     await context.close();
   });
 
+  test('what the loss is, with the task’s schedule; grammar’s floor and metric; unscaled reaches every attention', async () => {
+    const w = await open();
+    const text = (role) => w.page.evaluate((r) => document.querySelector('attention-train').shadowRoot.querySelector(`[data-role="${r}"]`)?.textContent ?? null, role);
+    const explain = await text('loss-explain');
+    expect(explain).toContain('cross-entropy per target token, in nats');
+    expect(explain).toContain('teacher forcing');
+    expect(explain).toContain('from 0 to 0.01 over the first 200 steps');
+    expect(explain).toContain('down to 0.001 (a tenth) at step 1200');
+    expect(await text('loss-floor')).toBeNull();
+    expect(await text('metric-note')).toBeNull();
+    const help = () => w.page.evaluate(() => document.querySelector('attention-train').shadowRoot.querySelector('#scoring-help').textContent);
+    expect(await help()).toBe('');
+    await w.page.evaluate(() => document.querySelector('attention-train').setAttribute('scoring', 'unscaled'));
+    await waitFor(w.page, () => document.querySelector('attention-train').shadowRoot.querySelector('#scoring-help').textContent !== '');
+    expect(await help()).toContain('from every attention of the model');
+    await w.page.evaluate(() => document.querySelector('attention-train').setAttribute('task', 'grammar'));
+    await waitFor(w.page, () => document.querySelector('attention-train').shadowRoot.querySelector('[data-role="loss-floor"]'));
+    expect(await text('loss-floor')).toContain('at least 0.64 nats per token');
+    expect(await text('loss-explain')).toContain('from 0 to 0.003 over the first 100 steps');
+    expect(await text('metric-note')).toContain('counts only the words the grammar decides');
+    expect(w.problems.console).toEqual([]);
+    await w.context.close();
+  });
+
   test('Chinese strings', async () => {
     const w = await open('<attention-train task="grammar"></attention-train>', { lang: 'zh-CN' });
     const v = await shown(w.page);
@@ -295,6 +326,9 @@ describe('<attention-train>', () => {
     expect(v.stateText).toBe('尚未训练。请按“训练”。');
     const help = await w.page.evaluate(() => document.querySelector('attention-train').shadowRoot.querySelector('#scoring-help').textContent);
     expect(help).toContain('没有交叉注意力');
+    const floor = await w.page.evaluate(() => document.querySelector('attention-train').shadowRoot.querySelector('[data-role="loss-floor"]').textContent);
+    expect(floor).toContain('每个词元 0.64 奈特');
+    expect(v.stateText).not.toMatch(/Worker/);
     expect(w.problems.console).toEqual([]);
     await w.context.close();
   });
