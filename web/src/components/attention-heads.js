@@ -10,7 +10,7 @@ import { ownResult } from '../own-trace.js';
 import { renderTexCached } from '../tex.js';
 import { traceMask, traceStep } from '../trace-view.js';
 import { dkRelation } from './steps/dk-relation.js';
-import { TrainedGrammar } from './steps/trained-grammar.js';
+import { DEFAULT_GRAMMAR, TrainedGrammar } from './steps/trained-grammar.js';
 
 const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
 
@@ -44,6 +44,9 @@ export class AttentionHeads extends AttentionElement {
     const heads = config.heads;
     const { t, language: lang } = this;
     const out = [this.keep('h2', lang, () => el('h2', { text: t('heads.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('heads.intro') }))];
+    // Why several heads, and what the maps below show of it (the sentence: the trained model's default, tests/js/heads-why.test.js).
+    out.push(this.keep('why', lang, () => el('p', { class: 'note', 'data-role': 'why-heads', text: t('heads.why') })));
+    out.push(this.keep('look', lang, () => el('p', { class: 'note', 'data-role': 'look-heads', text: t('heads.look', { sentence: DEFAULT_GRAMMAR.en }) })));
     if (mode === 'weights') return [...out, this.#note('own', t('heads.ownWeights', { h: heads }))];
     const formula = (this.#formula ??= el('div', { class: 'formula', part: 'formula' }));
     // Head i's operands are its n×d_k slices, written as the steps panel writes them: Q^{(i)}, K^{(i)}, V^{(i)}.

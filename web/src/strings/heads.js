@@ -3,6 +3,8 @@ export default {
   en: {
     'heads.heading': 'Multi-head attention',
     'heads.intro': 'Each head projects the tokens into its own d_k-wide subspace (usually d_k = d_v = d_model / h, so h heads cost about as much as one head of width d_model) and attends there; the heads run in parallel, their outputs are concatenated and W_O mixes them.',
+    'heads.why': 'Why several heads? A row of weights is one weighted average: a head that looks at the previous token cannot, in the same row, also look at the noun a verb must agree with. With h heads each query asks h questions at once, each in a representation subspace of its own (its own W_Q⁽ⁱ⁾, W_K⁽ⁱ⁾, W_V⁽ⁱ⁾), so different heads can follow different relations, near and far, grammar and reference; W_O then combines what they found (Dive into Deep Learning 10.5).',
+    'heads.look': 'What to look for in the maps below: the heads differ row by row. With random weights they differ only because their projections do. With Weights → “Trained (grammar)” and the sentence “{sentence}”, the heads of layer 1 already split the work: head 2 looks at the token just before more often than any other head (“dog” → “the”, “they” → “.”), while head 4 rests on <bos> more often, a place to put weight when there is nothing to find. In layer 2 the row of the last “the”, which must name the noun “they” refers to, puts almost all its weight on “they” in head 1 and on “cats” in head 2: one row, two heads, two relations.',
     'heads.head': 'Head {h}',
     'heads.concat': 'Concat of the heads',
     'heads.output': 'Output = concat · W_O',
@@ -21,6 +23,8 @@ export default {
   'zh-CN': {
     'heads.heading': '多头注意力',
     'heads.intro': '每个头把词元投影到自己宽度为 d_k 的子空间（通常取 d_k = d_v = d_model / h，这样 h 个头的计算量与一个宽度为 d_model 的头相当）并在其中计算注意力；各头并行计算，输出拼接后由 W_O 混合。',
+    'heads.why': '为什么要用多个头？一行注意力权重只是一次加权平均：一个头在这一行里关注前一个词元，就没法同时关注动词必须与之一致的那个名词。有了 h 个头，每个查询可以同时提出 h 个问题，每个头都在自己的表示子空间里（有自己的 W_Q⁽ⁱ⁾、W_K⁽ⁱ⁾、W_V⁽ⁱ⁾），于是不同的头可以捕捉不同的关系：近的和远的，语法的和指代的；再由 W_O 把它们找到的信息组合起来（《动手学深度学习》10.5 节）。',
+    'heads.look': '下面这些图要看什么：逐行比较，各个头的关注点不同。随机权重下，它们的不同只来自各自不同的投影。选择“权重”→“训练好的（语法任务）”并输入句子“{sentence}”，第 1 层的各个头已经有了分工：第 2 个头比其他头更常看紧挨在前面的词元（“dog” → “the”，“they” → “.”），第 4 个头则更常停在 <bos> 上，在找不到要找的东西时把权重放在那里。第 2 层里最后一个“the”那一行要说出“they”指的是哪个名词，它在第 1 个头几乎把全部权重放在“they”上，在第 2 个头放在“cats”上：同一行，两个头，两种关系。',
     'heads.head': '第 {h} 个头',
     'heads.concat': '各头的拼接',
     'heads.output': '输出 = 拼接 · W_O',
@@ -32,8 +36,8 @@ export default {
     'heads.weights.trained': '训练好的（语法任务）',
     'heads.layer': '层',
     'heads.layerOption': '第 {layer} 层',
-    'heads.trained.loading': '正在加载训练版的库和训练好的语法模型……（加载完成前显示随机权重）',
+    'heads.trained.loading': '正在加载训练版本和训练好的语法模型……（加载完成前显示随机权重）',
     'heads.trained.error': '无法加载训练好的语法模型：{msg}',
-    'heads.trained.about': '训练好的权重：库自带的语法模型（前置归一化的仅解码器 Transformer，2 层，宽 48，4 个头，训练它续写一个小型语法的句子）第 {layer} 个注意力层的各个头，读入 <bos> 和句子的 {count} 个词元，使用因果掩蔽。X 是这一层读入的内容：其残差流的层归一化；残差流起初是 √48 · E[词元] + P，在第 2 层之前已经过第 1 层（x + 注意力(LN(x))，再加上 FFN(LN(·))）。注意力和矩阵乘法由库计算；层归一化、偏置和 ReLU 由本页的 JavaScript 计算。此模式下上方的设置不起作用。',
+    'heads.trained.about': '训练好的权重：库自带的语法模型（前置层规范化的仅解码器 Transformer，2 层，宽 48，4 个头，训练它续写一个小型语法的句子）第 {layer} 个注意力层的各个头，读入 <bos> 和句子的 {count} 个词元，使用因果掩蔽。X 是这一层读入的内容：其残差流经过层规范化的结果；残差流起初是 √48 · E[词元] + P，在第 2 层之前已经过第 1 层（x + 注意力(LN(x))，再加上 FFN(LN(·))）。注意力和矩阵乘法由库计算；层规范化、偏置和 ReLU 由本页的 JavaScript 计算。此模式下上方的设置不起作用。',
   },
 };
