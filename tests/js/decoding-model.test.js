@@ -3,10 +3,10 @@
 // soft-capped scores and curve against c·tanh(s/c), and the sliding window's visible keys.
 import { describe, expect, it } from 'vitest';
 
-import { decodeTrace, firstColumns, headProjections } from '../../web/src/components/decoding/kv-model.js';
+import { decodeTrace, firstColumns, headProjections, rowsAndKeys } from '../../web/src/components/decoding/kv-model.js';
 import { decodeChoice, largestDivisor, numberSetting, presetOf, shapeSetting, shapeText, sharingVariants } from '../../web/src/components/decoding/settings.js';
-import { bytesText, memoryRows } from '../../web/src/components/decoding/memory-model.js';
-import { CURVE_POINTS, softcapCurve, softcapRun, windowRun } from '../../web/src/components/decoding/softcap-model.js';
+import { bytesText, headGroups, memoryRows } from '../../web/src/components/decoding/memory-model.js';
+import { CURVE_POINTS, factorText, largestWeightRatio, softcapCurve, softcapRun, windowRun } from '../../web/src/components/decoding/softcap-model.js';
 import { buildModel } from '../../web/src/model.js';
 import { BUILDS, expectClose, loadLab } from './helpers.js';
 import * as R from './reference.js';
@@ -82,10 +82,51 @@ describe.each(BUILDS)('$name build', ({ simd }) => {
       expectClose(trace.weights, [full.weights[total - 1]]);
       expect(trace.difference).toBeLessThan(1e-5);
       // The work the cache reports: (d_k + d_v) per key seen; without a cache, every row again.
+      // Without a cache, step t recomputes t + 1 rows seeing (t + 1)(t + 2)/2 keys in all.
       const tri = (k) => (k * (k + 1)) / 2;
-      expect(trace.work[0]).toEqual({ position: `0–${prefill - 1}`, keys: prefill, withCache: tri(prefill) * 8, withoutCache: tri(prefill) * 8 });
-      for (let t = prefill; t < total; t++) expect(trace.work[t - prefill + 1]).toEqual({ position: String(t), keys: t + 1, withCache: (t + 1) * 8, withoutCache: tri(t + 1) * 8 });
+      expect(trace.work[0]).toEqual({ position: `0–${prefill - 1}`, keys: prefill, rowsWith: prefill, keysWith: tri(prefill), rowsWithout: prefill, keysWithout: tri(prefill), withCache: tri(prefill) * 8, withoutCache: tri(prefill) * 8 });
+      for (let t = prefill; t < total; t++) expect(trace.work[t - prefill + 1]).toEqual({ position: String(t), keys: t + 1, rowsWith: 1, keysWith: t + 1, rowsWithout: t + 1, keysWithout: ((t + 1) * (t + 2)) / 2, withCache: (t + 1) * 8, withoutCache: ((t + 1) * (t + 2)) / 2 * 8 });
       expect(trace.bytes).toBe(total * 8 * 4);
+    }
+  });
+
+  it('the work table’s rows and keys, counted one by one, times (d_k + d_v) are the library’s multiply-adds', async () => {
+    const lab = await loadLab(simd);
+    const cache = lab.createKVCache({ heads: 1, kvHeads: 1, dK: 3, dV: 5, capacity: 40 });
+    try {
+      const zeros = (n, d) => ({ shape: [1, 1, n, d], data: new Float32Array(n * d) });
+      const check = (from, to, work) => {
+        const c = rowsAndKeys(from, to);
+        expect([c.keysWith * 8, c.keysWithout * 8]).toEqual([work.withCache, work.withoutCache]);
+        // The closed forms the text states: step t alone, t + 1 rows and (t + 1)(t + 2)/2 keys without a cache.
+        if (to === from + 1) expect([c.rowsWith, c.keysWith, c.rowsWithout, c.keysWithout]).toEqual([1, from + 1, from + 1, ((from + 1) * (from + 2)) / 2]);
+      };
+      check(0, 4, cache.prefill(zeros(4, 3), zeros(4, 3), zeros(4, 5)).work);
+      for (let t = 4; t < 40; t++) check(t, t + 1, cache.step(zeros(1, 3), zeros(1, 3), zeros(1, 5)).work);
+    } finally {
+      cache.release();
+    }
+    // Summed over n steps from an empty cache: Θ(n²) keys with the cache, Θ(n³) without.
+    const sums = (n) => Array.from({ length: n }, (_, t) => rowsAndKeys(t, t + 1)).reduce((a, c) => [a[0] + c.keysWith, a[1] + c.keysWithout], [0, 0]);
+    expect(sums(100)).toEqual([(100 * 101) / 2, (100 * 101 * 102) / 6]);
+  });
+
+  it('GQA: the drawn groups are the heads that read one key/value head in lab.createKVCache', async () => {
+    const lab = await loadLab(simd);
+    expect(headGroups(32, 8)).toEqual(Array.from({ length: 8 }, (_, g) => ({ kv: g + 1, from: 4 * g + 1, to: 4 * g + 4 })));
+    expect(headGroups(71, 1)).toEqual([{ kv: 1, from: 1, to: 71 }]);
+    expect(headGroups(3, 3)).toEqual([1, 2, 3].map((h) => ({ kv: h, from: h, to: h })));
+    // The library: 6 query heads, 2 key/value heads whose values differ; each query head's output is its group's value.
+    const [heads, kvHeads, n] = [6, 2, 3];
+    const cache = lab.createKVCache({ heads, kvHeads, dK: 2, dV: 1, capacity: n });
+    try {
+      const values = Float32Array.from({ length: kvHeads * n }, (_, k) => 10 * (Math.floor(k / n) + 1));
+      const r = cache.prefill({ shape: [1, heads, n, 2], data: new Float32Array(heads * n * 2) }, { shape: [1, kvHeads, n, 2], data: new Float32Array(kvHeads * n * 2) }, { shape: [1, kvHeads, n, 1], data: values });
+      const read = Array.from({ length: heads }, (_, h) => r.output.data[h * n] / 10);
+      const drawn = headGroups(heads, kvHeads).flatMap((g) => Array.from({ length: g.to - g.from + 1 }, () => g.kv));
+      expect(read).toEqual(drawn);
+    } finally {
+      cache.release();
     }
   });
 
@@ -122,6 +163,24 @@ describe.each(BUILDS)('$name build', ({ simd }) => {
     expect(curve.s.length).toBe(CURVE_POINTS);
     expect([curve.s[0], curve.s[CURVE_POINTS - 1]]).toEqual([-8, 8]);
     for (let k = 0; k < CURVE_POINTS; k++) expect(curve.capped[k]).toBeCloseTo(2 * Math.tanh(curve.s[k] / 2), 6);
+  });
+
+  it('soft-capping bounds the ratio of two weights in a row by e^(2c) and barely changes them at a large c', async () => {
+    const lab = await loadLab(simd);
+    const proj = headProjections(lab, model);
+    for (const c of [0.1, 0.5, 2]) {
+      const run = softcapRun(lab, proj, c);
+      const ratio = largestWeightRatio(run.weights, run.mask);
+      expect(ratio).toBeGreaterThan(1);
+      expect(ratio).toBeLessThan(Math.exp(2 * c) * (1 + 1e-5)); // float32 weights: up to rounding
+    }
+    // The bound is reached as the scores spread: two keys with scores far apart, capped at c = 1.
+    const wide = softcapRun(lab, { Q: { rows: 2, cols: 1, data: Float32Array.of(1, 1) }, K: { rows: 2, cols: 1, data: Float32Array.of(-100, 100) }, V: { rows: 2, cols: 1, data: Float32Array.of(0, 1) } }, 1);
+    expect(largestWeightRatio(wide.weights, wide.mask)).toBeCloseTo(Math.exp(2), 3);
+    // Gemma 2's c = 50 leaves these small scores, and so the weights, almost as they were.
+    const large = softcapRun(lab, proj, 50);
+    for (let k = 0; k < large.weights.data.length; k++) expect(Math.abs(large.weights.data[k] - large.plainWeights.data[k])).toBeLessThan(1e-3);
+    expect([factorText(Math.exp(1)), factorText(Math.exp(100))]).toEqual(['2.72', '2.69×10⁴³']);
   });
 
   it('a sliding window of w keys: query i sees keys max(0, i − w + 1) … i', async () => {

@@ -13,7 +13,7 @@ import { adoptPanelStyles } from '../../panel-styles.js';
 import { Stepper } from '../../stepper.js';
 import { renderTexCached } from '../../tex.js';
 import { getTrainingLab } from '../../training-lab.js';
-import { STEP_KEYS, backwardPass, headInputs, parseFactor, saturationSweep, targetFor } from './backward-model.js';
+import { STEP_KEYS, WEIGHT_OF, backwardPass, headInputs, parseFactor, saturationSweep, targetFor } from './backward-model.js';
 import { TrainedGrammar } from '../steps/trained-grammar.js';
 import { SaturationBox } from './saturation.js';
 import { BACKWARD_CSS } from './styles.js';
@@ -119,7 +119,7 @@ export class AttentionBackward extends AttentionElement {
     if (kept?.key !== key || kept.given !== given || kept.lab !== lab) {
       const model = buildModel(config, given);
       const { head, Q, K, V } = headInputs(lab, model, this.headIndex);
-      const inputs = { Q, K, V, mask: model.mask, T: targetFor(model.n, V.cols, model.config.seed) };
+      const inputs = { Q, K, V, X: model.X, mask: model.mask, T: targetFor(model.n, V.cols, model.config.seed) };
       this.#inputs = { key, given, lab, model, head, inputs, sweep: saturationSweep(lab, inputs) };
       this.#pass = null;
     }
@@ -132,7 +132,7 @@ export class AttentionBackward extends AttentionElement {
     const t = this.t;
     const { heads, dK } = model.config;
     const out = [el('h2', { text: t('backward.heading') }), el('p', { class: 'intro', text: t('backward.intro', { h: head + 1 }) })];
-    if (heads > 1) out.push(el('p', { class: 'note', 'data-role': 'head', text: t('backward.headNote', { heads, h: head + 1, from: head * dK + 1, to: (head + 1) * dK }) }));
+    if (heads > 1) out.push(el('p', { class: 'note', 'data-role': 'head', text: t('backward.headNote', { heads, h: head + 1, from: `d${head * dK}`, to: `d${(head + 1) * dK - 1}` }) }));
     out.push(el('p', { class: 'note', 'data-role': 'loss', text: t('backward.loss', { loss: Number(pass.loss.toPrecision(5)) }) }));
     return out;
   }
@@ -162,8 +162,37 @@ export class AttentionBackward extends AttentionElement {
     const scale = c.factor === 1 ? `1/√${c.model.config.dK} = ${Number(c.pass.scale.toPrecision(4))}` : `${c.factor}/√${c.model.config.dK} = ${Number(c.pass.scale.toPrecision(4))}`;
     const explain = this.keep('explain', `${this.language}|${step.key}|${scale}`, () => el('p', { class: 'muted', 'data-role': 'explain', text: t(`backward.explain.${step.key}`, { scale }) }));
     const title = this.keep('title', `${this.language}|${step.key}`, () => el('h3', { class: 'step-title', text: t(`backward.name.${step.key}`) }));
-    place(panel, [title, explain, this.#formulaOf(step), this.#heatmap(step, c).el, ...this.#rowNote(step, c)]);
+    place(panel, [title, explain, this.#formulaOf(step), this.#heatmap(step, c).el, ...this.#rowNote(step, c), ...this.#memoryNote(step, c), ...this.#weightGrad(step, c)]);
     return panel;
+  }
+
+  /** Under P: the memory P takes, and how FlashAttention-2 does without storing it. */
+  #memoryNote(step, { model }) {
+    if (step.key !== 'P') return [];
+    return [el('p', { class: 'note', 'data-role': 'memory', text: this.t('backward.memory', { n: model.n, cells: model.n * model.n }) })];
+  }
+
+  /** Under dQ, dK, dV: the gradient of the head's columns of W_Q, W_K, W_V, dW = Xᵀ dG (d_model × d_k). */
+  #weightGrad(step, { model, head }) {
+    const w = WEIGHT_OF[step.key];
+    if (!w || !step.weightGrad) return [];
+    const t = this.t;
+    const { dK } = model.config;
+    const M = step.weightGrad;
+    const from = head * dK;
+    const heat = createHeatmap({
+      t,
+      name: t(`backward.weightGrad.${step.key}`, { dm: M.rows, dk: M.cols }),
+      file: `backward-dW${w}`,
+      matrix: M,
+      rowLabels: dims(M.rows),
+      colLabels: Array.from({ length: M.cols }, (_, j) => `d${from + j}`),
+      pool: this.#pool,
+      slot: `weight ${step.key}`,
+    });
+    heat.el.dataset.matrix = `dW${w}`;
+    const note = el('p', { class: 'note', 'data-role': 'weight-grad', text: t('backward.weightNote', { g: step.key, w, from: `d${from}`, to: `d${from + dK - 1}` }) });
+    return [note, heat.el];
   }
 
   /** Under dS: the most and the least saturated rows of P, and how large their rows of dS are. */

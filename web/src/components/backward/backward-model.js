@@ -107,11 +107,22 @@ export function headInputs(lab, model, head) {
 /** The library's option for factor c: none at c = 1 (its default 1/√d_k, named so in its formulas), else c/√d_k. */
 export const scaleOption = (factor, dK) => (factor === 1 ? undefined : factor / Math.sqrt(dK));
 
+/** The weight whose gradient each input gradient gives (dW = Xᵀ dG): dQ → W_Q, dK → W_K, dV → W_V. */
+export const WEIGHT_OF = { dQ: 'Q', dK: 'K', dV: 'V' };
+
+/** Mᵀ as a new matrix (a layout change; the products stay the library's). */
+export function transposed(M) {
+  const data = new Float32Array(M.data.length);
+  for (let i = 0; i < M.rows; i++) for (let j = 0; j < M.cols; j++) data[j * M.rows + i] = M.data[i * M.cols + j];
+  return { rows: M.cols, cols: M.rows, data };
+}
+
 /**
  * Forward and backward for Q, K, V at factor c: the forward trace's S' (scaled, masked), P, O;
  * dO of the loss; the backward trace's dO, dV, dP, dS, dQ, dK. Every matrix is the library's.
+ * With the head's input X (Q = X W_Q …), dQ, dK and dV carry `weightGrad`: dW = Xᵀ dG (lab.matmul).
  */
-export function backwardPass(lab, { Q, K, V, mask, T }, factor) {
+export function backwardPass(lab, { Q, K, V, mask, T, X }, factor) {
   const scale = scaleOption(factor, Q.cols);
   const forward = lab.scaledDotProductAttention(Q, K, V, { mask, scale, trace: true });
   const f = stepsById(forward.steps);
@@ -126,6 +137,11 @@ export function backwardPass(lab, { Q, K, V, mask, T }, factor) {
     ...['dO', 'dV', 'dP', 'dS', 'dQ', 'dK'].map((id) => ({ key: id, matrix: b[id].matrix, formula: b[id].formula, square: id === 'dP' || id === 'dS', keys: id === 'dV' || id === 'dK' })),
   ];
   const rows = rowSaturation(f.weights.matrix, b.dS.matrix);
+  if (X) {
+    // The weights' gradients: Q = X W_Q (the head's columns), so dW_Q = Xᵀ dQ; likewise K and V.
+    const Xt = transposed(X);
+    for (const step of steps) if (WEIGHT_OF[step.key]) step.weightGrad = lab.matmul(Xt, step.matrix);
+  }
   return { factor, scale: scale ?? 1 / Math.sqrt(Q.cols), loss, steps, dS: sizeOf(b.dS.matrix), saturation: meanRowMax(f.weights.matrix), rows };
 }
 

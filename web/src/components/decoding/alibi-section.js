@@ -41,7 +41,7 @@ export class AlibiSection {
       return box;
     });
     place(ui.grid, cards);
-    return [heading, intro, ui.form, ui.grid, el('p', { class: 'note', 'data-role': 'alibi-plain', text: t('decoding.alibiPlain', { x: r.plainDistance.toFixed(2), slopes: r.slopes.map(slopeText).join(', ') }) })];
+    return [heading, intro, el('p', { class: 'intro', 'data-role': 'alibi-why', text: t('decoding.alibiWhy') }), ui.form, ui.grid, el('p', { class: 'note', 'data-role': 'alibi-plain', text: t('decoding.alibiPlain', { x: r.plainDistance.toFixed(2), slopes: r.slopes.map(slopeText).join(', ') }) })];
   }
 
   #build() {

@@ -42,3 +42,13 @@ export function settingField(host, attribute, { type = 'range', step = '1', help
 export function fieldset(legend, fields) {
   return el('fieldset', { class: 'controls', part: 'controls' }, legend, ...fields.map((f) => f.field));
 }
+
+/**
+ * A button showing the explorer's panel `id`, when `host` sits in an explorer that has it (the
+ * explorer's selectPanel); outside one, nothing (the sentence beside it names the component).
+ */
+export function panelLink(host, id, text) {
+  const explorer = host.getRootNode()?.host;
+  if (!explorer || typeof explorer.selectPanel !== 'function' || !explorer.panels?.[id]) return [];
+  return [el('button', { type: 'button', part: 'button', 'data-key': `open-${id}`, text, onclick: () => explorer.selectPanel(id) })];
+}

@@ -26,10 +26,32 @@ export const rowsTensor = (M, a, b) => ({ shape: [1, 1, b - a, M.cols], data: M.
 export const tensorMatrix = (T) => ({ rows: T.shape[2], cols: T.shape[3], data: T.data });
 
 /**
+ * The rows and keys of a call computing the outputs of positions `from` … `to` − 1, counted one by
+ * one (the row at position r sees the r + 1 keys 0 … r): with the cache only those rows are
+ * computed; without one every row from position 0 is computed again. { rowsWith, keysWith,
+ * rowsWithout, keysWithout }; times (d_k + d_v) the keys are the library's multiply-adds.
+ */
+export function rowsAndKeys(from, to) {
+  const count = (a) => {
+    let rows = 0;
+    let keys = 0;
+    for (let r = a; r < to; r++) {
+      rows += 1;
+      for (let j = 0; j <= r; j++) keys += 1;
+    }
+    return { rows, keys };
+  };
+  const [w, wo] = [count(from), count(0)];
+  return { rowsWith: w.rows, keysWith: w.keys, rowsWithout: wo.rows, keysWithout: wo.keys };
+}
+
+/**
  * Prefill `prefill` tokens into a lab.createKVCache cache, then decode `step` more, one at a time:
  * the cache after the last step ({ K, V } as Matrices, its bytes), the last query's weights over
  * the cache (1 × cached), every output row, the work of each call with and without a cache
- * (`work`: [{ position, keys, withCache, withoutCache }], the prefill first), and the largest
+ * (`work`: [{ position, keys, rowsWith, keysWith, rowsWithout, keysWithout, withCache,
+ * withoutCache }], the prefill first; the multiply-adds are the library's, the rows and keys
+ * rowsAndKeys'), and the largest
  * difference from one causal lab.batchedAttention call over the same tokens.
  */
 export function decodeTrace(lab, { Q, K, V }, prefill, step) {
@@ -40,12 +62,12 @@ export function decodeTrace(lab, { Q, K, V }, prefill, step) {
     const first = cache.prefill(rowsTensor(Q, 0, prefill), rowsTensor(K, 0, prefill), rowsTensor(V, 0, prefill));
     let weights = { rows: 1, cols: prefill, data: first.weights.data.slice((prefill - 1) * prefill) };
     const outputs = [tensorMatrix(first.output)];
-    const work = [{ position: `0–${prefill - 1}`, keys: prefill, ...first.work }];
+    const work = [{ position: `0–${prefill - 1}`, keys: prefill, ...rowsAndKeys(0, prefill), ...first.work }];
     for (let t = prefill; t < total; t++) {
       const r = cache.step(rowsTensor(Q, t, t + 1), rowsTensor(K, t, t + 1), rowsTensor(V, t, t + 1));
       weights = tensorMatrix(r.weights);
       outputs.push(tensorMatrix(r.output));
-      work.push({ position: String(t), keys: t + 1, ...r.work });
+      work.push({ position: String(t), keys: t + 1, ...rowsAndKeys(t, t + 1), ...r.work });
     }
     const full = tensorMatrix(lab.batchedAttention(rowsTensor(Q, 0, total), rowsTensor(K, 0, total), rowsTensor(V, 0, total), { causal: true }).output);
     const out = stack(outputs);

@@ -15,26 +15,33 @@ const PREFILL_MAX = DECODING_NUMBERS.find(([name]) => name === 'prefill')[2];
 /** Decode steps listed in the work table (the last ones). */
 const SHOWN_STEPS = 6;
 
-/** The work of the prefill and of each decode step, with and without the cache (the library's KVCacheWork), and their sums. */
+/** The rows, keys and multiply-adds of the prefill and of each decode step, with and without the cache, and their sums. */
 function workTable(t, work, d) {
   const table = el('table', { class: 'stats', 'data-role': 'work' });
   table.append(el('caption', { text: t('decoding.workCaption', { d2: 2 * d }) }));
-  const head = el('tr', {}, ...['workCall', 'workKeys', 'workWith', 'workWithout', 'workRatio'].map((k) => el('th', { scope: 'col', text: t(`decoding.${k}`) })));
+  const top = el('tr', {},
+    el('th', { scope: 'col', rowspan: '2', text: t('decoding.workCall') }),
+    el('th', { scope: 'colgroup', colspan: '3', text: t('decoding.workWith') }),
+    el('th', { scope: 'colgroup', colspan: '3', text: t('decoding.workWithout') }),
+    el('th', { scope: 'col', rowspan: '2', text: t('decoding.workRatio') }));
+  const sub = el('tr', {}, ...[0, 1].flatMap(() => ['workRows', 'workKeys', 'workMadds'].map((k) => el('th', { scope: 'col', text: t(`decoding.${k}`) }))));
   const body = el('tbody');
-  const row = (name, keys, w, key) =>
-    el('tr', { 'data-work': key }, el('th', { scope: 'row', text: name }), el('td', { class: 'num', text: keys }), el('td', { class: 'num', 'data-value': String(w.withCache), text: grouped(w.withCache) }), el('td', { class: 'num', 'data-value': String(w.withoutCache), text: grouped(w.withoutCache) }), el('td', { class: 'num', text: `${Number((w.withoutCache / w.withCache).toPrecision(3))}×` }));
+  const num = (v) => el('td', { class: 'num', 'data-value': String(v), text: grouped(v) });
+  const row = (name, w, key) =>
+    el('tr', { 'data-work': key }, el('th', { scope: 'row', text: name }), num(w.rowsWith), num(w.keysWith), num(w.withCache), num(w.rowsWithout), num(w.keysWithout), num(w.withoutCache), el('td', { class: 'num', text: `${Number((w.withoutCache / w.withCache).toPrecision(3))}×` }));
   // A long generation shows the prefill, then its last SHOWN_STEPS steps (the sum covers them all).
   const shown = work.map((w, k) => [w, k]).filter(([, k]) => k === 0 || k >= work.length - SHOWN_STEPS);
   for (const [w, k] of shown) {
-    if (k > 1 && k === work.length - SHOWN_STEPS) body.append(el('tr', { 'data-work': 'gap' }, el('th', { scope: 'row', text: '…' }), el('td', { colspan: '4', text: t('decoding.workGap', { s: k - 1 }) })));
-    body.append(row(k === 0 ? t('decoding.workPrefill', { positions: w.position }) : t('decoding.workStep', { position: w.position }), k === 0 ? `1–${w.keys}` : String(w.keys), w, String(k)));
+    if (k > 1 && k === work.length - SHOWN_STEPS) body.append(el('tr', { 'data-work': 'gap' }, el('th', { scope: 'row', text: '…' }), el('td', { colspan: '7', text: t('decoding.workGap', { s: k - 1 }) })));
+    body.append(row(k === 0 ? t('decoding.workPrefill', { positions: w.position }) : t('decoding.workStep', { position: w.position }), w, String(k)));
   }
   if (work.length > 2) {
     const steps = work.slice(1);
     const sum = (key) => steps.reduce((a, w) => a + w[key], 0);
-    body.append(row(t('decoding.workSum', { s: steps.length }), '', { withCache: sum('withCache'), withoutCache: sum('withoutCache') }, 'sum'));
+    const keys = ['rowsWith', 'keysWith', 'withCache', 'rowsWithout', 'keysWithout', 'withoutCache'];
+    body.append(row(t('decoding.workSum', { s: steps.length }), Object.fromEntries(keys.map((k) => [k, sum(k)])), 'sum'));
   }
-  table.append(el('thead', {}, head), body);
+  table.append(el('thead', {}, top, sub), body);
   return table;
 }
 

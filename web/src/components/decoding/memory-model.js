@@ -24,6 +24,22 @@ export function memoryRows(lab, shape, tokens) {
   });
 }
 
+/**
+ * Which key/value head each query head reads, the library's rule (0-based: query head h reads
+ * ⌊h·kvHeads/heads⌋, as lab.createKVCache does), grouped and numbered from 1 as the page numbers
+ * heads: [{ kv, from, to }], query heads from … to sharing key/value head kv.
+ */
+export function headGroups(heads, kvHeads) {
+  const groups = [];
+  for (let h = 0; h < heads; h++) {
+    const kv = Math.floor((h * kvHeads) / heads) + 1;
+    const last = groups[groups.length - 1];
+    if (last?.kv === kv) last.to = h + 1;
+    else groups.push({ kv, from: h + 1, to: h + 1 });
+  }
+  return groups;
+}
+
 /** Bytes in binary units with three significant digits: 512 B, 1.50 KiB, 2.00 GiB. */
 export function bytesText(bytes) {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];

@@ -5,7 +5,7 @@
 import { el } from '../../dom.js';
 import { grouped } from '../../format.js';
 import { fieldset, settingField } from './controls.js';
-import { bytesText, memoryRows } from './memory-model.js';
+import { bytesText, headGroups, memoryRows } from './memory-model.js';
 import { PRESETS, SHAPE_FIELDS, presetOf, shapeText } from './settings.js';
 
 export class MemorySection {
@@ -22,7 +22,28 @@ export class MemorySection {
     const intro = el('p', { class: 'intro', text: t('decoding.memoryIntro') });
     const ui = this.#sync(t, shape, tokens);
     const rows = memoryRows(lab, shape, tokens);
-    return [heading, intro, ui.form, el('div', { class: 'table-scroll' }, this.#table(t, rows, shape, tokens)), el('p', { class: 'note', text: t('decoding.memoryNote') })];
+    return [heading, intro, ui.form, el('div', { class: 'table-scroll' }, this.#table(t, rows, shape, tokens)), el('p', { class: 'note', text: t('decoding.memoryNote') }), this.#groups(t, shape)];
+  }
+
+  /**
+   * The shape's grouping drawn: one box per key/value head holding a cell per query head that reads
+   * it (a long list shows its first and last groups and says how many are left out), and the rule.
+   */
+  #groups(t, { heads, kvHeads }) {
+    const groups = headGroups(heads, kvHeads);
+    const size = heads / kvHeads;
+    const range = (g) => (g.from === g.to ? String(g.from) : `${g.from}–${g.to}`);
+    const box = (g) =>
+      el('div', { class: g.kv % 2 ? 'kv-group' : 'kv-group even', 'data-kv': String(g.kv), 'data-from': String(g.from), 'data-to': String(g.to) },
+        el('div', { class: 'kv-queries' }, ...Array.from({ length: g.to - g.from + 1 }, (_, k) => el('span', { class: 'kv-query', 'data-q': String(g.from + k), title: t('decoding.groupQuery', { q: g.from + k, g: g.kv }), text: String(g.from + k) }))),
+        el('div', { class: 'kv-head', text: t('decoding.groupKv', { g: g.kv }) }));
+    const MAX = 12;
+    const shown = groups.length <= MAX ? groups.map(box) : [...groups.slice(0, MAX - 2).map(box), el('div', { class: 'kv-more', 'data-role': 'groups-more', text: t('decoding.groupsMore', { count: groups.length - MAX + 1, size }) }), box(groups[groups.length - 1])];
+    const last = groups[groups.length - 1];
+    return el('figure', { class: 'kv-groups', 'data-role': 'groups', 'data-heads': String(heads), 'data-kv-heads': String(kvHeads) },
+      el('figcaption', { text: t('decoding.groupsCaption', { heads, kvHeads }) }),
+      el('div', { class: 'kv-strip' }, ...shown),
+      el('p', { class: 'note', 'data-role': 'groups-text', text: kvHeads === 1 ? t('decoding.groupsOne', { heads }) : kvHeads === heads ? t('decoding.groupsEach') : t('decoding.groupsText', { size, first: range(groups[0]), last: range(last), kvHeads, heads }) }));
   }
 
   #table(t, rows, shape, tokens) {

@@ -1,7 +1,7 @@
 // <attention-decoding>'s RoPE section, DOM-free. One query q and one key k of the sentence (head
 // 0's query of the first token, key of the second), each placed at every position 0 … P − 1 and
 // rotated there by lab.rotaryEmbedding; the angles p·θ_i are lab.rotaryAngles; the scores
-// q_rot(i)·k_rot(j) are lab.batchedAttention's `scores` step (scale 1). They depend on i − j only:
+// q_rot(m)·k_rot(n) are lab.batchedAttention's `scores` step (scale 1). They depend on m − n only:
 // constant along every diagonal, and unchanged when both positions move by the same shift.
 
 /** Positions shown. */

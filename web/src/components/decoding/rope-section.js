@@ -1,11 +1,12 @@
 // <attention-decoding>'s RoPE section: the angle of every frequency pair at every position
 // (lab.rotaryAngles), each pair's rotated coordinates of q on its circle (lab.rotaryEmbedding),
-// and the scores q_rot(i)·k_rot(j), constant along diagonals, then the same with both positions
-// moved by a shift: unchanged. Numbers from rope-model.js, i.e. from the library.
+// and the scores q_rot(m)·k_rot(n), constant along diagonals (m − n fixed), then the same with both positions
+// moved by a shift: unchanged; the pairings (rotate-half here, RoFormer's interleaved) and a link to the
+// positional-encoding panel's rotation. Numbers from rope-model.js, i.e. from the library.
 import { el } from '../../dom.js';
 import { exact } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
-import { fieldset, settingField } from './controls.js';
+import { fieldset, panelLink, settingField } from './controls.js';
 import { pairChart } from './pair-chart.js';
 import { pairPoints, ropeRun } from './rope-model.js';
 
@@ -22,8 +23,10 @@ export class RopeSection {
   build(lab, t, proj, base, shift) {
     const heading = el('h3', { text: t('decoding.ropeHeading') });
     const intro = el('p', { class: 'intro', text: t('decoding.ropeIntro') });
+    const pairing = el('p', { class: 'intro', 'data-role': 'rope-pairing', text: t('decoding.ropePairing') });
+    const link = el('div', { class: 'why', 'data-role': 'rope-link' }, el('p', { text: t('decoding.ropeLink') }), ...panelLink(this.#host, 'positions', t('decoding.openPositions')));
     const d = proj.Q.cols;
-    if (d % 2) return [heading, intro, el('p', { class: 'note', 'data-role': 'rope-odd', text: t('decoding.ropeOdd', { d }) })];
+    if (d % 2) return [heading, intro, pairing, link, el('p', { class: 'note', 'data-role': 'rope-odd', text: t('decoding.ropeOdd', { d }) })];
     const ui = (this.#ui ??= this.#build());
     ui.legend.textContent = t('decoding.ropeControls');
     ui.base.sync({ text: t('decoding.ropeBase'), min: 2, max: 1e6, value: base });
@@ -42,6 +45,8 @@ export class RopeSection {
     return [
       heading,
       intro,
+      pairing,
+      link,
       ui.form,
       ui.angles,
       el('p', { class: 'note', text: t('decoding.ropePairs') }),

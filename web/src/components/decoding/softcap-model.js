@@ -40,6 +40,32 @@ export function largestMagnitude(M) {
   return worst;
 }
 
+/**
+ * The largest max/min of the visible weights within one row: capped scores lie in (−c, c), so it
+ * stays below e^(2c); a row with one visible key has ratio 1.
+ */
+export function largestWeightRatio(W, mask) {
+  let worst = 1;
+  for (let i = 0; i < W.rows; i++) {
+    let [lo, hi] = [Infinity, 0];
+    for (let j = 0; j < W.cols; j++) {
+      if (!mask[i * W.cols + j]) continue;
+      const w = W.data[i * W.cols + j];
+      [lo, hi] = [Math.min(lo, w), Math.max(hi, w)];
+    }
+    if (hi > 0) worst = Math.max(worst, hi / lo);
+  }
+  return worst;
+}
+
+/** A factor such as e^(2c) with three significant digits: 2.72, 2.69×10⁴³. */
+export function factorText(v) {
+  if (v < 1e6) return String(Number(v.toPrecision(3)));
+  const e = Math.floor(Math.log10(v));
+  const sup = String(e).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
+  return `${(v / 10 ** e).toFixed(2)}×10${sup}`;
+}
+
 /** Causal attention with a sliding window of w keys: the weights and which keys each query sees. */
 export function windowRun(lab, { Q, K, V }, w) {
   const n = Q.rows;

@@ -7,7 +7,7 @@ import { el } from '../../dom.js';
 import { exact } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { fieldset, settingField } from './controls.js';
-import { largestMagnitude, softcapCurve, softcapRun, windowRun } from './softcap-model.js';
+import { factorText, largestMagnitude, largestWeightRatio, softcapCurve, softcapRun, windowRun } from './softcap-model.js';
 
 export class SoftcapSection {
   #host;
@@ -46,6 +46,7 @@ export class SoftcapSection {
       ui.capGrid,
       el('p', { class: 'note', 'data-role': 'cap-bound', text: t('decoding.capBound', { before: exact(largestMagnitude(run.scores)), after: exact(largestMagnitude(run.capped)), c }) }),
       ui.weightGrid,
+      el('p', { class: 'note', 'data-role': 'cap-ratio', text: t('decoding.capRatio', { c, bound: factorText(Math.exp(2 * c)), seen: factorText(largestWeightRatio(run.weights, run.mask)) }) }),
       el('h3', { text: t('decoding.windowHeading') }),
       el('p', { class: 'intro', text: t('decoding.windowIntro') }),
       ui.winForm,

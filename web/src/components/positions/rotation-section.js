@@ -1,6 +1,7 @@
 // <attention-positions>'s relative-position section: for the reader's offset δ and frequency
 // pair j, the 2×2 rotation R (built from δ and ω_j, rotation.js) applied to P_i at two positions
-// gives the library's P_{i+δ}, up to float32 rounding. Controls built once and kept (a new input
+// gives the library's P_{i+δ}, up to float32 rounding, and a pointer to RoPE (the decoding panel), the
+// same rotation applied to queries and keys. Controls built once and kept (a new input
 // would drop the reader's focus); the host's `shift` and `pair` attributes hold the choice.
 import { el } from '../../dom.js';
 import { renderTexCached } from '../../tex.js';
@@ -39,7 +40,15 @@ export class RotationSection {
     out.push(el('p', { class: 'note', 'data-role': 'rotation-summary', text: t('positions.rotationSummary', { delta: check.delta, pairs: check.pairs, e: tiny(check.worst), i: check.rows.map((r) => r.i).join(t('positions.and')) }) }));
     if (d % 2) out.push(el('p', { class: 'note', text: t('positions.rotationOdd', { d, pairs: check.pairs }) }));
     out.push(el('p', { class: 'why', 'data-role': 'rotation-direction', text: t('positions.rotationDirection') }));
+    out.push(el('div', { class: 'why', 'data-role': 'rotation-rope' }, el('p', { text: t('positions.rotationRope') }), ...this.#decodingLink(t)));
     return out;
+  }
+
+  /** A button to the explorer's panel on today's models (RoPE), when this panel sits in an explorer that has it. */
+  #decodingLink(t) {
+    const explorer = this.#host.getRootNode()?.host;
+    if (!explorer || typeof explorer.selectPanel !== 'function' || !explorer.panels?.decoding) return [];
+    return [el('button', { type: 'button', part: 'button', 'data-key': 'open-decoding', text: t('positions.openDecoding'), onclick: () => explorer.selectPanel('decoding') })];
   }
 
   /** Each position: P_i's pair j, R P_i, the library's P_{i+δ}, their difference in pair j and in all pairs. */
