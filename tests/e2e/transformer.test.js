@@ -268,6 +268,31 @@ describe('attention-transformer', () => {
     await context.close();
   });
 
+  test('padding counts tokens from 1, as the tables’ rows do; the masked columns are the tokens it names; dropout beside add & norm', async () => {
+    const { page, problems, context } = await open('<attention-transformer step="attention" mask="padding" valid-len="3" sentence="one two three four five"></attention-transformer>');
+    let v = await shown(page);
+    expect(v.roles.mask).toContain('from token 4 on (counted from 1)');
+    // Masked keys: columns 4 and 5 in the reader's count, "four" and "five".
+    const head = v.figures['head-0'];
+    const maskedCols = head.cols.filter((_, j) => head.masked[j]);
+    expect(maskedCols).toEqual(['four', 'five']);
+    expect(head.cols.indexOf('four') + 1).toBe(4);
+    await setAttr(page, 'valid-len', '5');
+    await page.waitForFunction(() => document.querySelector('attention-transformer').shadowRoot.querySelector('[data-role="mask"]').textContent.includes('none of them'));
+    await setAttr(page, 'mask', 'causal');
+    await page.waitForFunction(() => document.querySelector('attention-transformer').shadowRoot.querySelector('[data-role="mask"]').textContent.includes('causal'));
+    v = await shown(page);
+    expect(v.roles.mask).toContain('tokens 1…i');
+    await setAttr(page, 'step', 'residual1');
+    await waitStep(page, 'residual1');
+    v = await shown(page);
+    expect(v.roles.dropout).toContain('on the attention weights, after the softmax');
+    expect(v.roles.dropout).toContain('LayerNorm(X + Dropout(Sublayer(X)))');
+    expect(v.roles.dropout).toContain('train without it');
+    expect(problems.console).toEqual([]);
+    await context.close();
+  });
+
   test('edge cases: d_model = 1 (every row constant: LayerNorm gives 0, said so), valid length 0 (A = 0)', async () => {
     const { page, problems, context } = await open('<attention-transformer step="norm1" d-model="1" mask="padding" valid-len="0" sentence="a b c"></attention-transformer>');
     const e = expected({ sentence: 'a b c', dModel: 1, mask: 'padding', validLen: 0 });

@@ -133,7 +133,9 @@ export class AttentionTransformer extends AttentionElement {
     const capped = ffn.dFf < FFN_FACTOR * dModel;
     const ffText = capped ? t('transformer.ffCapped', { ff: ffn.dFf, full: FFN_FACTOR * dModel, max: FFN_MAX }) : t('transformer.ff', { ff: ffn.dFf });
     const sizes = t('transformer.sizes', { n: model.n, d: dModel, h: heads, dk: dK, ff: ffn.dFf, ffText });
-    const maskKey = mask === 'padding' ? 'transformer.mask.padding' : mask === 'causal' ? 'transformer.mask.causal' : 'transformer.mask.none';
+    // Tokens are counted from 1 here, as everywhere on the page: valid length v leaves tokens v + 1 … n as padding.
+    const padded = mask === 'padding' && validLen < model.n;
+    const maskKey = mask === 'padding' ? (padded ? 'transformer.mask.padding' : 'transformer.mask.paddingNone') : mask === 'causal' ? 'transformer.mask.causal' : 'transformer.mask.none';
     const empty = mask === 'padding' && validLen === 0 ? ` ${t('transformer.mask.empty')}` : '';
     return [
       el('h2', { text: t('transformer.heading') }),
@@ -141,7 +143,7 @@ export class AttentionTransformer extends AttentionElement {
       overview,
       el('p', { class: 'note', 'data-role': 'sizes', text: sizes }),
       this.#controls(t),
-      el('p', { class: 'note', 'data-role': 'mask', text: `${t(maskKey, { v: validLen })}${empty}` }),
+      el('p', { class: 'note', 'data-role': 'mask', text: `${t(maskKey, { v: validLen, next: validLen + 1, n: model.n })}${empty}` }),
     ];
   }
 

@@ -47,6 +47,8 @@ export class StepContent {
       case 'residual1':
         this.#operandSection(s, [['X', sameCell], ['attention', sameCell]]);
         why('whyResidual');
+        // Dropout, which this block (and the training panel's models) leave out, would sit here.
+        why('dropout');
         break;
       case 'norm1':
       case 'output':
