@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildModel, normalise } from '../../web/src/model.js';
-import { SCALE_FACTORS, STEP_KEYS, backwardPass, columns, headInputs, meanRowMax, outputGradient, parseFactor, saturationSweep, sizeOf, targetFor } from '../../web/src/components/backward/backward-model.js';
+import { SCALE_FACTORS, STEP_KEYS, WEIGHT_OF, backwardPass, columns, headInputs, meanRowMax, outputGradient, parseFactor, saturationSweep, sizeOf, targetFor } from '../../web/src/components/backward/backward-model.js';
 import { DETERMINISTIC_BUILDS, expectClose, loadTrainingLab, ref } from './helpers.js';
 import * as R from './reference.js';
 
@@ -96,6 +96,58 @@ describe.each(DETERMINISTIC_BUILDS)('the pass on the $name build', ({ simd }) =>
       // Every row of dS sums to 0 (the softmax's Jacobian).
       for (const row of R.fromMatrix(step.dS)) expect(Math.abs(row.reduce((s, x) => s + x, 0))).toBeLessThan(1e-5);
     }
+  });
+
+  it('the weight gradients: dW_Q = Xᵀ dQ, dW_K = Xᵀ dK, dW_V = Xᵀ dV, and they are what changes the loss', async () => {
+    const lab = await loadTrainingLab(simd);
+    const model = buildModel(normalise({ mask: 'causal', heads: '2', dK: '4' }));
+    const { Q, K, V } = headInputs(lab, model, 1);
+    const T = targetFor(model.n, V.cols, model.config.seed);
+    const pass = backwardPass(lab, { Q, K, V, X: model.X, mask: model.mask, T }, 1);
+    const X = ref(model.X);
+    const grads = {};
+    for (const s of pass.steps) {
+      if (!WEIGHT_OF[s.key]) {
+        expect(s.weightGrad, s.key).toBeUndefined();
+        continue;
+      }
+      expect([s.weightGrad.rows, s.weightGrad.cols]).toEqual([model.config.dModel, 4]);
+      expectClose(s.weightGrad, R.matmul(R.transpose(X), ref(s.matrix)), { label: `dW_${WEIGHT_OF[s.key]}` });
+      grads[WEIGHT_OF[s.key]] = s.weightGrad;
+    }
+    // A finite difference in one entry of the head's W_K agrees with dW_K there (float64 forward).
+    const loss = (Wk) => {
+      const Kh = R.matmul(X, Wk);
+      const { output } = R.scaledDotProduct(ref(Q), Kh, ref(V), { mask: model.mask, scale: 1 / 2 });
+      return output.flat().reduce((a, o, k) => a + (o - T.data[k]) ** 2, 0) / 2;
+    };
+    const Wk = ref(columns(model.Wk, 4, 4));
+    const [r, c, h] = [1, 2, 1e-4];
+    const plus = Wk.map((row, i) => row.map((w, j) => (i === r && j === c ? w + h : w)));
+    const minus = Wk.map((row, i) => row.map((w, j) => (i === r && j === c ? w - h : w)));
+    expect((loss(plus) - loss(minus)) / (2 * h)).toBeCloseTo(grads.K.data[r * 4 + c], 3);
+    // Without X no weight gradients are made.
+    expect(backwardPass(lab, { Q, K, V, mask: model.mask, T }, 1).steps.some((s) => s.weightGrad)).toBe(false);
+  });
+
+  it('a saturated row of dS: each entry has one vanishing factor, P_ij for the small weights, dP_ij − D_i for the large one', async () => {
+    const lab = await loadTrainingLab(simd);
+    const model = buildModel(normalise({}));
+    const { Q, K, V } = headInputs(lab, model, 0);
+    const T = targetFor(model.n, V.cols, model.config.seed);
+    const pass = backwardPass(lab, { Q, K, V, mask: model.mask, T }, 64);
+    const step = Object.fromEntries(pass.steps.map((s) => [s.key, R.fromMatrix(s.matrix)]));
+    const i = pass.rows.most.row;
+    const [P, dP] = [step.P[i], step.dP[i]];
+    const top = P.indexOf(Math.max(...P));
+    const D = P.reduce((a, p, j) => a + p * dP[j], 0);
+    const spread = Math.max(...dP) - Math.min(...dP);
+    expect(P[top]).toBeGreaterThan(0.999);
+    // The large weight's second factor vanishes: its dP is the row's weighted average.
+    expect(Math.abs(dP[top] - D)).toBeLessThan(1e-2 * spread);
+    // The small weights' first factor vanishes, while their second does not.
+    for (let j = 0; j < P.length; j++) if (j !== top) expect(P[j]).toBeLessThan(1e-3);
+    expect(Math.max(...dP.map((x, j) => (j === top ? 0 : Math.abs(x - D))))).toBeGreaterThan(0.1 * spread);
   });
 
   it('saturation: at c = 32 the weights are nearly one-hot and ‖dS‖ is under 1% of its value at c = 1', async () => {

@@ -61,6 +61,20 @@ describe.each(BUILDS)('$name build', ({ simd }) => {
     }
   });
 
+  it('RoPE’s two pairings: rotate-half by default (as the section draws), RoFormer’s (2i, 2i + 1) the same rotation with the columns permuted', async () => {
+    const lab = await loadLab(simd);
+    const d = 6;
+    const X = { rows: 4, cols: d, data: Float32Array.from({ length: 4 * d }, (_, k) => Math.sin(k + 1)) };
+    const rows = R.fromMatrix(X);
+    // Default: coordinates i and i + d/2 turn together.
+    expectClose(lab.rotaryEmbedding(X, { base: 100 }), rows.map((v, p) => rotate(v, p, 100)));
+    // Interleaved: list coordinates as (0, 3, 1, 4, 2, 5) — pair i at 2i, 2i + 1 — rotate, and list them back.
+    const order = [0, 3, 1, 4, 2, 5];
+    const permute = (M) => ({ rows: M.rows, cols: d, data: Float32Array.from({ length: M.rows * d }, (_, k) => M.data[Math.floor(k / d) * d + order[k % d]]) });
+    const unpermute = (M) => ({ rows: M.rows, cols: d, data: Float32Array.from({ length: M.rows * d }, (_, k) => M.data[Math.floor(k / d) * d + order.indexOf(k % d)]) });
+    expectClose(unpermute(lab.rotaryEmbedding(permute(X), { base: 100, interleaved: true })), rows.map((v, p) => rotate(v, p, 100)));
+  });
+
   it('ALiBi: the paper’s slopes, −m·(i − j) per head, and causal weights softmax(S − m·(i − j))', async () => {
     const lab = await loadLab(simd);
     const proj = headProjections(lab, model);
