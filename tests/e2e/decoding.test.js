@@ -38,7 +38,9 @@ const shownNow = (page) =>
     for (const table of r.querySelectorAll('table[data-role]'))
       tables[table.dataset.role] = [...table.querySelectorAll('tbody tr')].map((tr) => ({ name: tr.querySelector('th').textContent, cells: [...tr.querySelectorAll('td')].map((td) => td.dataset.value ?? td.textContent) }));
     const curve = r.querySelector('svg[data-role="curve"]');
-    return { figures, roles, tables, heading: r.querySelector('h2')?.textContent, lang: r.querySelector('.root')?.getAttribute('lang'), next: r.querySelector('[data-key="next-token"]')?.textContent, curve: curve && { s: curve.dataset.s.split(' ').map(Number), capped: curve.dataset.capped.split(' ').map(Number) } };
+    const g = r.querySelector('[data-role="groups"]');
+    const groups = g && { heads: [Number(g.dataset.heads), Number(g.dataset.kvHeads)], boxes: [...g.querySelectorAll('.kv-group')].map((b) => ({ kv: Number(b.dataset.kv), from: Number(b.dataset.from), to: Number(b.dataset.to), queries: [...b.querySelectorAll('[data-q]')].map((q) => Number(q.dataset.q)) })) };
+    return { figures, roles, tables, groups, heading: r.querySelector('h2')?.textContent, lang: r.querySelector('.root')?.getAttribute('lang'), next: r.querySelector('[data-key="next-token"]')?.textContent, curve: curve && { s: curve.dataset.s.split(' ').map(Number), capped: curve.dataset.capped.split(' ').map(Number) } };
   });
 const shown = async (page) => (await settled(page), shownNow(page));
 const attr = (page, name) => page.evaluate((n) => document.querySelector('attention-decoding').getAttribute(n), name);
@@ -60,9 +62,14 @@ describe('attention-decoding', () => {
       expect(v.figures['new-weights'].values).toEqual(Array.from(trace.weights.data));
       expect(v.figures['new-weights'].values.reduce((a, x) => a + x, 0)).toBeCloseTo(1, 6);
       expect(v.roles['kv-check']).toContain(`the ${n} output rows`);
-      // The work table: the library's counts for the prefill and each step, with and without the cache.
+      // The work table: rows and keys counted, and the library's multiply-adds, with and without the cache.
       const work = v.tables.work.slice(0, trace.work.length);
-      expect(work.map((row) => [Number(row.cells[1]), Number(row.cells[2])])).toEqual(trace.work.map((w) => [w.withCache, w.withoutCache]));
+      expect(work.map((row) => row.cells.slice(0, 6).map(Number))).toEqual(trace.work.map((w) => [w.rowsWith, w.keysWith, w.withCache, w.rowsWithout, w.keysWithout, w.withoutCache]));
+      // Without a cache the token at position t recomputes t + 1 rows, (t + 1)(t + 2)/2 keys, each (d_k + d_v) = 16 multiply-adds.
+      if (step) {
+        const t = n - 1;
+        expect(v.tables.work[trace.work.length - 1].cells.slice(0, 6).map(Number)).toEqual([1, t + 1, (t + 1) * 16, t + 1, ((t + 1) * (t + 2)) / 2, ((t + 1) * (t + 2)) / 2 * 16]);
+      }
       expect(v.tables.work[trace.work.length - 1].name).toBe(step ? `token at position ${n - 1}` : 'prefill, positions 0–2');
       expect(v.roles['kv-bytes']).toContain(`${trace.bytes} bytes`);
     };
@@ -108,6 +115,10 @@ describe('attention-decoding', () => {
       expect(v.curve.s[0]).toBe(-4 * c);
       v.curve.capped.forEach((x, k) => expect(x).toBeCloseTo(c * Math.tanh(v.curve.s[k] / c), 6));
       expect(v.roles['cap-bound']).toContain(`below c = ${c}`);
+      // Two weights of a row differ by less than e^(2c): the bound and the largest factor seen.
+      const [, bound, seen] = /e\^\(2c\) = ([\d.]+) or more; the largest such factor in a row here is ([\d.]+)\./.exec(v.roles['cap-ratio']);
+      expect(Number(bound)).toBe(Number(Math.exp(2 * c).toPrecision(3)));
+      expect(Number(seen)).toBeLessThanOrEqual(Number(bound));
     };
     check(await shown(page), 0.5);
     await panel(page).locator('#softcap').fill('1.5');
@@ -154,6 +165,12 @@ describe('attention-decoding', () => {
         expect(Number(rows[k].cells[3])).toBeCloseTo(kv / shape[1], 12);
       });
       expect(rows.filter((r) => r.name.endsWith('(this shape)')).length).toBe(1);
+      // The grouping drawn: query heads from … to reading key/value head kv, by lab.createKVCache's rule.
+      const [, heads, kvHeads] = shape;
+      expect(v.groups.heads).toEqual([heads, kvHeads]);
+      const wanted = Array.from({ length: kvHeads }, (_, g) => ({ kv: g + 1, from: (g * heads) / kvHeads + 1, to: ((g + 1) * heads) / kvHeads }));
+      const drawn = kvHeads <= 12 ? wanted : [...wanted.slice(0, 10), wanted[kvHeads - 1]];
+      expect(v.groups.boxes).toEqual(drawn.map((g) => ({ ...g, queries: Array.from({ length: g.to - g.from + 1 }, (_, k) => g.from + k) })));
     };
     let v = await shown(page);
     check(v, [32, 32, 8, 128], 4096, [32, 8, 1]);
@@ -195,6 +212,11 @@ describe('attention-decoding', () => {
     const spread = /differ by at most ([\d.]+(?:e−\d+)?):/.exec(v.roles['rope-diagonal'])[1];
     expect(Number(spread.replace('−', '-'))).toBeLessThan(1e-5);
     expect(v.roles['rope-shift']).toContain('Moving both positions by 4');
+    // The pairing the section draws is the library's default, and the text says which it is.
+    expect(v.roles['rope-pairing']).toContain('lab.rotaryEmbedding pairs i with i + d/2 unless given { interleaved: true }');
+    expect(v.figures['rope-scores'].caption).toContain('q_rot(m) · k_rot(n)');
+    expect(v.roles['rope-link']).toContain('positional-encoding panel');
+    expect(v.roles['alibi-why']).toContain('length extrapolation');
     const alibi = alibiRun(lab, proj, 2);
     const bias = lab.alibiBias({ heads: 2, queries: 6, keys: 6 });
     for (const h of [0, 1]) {
@@ -265,6 +287,13 @@ describe('attention-decoding', () => {
       return el.getAttribute('prefill') === '1' && el.shadowRoot.querySelector('[data-role="kv-status"]')?.textContent.includes('1 prefilled + 2 generated');
     });
     expect((await inner()).state).toMatchObject({ panel: 'decoding', prefill: '1', decodeStep: '2', softcap: '2' });
+    // RoPE's paragraph links to the positional-encoding panel, whose rotation section links back.
+    await w.page.locator('attention-explorer attention-decoding [data-key="open-positions"]').click();
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').getAttribute('panel') === 'positions');
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-positions').shadowRoot.querySelector('[data-key="open-decoding"]'));
+    expect(await w.page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-positions').shadowRoot.querySelector('[data-role="rotation-rope"]').textContent)).toContain('Rotary position embedding (RoPE)');
+    await w.page.locator('attention-explorer attention-positions [data-key="open-decoding"]').click();
+    await w.page.waitForFunction(() => document.querySelector('attention-explorer').getAttribute('panel') === 'decoding');
     expect(w.problems.console).toEqual([]);
     expect(w.problems.external).toEqual([]);
     await w.context.close();
