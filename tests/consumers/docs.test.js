@@ -74,6 +74,18 @@ function declared(entry, dts) {
 
 const list = examples(doc);
 
+/** Each example written to a file of the app and run with Node: its stdout, stderr and status. */
+function run(app, found, prefix) {
+  return found.map((e, i) => {
+    const file = join(app, `${prefix}-${i}.${e.cjs ? 'cjs' : 'mjs'}`);
+    writeFileSync(file, e.body);
+    const r = spawnSync(process.execPath, [file], { cwd: app, encoding: 'utf8' });
+    return { ...e, stdout: r.stdout, stderr: r.stderr, status: r.status };
+  });
+}
+
+const README_LIMIT = 10 * 1024;
+
 describe('docs/api.md', () => {
   let app;
   let files; // dist/index.d.ts first, then the declaration files it imports
@@ -110,12 +122,7 @@ describe('docs/api.md', () => {
   });
 
   it('every example prints its Output block', () => {
-    const results = list.map((e, i) => {
-      const file = join(app, `example-${i}.${e.cjs ? 'cjs' : 'mjs'}`);
-      writeFileSync(file, e.body);
-      const r = spawnSync(process.execPath, [file], { cwd: app, encoding: 'utf8' });
-      return { ...e, stdout: r.stdout, stderr: r.stderr, status: r.status };
-    });
+    const results = run(app, list, 'example');
     if (process.env.UPDATE_DOCS) {
       let text = doc;
       for (const r of [...results].reverse()) if (r.output) text = text.slice(0, r.output.start) + '```text\n' + r.stdout + '```\n' + text.slice(r.output.end);
@@ -125,6 +132,18 @@ describe('docs/api.md', () => {
       expect(`${r.stderr}`, `example at line ${r.line}`).toBe('');
       expect(r.status, `example at line ${r.line}`).toBe(0);
       expect(r.stdout, `example at line ${r.line}`).toBe(r.output.body);
+    }
+  });
+
+  it(`the README is at most ${README_LIMIT} bytes, and each of its examples prints its Output block`, () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(Buffer.byteLength(readme)).toBeLessThanOrEqual(README_LIMIT);
+    const found = examples(readme);
+    expect(found.length).toBeGreaterThanOrEqual(2);
+    for (const r of run(app, found, 'readme')) {
+      expect(r.output, `README example at line ${r.line} has no Output block`).not.toBeNull();
+      expect(`${r.stderr}`, `README example at line ${r.line}`).toBe('');
+      expect(r.stdout, `README example at line ${r.line}`).toBe(r.output.body);
     }
   });
 });

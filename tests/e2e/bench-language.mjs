@@ -13,7 +13,7 @@
 //        [--frame]   (each switch traced: a frame column, the switch's own frame, and the fallback-font queries;
 //                     tracing adds its overhead to every column)
 //        env WAIT=ms   (how long the reader waits before the first switch, 1500 by default; a switch after
-//                       a longer idle is slower, see docs/page-performance.md)
+//                       a longer idle is slower, see docs/performance.md)
 //        [--alt DIR]   (DIR holds another build's site/ and dist/, e.g. a copy kept from before a change:
 //                       rounds alternate between the two builds, each summarised on its own, so both
 //                       see the same load)
