@@ -161,6 +161,7 @@ describe('attention-cost', () => {
     await page.waitForFunction(() => document.querySelector('#o').shadowRoot.querySelector('[data-layer=localRow] td:last-child .value').textContent === '= ∞');
     expect(await local()).toEqual(['= 48', '= 1', '= ∞']);
     expect(await inCost(page, '#o', "return root.querySelector('[data-role=local-vs-cnn]').textContent")).toContain('(∞ for n = 6)');
+    expect(await inCost(page, '#o', "return root.querySelector('[data-role=vit]').textContent")).toContain('(224/16)² = 196 patches');
     // the two formulas, each with a label and no word inside the TeX
     const formulas = await inCost(page, '#o', "return [...root.querySelectorAll('[data-role=formulas] .formula-label')].map((p) => p.textContent)");
     expect(formulas).toEqual(['Full softmax attention: the n×n weights.', expect.stringContaining('no 1/√d_k')]);

@@ -92,6 +92,8 @@ export default {
 
     'cost.localVsCnn': 'Local attention is like the CNN in its paths: a layer moves information at most w − 1 positions (here w = {w}), so about n/w layers connect distant tokens ({path} for n = {n}). It is unlike the CNN in its cost: O(n·w·d) against O(k·n·d²), since a window mixes values by attention weights and holds no d×d kernel. Its numbers count the 2w − 1 keys of the window |i − j| < w, fewer at the ends: {pairs} query–key pairs for n = {n}. With w = 1 a token sees only itself: no stack of layers ever mixes two tokens, and the path length is infinite (∞).',
 
+    'cost.vit': 'Attention beyond text: a Vision Transformer (ViT; Dosovitskiy et al., 2021) cuts an image into {p}×{p} patches and maps each flattened patch to a vector of width d: the patches are the tokens (with position embeddings added, and one classification token more in the original ViT). A {s}×{s} image makes ({s}/{p})² = {n} patches, so self-attention over them scores {pairs} query–key pairs, O(n²·d): with d = {d} (ViT-Base) that is {macs} multiply-adds for QKᵀ alone, in every layer. Doubling the side to {s2}×{s2} gives {n2} tokens and {ratio} times the pairs: the n² of this panel, paid in pixels, where a convolution’s cost grows only in proportion to them. That is why ViT uses large patches.',
+
     'cost.remediesHeading': 'How long-sequence models avoid n²',
     'cost.longformer': 'Longformer: every token attends to a window of neighbours (local attention, as above), and a few chosen tokens, such as a classification token, attend to and are attended by all tokens (global attention). Cost grows like n·w, and the global tokens keep a short path between distant words.',
     'cost.reformer': 'Reformer: locality-sensitive hashing puts queries and keys that point in similar directions into the same bucket; each token attends only within its bucket (sorted and cut into chunks). Large dot products are the ones that matter after softmax, and they mostly fall in the same bucket. Cost about n log n. One round is computed above, on your sentence.',
@@ -189,6 +191,8 @@ export default {
     'cost.compareNote': '自注意力一步就能从任一词元到达任一其他词元，而且所有位置可以并行计算，代价是 n²；循环神经网络必须一个接一个地更新 n 次状态（第一个词元到最后一个词元之间隔着其中 n − 1 步）；卷积神经网络需要叠很多层才能连接相距很远的词元。这里的路径长度数的是把第一个词元的信息带到最后一个词元（相距 n − 1 个位置）所需的层数（或步数）。',
 
     'cost.localVsCnn': '局部注意力在路径上与卷积神经网络相似：每一层最多把信息传出 w − 1 个位置（这里 w = {w}），所以大约要 n/w 层才能连接相距很远的词元（n = {n} 时为 {path} 层）。二者的代价却不同：局部注意力是 O(n·w·d)，卷积神经网络是 O(k·n·d²)，因为窗口内按注意力权重混合值，没有 d×d 的卷积核。表中的数字按窗口 |i − j| < w 内的 2w − 1 个键计算，序列两端更少：n = {n} 时共 {pairs} 个查询–键对。w = 1 时每个词元只看到自己：叠多少层都不会让两个词元交换信息，路径长度为无穷大（∞）。',
+
+    'cost.vit': '文本之外的注意力：视觉 Transformer（ViT；Dosovitskiy 等，2021）把图像切成 {p}×{p} 的图块，把每个图块展平后映射为宽度为 d 的向量：这些图块就是词元（再加上位置嵌入；原始的 ViT 还多一个用于分类的词元）。一张 {s}×{s} 的图像有 ({s}/{p})² = {n} 个图块，对它们做自注意力要计算 {pairs} 个查询–键对，复杂度为 O(n²·d)：取 d = {d}（ViT-Base），每一层单是 QKᵀ 就要 {macs} 次乘加。边长翻倍到 {s2}×{s2}，词元变为 {n2} 个，查询–键对变为 {ratio} 倍：这就是本面板所讲的 n² 代价，只是按像素付出；而卷积的代价只与像素数成正比。这也是 ViT 使用较大图块的原因。',
 
     'cost.remediesHeading': '长序列模型如何避开 n²',
     'cost.longformer': 'Longformer：每个词元只关注邻近窗口内的词元（即上面的局部注意力），另有少数选定的词元（例如分类词元）关注所有词元并被所有词元关注（全局注意力）。代价随 n·w 增长，全局词元让相距很远的词之间仍有短路径。',

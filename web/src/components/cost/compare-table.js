@@ -35,6 +35,26 @@ export function complexityRows(n, d, w) {
   ];
 }
 
+/**
+ * A Vision Transformer's tokens for a `side`×`side` image cut into `patch`×`patch` patches, and the
+ * cost of QKᵀ over them at width d: { n (patches), pairs (n²), macs (n²·d) }.
+ */
+export function vitCost(side, patch, d) {
+  const n = (side / patch) ** 2;
+  return { n, pairs: n * n, macs: n * n * d };
+}
+
+/** ViT-Base on ImageNet's 224×224 images: 16×16 patches, d = 768. */
+export const VIT = { side: 224, patch: 16, d: 768 };
+
+/** The ViT note's numbers: 224×224 and twice the side. */
+export function vitNumbers() {
+  const { side, patch, d } = VIT;
+  const one = vitCost(side, patch, d);
+  const two = vitCost(2 * side, patch, d);
+  return { p: patch, s: side, n: one.n, pairs: fmt(one.pairs), d, macs: fmt(one.macs), s2: 2 * side, n2: two.n, ratio: two.pairs / one.pairs };
+}
+
 /** The heading, intro, table and notes, for n tokens, width d and window w. */
 export function compareTable(t, n, d, w) {
   const head = el('tr', {}, el('th', { scope: 'col', text: t('cost.layer') }), ...['cost.complexity', 'cost.sequential', 'cost.path'].map((h) => el('th', { scope: 'col', text: t(h) })));
@@ -49,5 +69,6 @@ export function compareTable(t, n, d, w) {
     el('div', { class: 'scroll' }, table),
     el('p', { class: 'note', text: t('cost.compareNote') }),
     el('p', { class: 'note', 'data-role': 'local-vs-cnn', text: t('cost.localVsCnn', local) }),
+    el('p', { class: 'note', 'data-role': 'vit', text: t('cost.vit', vitNumbers()) }),
   ];
 }
