@@ -243,7 +243,7 @@ describe.skipIf(!hugoVersion && !process.env.CI)('docs/embedding.md: Hugo', () =
       'content/posts/attention.md': `---\ntitle: Attention\n---\n\n${block('Hugo', 'markdown')}`,
       // what the shortcode does with quotes and markup in a value, and an explicit lang
       'content/posts/escaping.md': '---\ntitle: Escaping\n---\n\n{{< attention kind="steps" sentence="a \\"quoted\\" <b>word</b> & more" lang="en" d-model="6" >}}\n',
-      // issue 17's attributes through the shortcode: own tokens, a fixed theme, the explorer keeping its state in the URL
+      // an author's attributes through the shortcode: own tokens, a fixed theme, the explorer keeping its state in the URL
       'content/posts/author.md': "---\ntitle: Author\n---\n\n{{< attention kind=\"steps\" tokens=\"didn't ▁the ##ing\" theme=\"dark\" step=\"weights\" >}}\n\n{{< attention kind=\"explorer\" sync-url=\"\" >}}\n",
     });
     copyComponents(join(site, 'static', 'attention-lab'));

@@ -11,44 +11,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { INIT_BUILDS, freshApp, packed, root, run, tools, writeFiles } from './helpers.js';
 
-// Size budget, in bytes. The issue's aim is the SIMD .wasm plus the JS that init()
-// loads under 40 KB gzip; the hard limits below leave ~15% over today's sizes so
-// growth is a decision, not an accident. Raise them deliberately, in this file.
-// Raised once (after 0.1.0): the Transformer block, positional encoding (double sin, cos
-// and pow from libc) and parametric pooling took each .wasm from 60 to 82 KB raw
-// (25 to 35.5 KB gzip), and the four new panels components.js from 407 to 502 KB.
-// Raised again (issue 11, bindings/ by operation family): init() loads 19 JS files instead of 9
-// (bindings/ops/*, frame.js, arg-blocks.js, shapes.js, attention-trace.js), 85 → 99 KB raw and,
-// each file gzipped alone as a CDN serves it, 25.2 → 33.7 KB gzip. Bundled and minified (what an
-// app ships) the JS grows only 16.6 → 17.9 KB gzip: 53.8 KB with the .wasm, within its unchanged limit.
-// Raised for issue 15 (the batched family: batched/GQA attention, score rules, KV cache, ONNX conformance):
-// each .wasm 96.9 KB raw (40.5 KB gzip, within its limit), init() JS 21 files 116.2 KB raw / 39.8 KB gzip,
-// simd init total 80.3 KB gzip, bundled and minified 61.8 KB gzip. Limits raised just above those.
-// Raised with issue 12's online-softmax trace (lab.onlineSoftmax), the embedding scale and linear
-// attention's sums in double, merged with issue 15: SIMD .wasm 104.3 KB raw / 42.9 KB gzip, init() JS
-// 22 files 121.4 KB raw / 41.8 KB gzip, simd init total 84.8 KB gzip, bundled and minified 65.0 KB gzip.
-// Raised for issue 15's KV cache (ops/kv-cache.js, src/kv_cache*) and RoPE and ALiBi
-// (ops/relative-position.js, src/rotary_embedding*, src/alibi*), issue 17's argument hints
-// (validate.js), the attention-decoding panel and the blocked batched fused kernel
-// (src/batched_fused.cpp, +13 KB raw of .wasm), all merged: SIMD .wasm 124.1 KB raw / 49.1 KB
-// gzip, init() JS 24 files 143.8 KB raw / 49.3 KB gzip, simd init total 98.4 KB gzip, bundled and
-// minified 75.0 KB gzip; components.js 693.5 KB raw / 216.2 KB gzip; tarball 744.0 KB.
-// Issue 16 (init ≤ 40 KB gzip: a minified build, features loaded on first use) is where this turns round.
-// Issue 13's training engine is a build of its own ('attention-lab/training': the same core plus the
-// backward passes and trainable models), so init() does not grow; the tarball holds its two .wasm
-// and their glue: 744 → 846 KB before the training code itself landed. With it (backward passes, layers,
-// the optimizer, the Transformer model, the tasks): training SIMD .wasm 231.8 KB raw / 92.4 KB gzip,
-// tarball 970.8 KB; the inference SIMD .wasm 128.1 KB raw / 50.4 KB gzip (+2.3 KB for issue 15's
-// prefill kernel, +1.4 KB for the layout reporter that names every block), init() JS 148.7 / 50.9 KB.
-// Issue 16's FMA build wired into init() (2026-12-02): init() JS 150.7 → 154.7 KB raw, 51.8 → 53.1 KB
-// gzip (the relaxed-SIMD probe and the choice in load.js; the FMA graph 155.1 / 53.2), so SIMD .wasm
-// + JS 104.1 KB gzip; the FMA .wasm 119.0 KB raw / 48.8 KB gzip (smaller than the SIMD one, 130.2 /
-// 51.0: linked by wasm-opt 132), FMA bundled and minified 76.3 KB gzip; components.js 713.8 / 218.7 KB
-// (it carries the FMA glue too). The tarball ships the FMA pair and docs/fma-build.md: 1,046.7 KB with
-// the committed screenshot, +66 KB over the 1,005,130 B above, so ≈ 1,180,000 B with the re-taken one.
-// Issue 14's trained weights in the cross-attention and steps panels (their trained views, en +
-// zh-CN strings): components.js 716.1 → 729.8 KB raw, 221.9 → 226.7 KB gzip (2026-12-02); the models
-// are not in it (fetched with the training build when a panel shows them).
+// Size budget, in bytes. The aim is the SIMD .wasm plus the JS that init() loads under 40 KB
+// gzip; the hard limits below leave ~15% over today's sizes so growth is a decision, not an
+// accident. Raise them deliberately, in this file. What each limit covers and how it grew:
+// - wasm*: each inference .wasm. 60 KB raw at 0.1.0; the Transformer block, positional encoding
+//   and parametric pooling, the batched family (GQA, score rules, KV cache, RoPE, ALiBi), the
+//   online softmax and the blocked kernels took it to 139.0 KB raw / 53.7 KB gzip (SIMD, 2026-12-02).
+//   The FMA .wasm is smaller (119.0 / 48.8 KB: linked by wasm-opt 132).
+// - initJs*, simdInit*: the JS init() loads, each file gzipped alone as a CDN serves it (9 files
+//   at 0.1.0, 19 once bindings/ went by operation family, 24 with the batched family), then with
+//   the .wasm, and bundled and minified as an app ships it. The FMA probe in load.js made the JS
+//   154.7 KB raw / 53.1 KB gzip (2026-12-02).
+//   A minified build and features loaded on first use are where this turns round.
+// - components*: components.js, 407 KB raw at 0.1.0; the new panels, the trained views and the
+//   FMA glue took it to 801.4 KB raw / 248.0 KB gzip (2026-12-02). The trained models are not in
+//   it (fetched with the training build when a panel shows them).
+// - trainingWasm*: the training build ('attention-lab/training', the same core plus the backward
+//   passes and trainable models), a build of its own so that init() does not grow.
+// - tarball: the packed package, with the docs, the screenshot, the FMA pair, the training builds
+//   and the trained checkpoints.
 const KB = 1024;
 const AIM_SIMD_INIT_GZIP = 40 * KB;
 const BUDGET = {
@@ -67,12 +48,12 @@ const BUDGET = {
   // The same, bundled and minified (esbuild --minify), as an app ships it; 84.2 KB for the .wasm,
   // attention-lab.min.js and the glue as shipped on 2026-12-06 (the additions above).
   simdInitBundledGzip: 86 * KB,
-  // Issue 14's two panels (attention-backward, attention-train: 742.3 KB raw / 232.3 KB gzip on
+  // The backward and training panels (attention-backward, attention-train: 742.3 KB raw / 232.3 KB gzip on
   // 2026-12-02, from 696.7 KB raw before them); the train panel's worker is a file of its own beside it.
   // All merged (the two panels, the trained views, the FMA glue): 773.2 KB raw / 237.6 KB gzip on
   // 2026-12-02. Loading each panel's code on first use would turn this round (not done).
   // Trained weights in the heads, Transformer-block and backward panels and the train panel's
-  // compare mode and exports (issue 14): 801.4 KB raw / 248.0 KB gzip on 2026-12-02.
+  // compare mode and exports: 801.4 KB raw / 248.0 KB gzip on 2026-12-02.
   componentsRaw: 820 * KB,
   componentsGzip: 256 * KB,
   trainingWasmRaw: 248 * KB,
@@ -80,13 +61,13 @@ const BUDGET = {
   // With the docs the README links to (docs/*.md, 31 KB packed) and its screenshot: 55 KB as committed
   // (pngquant), but 163 KB where the e2e stage re-takes it without pngquant (as on a fresh CI machine):
   // the tarball measured 1,113,758 B there on 2026-12-01 (1,005,130 with the committed PNG).
-  // The four trained checkpoints (issue 14, dist/checkpoints/*.bin, int8: 136,097 B gzip -9, 138,716 B
+  // The four trained checkpoints (dist/checkpoints/*.bin, int8: 136,097 B gzip -9, 138,716 B
   // raw) add 136,202 B to the tarball: 1,150,394 B with the committed PNG on 2026-12-02 (1,014,192 B
   // without them), so about 1,259,000 B with the re-taken one.
-  // With the FMA pair too (+66 KB, above), issue 14's train panel worker and the two panels:
+  // With the FMA pair too (+66 KB), the train panel's worker and the backward and training panels:
   // 1,386.3 KB on 2026-12-02 with the committed screenshot.
   tarball: 1500 * KB,
-  // The issue's budget for all the checkpoints together.
+  // The budget for all the checkpoints together.
   checkpointsGzip: 150 * KB,
 };
 
@@ -173,7 +154,7 @@ describe('the packed package', () => {
       expect(files.length, t).toBeGreaterThan(0);
       for (const f of files) expect(statSync(join(pkgDir, f)).isFile(), f).toBe(true);
     }
-    // the conditions the issue asks for
+    // the exports every consumer relies on: types, Node and default conditions, each .wasm
     expect(Object.keys(manifest.exports['.'])).toEqual(expect.arrayContaining(['types', 'node', 'default']));
     expect(manifest.exports['./attention-lab-fma.wasm']).toBe('./dist/attention-lab-fma.wasm');
     expect(manifest.exports['./attention-lab-simd.wasm']).toBe('./dist/attention-lab-simd.wasm');

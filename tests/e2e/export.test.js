@@ -1,4 +1,4 @@
-// The figures an author exports (issue 17, "their figures"), in Chromium, in both languages: the
+// The figures an author exports, in Chromium, in both languages: the
 // PNG and SVG of a causal weight matrix carry the title, the labels, the colour legend and the
 // masked cells hatched with no number (the PNG decoded and read at the SVG's coordinates); the
 // PNG is at least 2× (3× on a 3× screen); "copy as LaTeX" puts the table of the page's numbers

@@ -1,4 +1,4 @@
-// Issue 17, "Their own numbers", in Chromium: an author's Q, K, V shown number for number as the
+// An author's own numbers, in Chromium: their Q, K, V shown number for number as the
 // library computes from them (the steps start at the scores, labelled as theirs), a trained
 // model's attention weights shown as given in the steps and heads panels, tokens shown as given,
 // and every mismatch a visible note in English and in Chinese, with no heatmap behind it.

@@ -1,7 +1,7 @@
 // What the long-sequences panel says, checked against the library and in both languages: linear
 // attention's formula is the one the library computes (normaliser included, no 1/√d_k) and is
 // never called an approximation of softmax; the causal note, the chart titles and the formulas
-// carry no wording issue 12 flagged (只向前看, "…与 n", \text{vs}); every online-softmax
+// carry none of the wording since corrected (只向前看, "…与 n", \text{vs}); every online-softmax
 // string exists in both languages.
 import { beforeAll, describe, expect, it } from 'vitest';
 

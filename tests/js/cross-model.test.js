@@ -89,7 +89,7 @@ describe('crossAttention against the reference', () => {
   });
 });
 
-describe('the formulas of a masked trace (issue 12, item 9)', () => {
+describe('the formulas of a masked trace: the softmax takes the matrix the mask made', () => {
   let lab;
   beforeAll(async () => {
     lab = await loadLab(true);
@@ -112,7 +112,7 @@ describe('the formulas of a masked trace (issue 12, item 9)', () => {
   });
 });
 
-describe('crossTex (issue 12, items 7 and 14)', () => {
+describe('crossTex: row vectors and one symbol per meaning', () => {
   it('additive: row vectors q_i W_q + k_j W_k, then w_v; d_h hidden units; no h (the head count elsewhere)', () => {
     const tex = crossTex('additive', 3, 4, 8, 4);
     expect(tex).toContain(String.raw`\tanh(\mathbf q_i \underbrace{W_q}`);

@@ -184,7 +184,7 @@ describe.each(BUILDS)('errors ($name build)', ({ simd }) => {
 
 // What the page shows for an error (web/src/error-text.js): the library's messages are English, so
 // a Chinese page explains the code in Chinese and labels the message as the library's own.
-describe('errorText: the error as each language of the page says it (issue 12, item 13)', () => {
+describe('errorText: the error as each language of the page says it', () => {
   const zh = translator('zh-CN');
   const en = translator('en');
   const han = /[\u4e00-\u9fff]/;

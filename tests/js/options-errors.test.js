@@ -1,4 +1,4 @@
-// Issue 17, "Their own numbers", the library: a misspelt option names the one meant, for every
+// The argument errors an author meets in the library: a misspelt option names the one meant, for every
 // function that takes options; a missing matrix says it is missing; a flat Float32Array or a
 // { shape, data } tensor given where a matrix is wanted (and a matrix given to batchedAttention)
 // gets a hint at the form that is. Messages name the function, the argument and the value.

@@ -1,4 +1,4 @@
-// Issue 17, "Their own numbers", without a browser: which settings an author's matrices fix (a
+// An author's own numbers, without a browser: which settings an author's matrices fix (a
 // setting not given is read from them, one given must agree), the tokens attribute's two forms,
 // and the traced result of given Q, K, V against the library's call on each head's slices.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Plain float64 reference implementations of everything attention-lab
 // computes, written from the definitions (Dive into Deep Learning ch. 11 and
-// the contract in issue 2), not from the library's code. They are the test
+// the API's contract), not from the library's code. They are the test
 // oracle: slow, obvious, no SIMD, no workspace, no float32 rounding of
 // intermediates. Matrices here are nested arrays of numbers (number[][]);
 // `fromMatrix` turns a library matrix { rows, cols, data } into one.
@@ -188,7 +188,7 @@ export function nadarayaWatson(xTrain, yTrain, xQuery, { kernel = 'gaussian', ba
   return { predictions, weights };
 }
 
-// ---- Efficient attention variants (issue 4) ----
+// ---- Efficient attention variants ----
 
 /**
  * Sliding-window attention of a sequence with itself: scaled dot-product
