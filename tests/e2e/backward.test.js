@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
 import { buildModel, normalise } from '../../web/src/model.js';
-import { targetFor } from '../../web/src/components/backward/backward-model.js';
+import { targetFor, transposed } from '../../web/src/components/backward/backward-model.js';
 import { componentPage, ready, settled, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
@@ -42,6 +42,11 @@ const shown = async (page) => {
       sweep: [...root.querySelectorAll('[data-role="sweep"] tbody tr')].map((tr) => ({ factor: Number(tr.dataset.factor), norm: Number(tr.children[3].dataset.value), current: tr.getAttribute('aria-current') === 'true' })),
       loss: root.querySelector('[data-role="loss"]').textContent,
       rowsNote: root.querySelector('[data-role="rows"]')?.textContent ?? null,
+      memory: root.querySelector('[data-role="memory"]')?.textContent ?? null,
+      weightGrad: (() => {
+        const g = root.querySelector('#step-panel figure[data-matrix^="dW"]');
+        return g && { matrix: g.dataset.matrix, shape: g.querySelector('figcaption .shape').textContent.trim(), values: [...g.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value)) };
+      })(),
       focused: root.activeElement?.dataset.key ?? null,
     };
   });
@@ -104,7 +109,18 @@ describe('attention-backward', () => {
       expect(v.katex).toBeGreaterThan(0);
       expect(v.explain.length).toBeGreaterThan(60);
       if (wanted[key]) expect(v.values, key).toEqual(Array.from(wanted[key].data));
+      // P's memory under P; under dQ, dK, dV the weight gradient Xᵀ dG (d_model × d_k), the library's product.
+      expect(v.memory === null, key).toBe(key !== 'P');
+      const weight = { dQ: 'Q', dK: 'K', dV: 'V' }[key];
+      expect(v.weightGrad?.matrix ?? null, key).toBe(weight ? `dW${weight}` : null);
+      if (weight) {
+        expect(v.weightGrad.shape).toBe(`${e.model.config.dModel}×8`);
+        expect(v.weightGrad.values, key).toEqual(Array.from(lab.matmul(transposed(e.model.X), e.step[key]).data));
+      }
     }
+    await page.evaluate(() => (document.querySelector('attention-backward').step = 'P'));
+    expect((await shown(page)).memory).toContain('6×6 = 36 numbers');
+    await page.evaluate(() => (document.querySelector('attention-backward').step = 'dK'));
     const v = await shown(page);
     expect(v.tex).toContain('\\mathrm{d}K');
     expect(v.heading).toBe('The backward pass of one head');
