@@ -152,8 +152,8 @@ describe('attention pooling', () => {
 
   test('the intro: a classic early example, (xᵢ, yᵢ) as key and value, in both languages', async () => {
     for (const [lang, says] of [
-      ['en', ['a classic early example of attention pooling', 'Each training pair (xᵢ, yᵢ) is a key xᵢ with its value yᵢ', 'non-parametric attention pooling', 'In attention mechanisms the query is the volitional cue; the keys are the non-volitional cues (the sensory inputs)']],
-      ['zh-CN', ['注意力汇聚的一个经典早期例子', '(xᵢ, yᵢ) 中，xᵢ 是键，yᵢ 是它对应的值', '非参数注意力汇聚', '在注意力机制中，查询是自主性提示；键是非自主性提示（感官输入）', '非自主性提示']],
+      ['en', ['a classic early example of attention pooling', 'Each training pair (xᵢ, yᵢ) is a key xᵢ with its value yᵢ', 'non-parametric attention pooling', 'In attention mechanisms the query is the volitional cue. The values are the sensory inputs, and each value is paired with a key, its non-volitional cue.']],
+      ['zh-CN', ['注意力汇聚的一个经典早期例子', '(xᵢ, yᵢ) 中，xᵢ 是键，yᵢ 是它对应的值', '非参数注意力汇聚', '在注意力机制中，查询是自主性提示。值是感官输入，每个值都与一个键配对，这个键就是该感官输入的非自主性提示。', '非自主性提示']],
     ]) {
       const { page, context } = await open(`lang="${lang}"`, lang);
       const text = await page.evaluate(() => document.querySelector('attention-pooling').shadowRoot.textContent);
