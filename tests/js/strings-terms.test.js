@@ -11,8 +11,8 @@ const files = readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => f.sli
 /** A variant not to use, and the term to use instead. */
 export const BANNED = [
   { variant: /层归一化/, use: '层规范化 (layer normalisation)' },
-  { variant: /前置归一化|前置层归一化/, use: '前置层规范化 (pre-norm)' },
-  { variant: /后置归一化|后置层归一化/, use: '后置层规范化 (post-norm)' },
+  { variant: /前置归一化|前置层归一化|前规范化/, use: '前置层规范化 (pre-norm)' },
+  { variant: /后置归一化|后置层归一化|后规范化/, use: '后置层规范化 (post-norm)' },
   { variant: /训练构建|训练版的库/, use: '训练版本 (the training build)' },
   { variant: /上下文向量/, use: '上下文变量 (context variable)' },
   { variant: /截断的分数/, use: '软截断 (soft-capping)' },
