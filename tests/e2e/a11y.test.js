@@ -5,11 +5,12 @@
 // the transformer at several steps, the cost panel also after a (short) measurement.
 import { afterAll, describe, expect, test } from 'vitest';
 import { audit, ready, watchedPage } from './browser.js';
+import { PANELS as REGISTRY } from '../../web/src/panels.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
 
-const PANELS = ['steps', 'heads', 'compare', 'scaling', 'pooling', 'cross', 'positions', 'cost', 'transformer', 'decoding', 'train', 'backward'];
+const PANELS = REGISTRY.map((p) => p.id);
 // Further views audited after the first: attributes set on the panel, or 'measure' (cost's button).
 const MORE = {
   transformer: [{ step: 'attention' }, { step: 'norm1' }, { step: 'output' }],

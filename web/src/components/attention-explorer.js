@@ -9,23 +9,10 @@
 import { AttentionElement } from '../base.js';
 import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, VIEW_FIELDS } from '../config.js';
 import { decodeMatrixText, encodeMatrixText } from '../state.js';
+import { EXPLORER_TAG, PANELS, panelById } from '../panels.js';
 import { applyUrlState, followInUrl } from '../url-sync.js';
 import { checkTyped, panelTabs, settingsForm, typedBoxes } from './explorer-controls.js';
 
-const PANELS = [
-  ['steps', 'attention-steps'],
-  ['heads', 'attention-heads'],
-  ['compare', 'attention-compare'],
-  ['scaling', 'attention-scaling'],
-  ['pooling', 'attention-pooling'],
-  ['cross', 'attention-cross'],
-  ['positions', 'attention-positions'],
-  ['cost', 'attention-cost'],
-  ['transformer', 'attention-transformer'],
-  ['decoding', 'attention-decoding'],
-  ['train', 'attention-train'],
-  ['backward', 'attention-backward'],
-];
 // Given to every panel as they are on the explorer.
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];
 // The explorer's own attributes kept in its state, and those a panel takes from it.
@@ -41,7 +28,7 @@ function setAttr(node, name, value) {
 }
 
 export class AttentionExplorer extends AttentionElement {
-  static tag = 'attention-explorer';
+  static tag = EXPLORER_TAG;
   /** The controls, typed boxes and panels, once built (see #build). */
   #ui = null;
   /** Panel settings given before the panels exist. */
@@ -88,7 +75,7 @@ export class AttentionExplorer extends AttentionElement {
 
   get panel() {
     const p = this.getAttribute('panel');
-    return PANELS.some(([id]) => id === p) ? p : 'steps';
+    return panelById(p) ? p : PANELS[0].id;
   }
 
   /** The whole state, as written to the URL by the page. */
@@ -214,7 +201,7 @@ export class AttentionExplorer extends AttentionElement {
     const watched = new MutationObserver((records) => {
       if (records.some((r) => r.oldValue !== r.target.getAttribute(r.attributeName))) this.#changed();
     });
-    for (const [id] of PANELS) {
+    for (const { id } of PANELS) {
       const attributeFilter = PANEL_SETTINGS.filter((s) => s.panel === id).map((s) => s.attribute);
       if (attributeFilter.length) watched.observe(panels[id], { attributes: true, attributeFilter, attributeOldValue: true });
     }

@@ -118,7 +118,7 @@ export function checkTyped(t, config, texts, boxes) {
 }
 
 /**
- * The tab list and one panel element per [id, tag] of `panels` (roles, ids and parts set);
+ * The tab list and one panel element per `{ id, tag }` of `panels` (panels.js), roles, ids and parts set;
  * `onSelect(id, focus)` follows a click (focus false) or an arrow, Home or End key (focus true).
  * Returns { tablist, tabs: { id: button }, elements: { id: panel } }.
  */
@@ -126,8 +126,8 @@ export function panelTabs(t, panels, onSelect) {
   const tablist = el('div', { role: 'tablist', part: 'panel-tabs', 'aria-label': t('app.panels') });
   const tabs = {};
   const elements = {};
-  const ids = panels.map(([id]) => id);
-  for (const [id, tag] of panels) {
+  const ids = panels.map(({ id }) => id);
+  for (const { id, tag } of panels) {
     const tab = el('button', { type: 'button', role: 'tab', id: `ptab-${id}`, 'data-key': `ptab-${id}`, 'aria-controls': `panel-${id}`, 'data-i18n': `tab.${id}`, text: t(`tab.${id}`) });
     tab.addEventListener('click', () => onSelect(id, false));
     tab.addEventListener('keydown', (e) => {

@@ -13,13 +13,17 @@ import { AttentionScaling } from './attention-scaling.js';
 import { AttentionSteps } from './steps/attention-steps.js';
 import { AttentionTrain } from './train/attention-train.js';
 import { AttentionTransformer } from './transformer/attention-transformer.js';
+import { EXPLORER_TAG, PANELS } from '../panels.js';
 
 export { AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTrain, AttentionTransformer };
 export { getLab } from '../lab.js';
 
-/** Register every element under its default tag (safe to call twice). */
+// Each element by its tag (tests/js/element-docs.test.js checks this against the registry).
+const ELEMENTS = new Map([AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTrain, AttentionTransformer].map((element) => [element.tag, element]));
+
+/** Register every element under its default tag, in the registry's order (safe to call twice). */
 export function defineAll() {
-  for (const element of [AttentionSteps, AttentionCompare, AttentionScaling, AttentionPooling, AttentionHeads, AttentionCross, AttentionPositions, AttentionCost, AttentionTransformer, AttentionDecoding, AttentionTrain, AttentionBackward, AttentionExplorer]) element.define();
+  for (const { tag } of [...PANELS, { tag: EXPLORER_TAG }]) ELEMENTS.get(tag).define();
 }
 
 defineAll();
