@@ -100,12 +100,12 @@ describe('<attention-train> compare mode', () => {
     expect(view.lines[0]).toMatch(/^scaled dot-product:/);
     expect(view.lines[1]).toMatch(/^unscaled dot-product/);
     expect(view.paths).toEqual([[null, '6 4'], [null, '6 4']]);
-    expect(view.legend).toBe('scaled dot-productunscaled dot-product (no 1/√d_k)');
+    expect(view.legend).toBe('scaled dot-productunscaled dot-product (no ÷√d_k in any attention)');
     expect(view.explain.length).toBeGreaterThan(40);
     // CSV: the recorded numbers, as curvesCsv writes them.
     const csv = await downloaded(page, 'csv');
     expect(csv.name).toBe('train-reverse-scaling-seed1-curves.csv');
-    const names = ['scaled dot-product', 'unscaled dot-product (no 1/√d_k)'];
+    const names = ['scaled dot-product', 'unscaled dot-product (no ÷√d_k in any attention)'];
     expect(csv.bytes.toString('utf8')).toBe(curvesCsv(runs.map((r, i) => ({ name: names[i], losses: r.loss, accuracies: r.accuracy }))));
     // PNG: an image of the loss chart.
     const png = await downloaded(page, 'png');

@@ -82,7 +82,7 @@ describe('attention-transformer with trained weights (a layer of the grammar mod
     const w = await open('<attention-transformer lang="zh-CN" weights="trained" layer="1"></attention-transformer>');
     await trainedShown(w.page, 1);
     const view = await shown(w.page);
-    expect(view.heading).toContain('前置归一化');
+    expect(view.heading).toContain('前置层规范化');
     expectLayer(view, '那个男孩遇见了那个女孩。她跑了。谁跑了？', 1);
     await w.context.close();
   });

@@ -2,8 +2,8 @@
 // The training runs in a module Worker (worker.js: the training build, a Trainer in short chunks),
 // so the page's thread only draws: the state, a progress bar toward the task's goal, the loss and
 // validation curves, and every few steps the attention of a fixed example for every layer and head;
-// the reader's own input is decoded by the model of the moment (try-box.js). Every number is the
-// library's, posted by the worker.
+// the reader's own input is decoded by the model of the moment (try-box.js). Every number of a run is the
+// library's, posted by the worker; the loss note's schedule and grammar floor are the task's constants (settings.js).
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
