@@ -28,9 +28,9 @@ export interface TransformerSizes {
   encoderLayers: number;
   /** Decoder blocks. Default 1. */
   decoderLayers: number;
-  /** The cross-attention's scores: scaled (or unscaled) dot product, or additive. Default 'dot'. */
+  /** The cross-attention's scores: dot product or additive (Bahdanau). Whether dot products are divided by √d_k is `scaled`. Default 'dot'. */
   crossScoring: 'dot' | 'additive';
-  /** ÷√d_k in the dot-product scores. Default true. */
+  /** ÷√d_k in every dot-product attention of the model: the encoder's and decoder's self-attention and a dot-product cross-attention. Default true. */
   scaled: boolean;
   /** Layer norm after each residual add (the paper, D2L) or before each sublayer. Default 'post'. */
   norm: 'post' | 'pre';
@@ -122,6 +122,7 @@ export interface GenerateOptions {
 
 /** Row and column token labels of one kind of attention map. */
 export interface AttentionLabels {
+  /** For the decoder and the cross-attention: the token each decoder row read (`<bos>`, then each output but the last); the token that row wrote is the next one. */
   rows: string[];
   cols: string[];
 }

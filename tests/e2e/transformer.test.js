@@ -446,8 +446,8 @@ describe('attention-transformer', () => {
     await waitStep(page, 'residual1');
     const zhResidual = await shown(page);
     expect(zhResidual.title).toContain('残差连接');
-    expect(zhResidual.roles.whyResidual).toContain('后规范化');
-    expect(zhResidual.roles.whyResidual).toContain('前规范化');
+    expect(zhResidual.roles.whyResidual).toContain('后置层规范化');
+    expect(zhResidual.roles.whyResidual).toContain('前置层规范化');
     expect(zhResidual.roles.whyResidual).toContain('预热');
     await setAttr(page, 'step', 'hidden');
     await waitStep(page, 'hidden');
