@@ -5,11 +5,12 @@
 // The .wasm files sit next to each bundle; KaTeX's woff2 fonts in katex-fonts/; the trained
 // checkpoints in site/checkpoints/ (dist/components.js finds dist/checkpoints/, from the build).
 // Usage: node scripts/build-web.mjs [--if-missing]
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { TRAIN_WORKER, bundleConfig, katexDir } from '../web/vite.config.mjs';
+import { TRAIN_WORKER, bundleConfig, entriesConfig, katexDir } from '../web/vite.config.mjs';
+import { EXPLORER_TAG, PANELS } from '../web/src/panels.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const web = join(root, 'web');
@@ -32,7 +33,7 @@ function newest(dir) {
   return t;
 }
 
-const outputs = [join(dist, 'components.js'), join(dist, TRAIN_WORKER), join(site, 'app.js'), join(site, 'training.js'), join(site, TRAIN_WORKER), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => join(site, w))];
+const outputs = [join(dist, 'components.js'), join(dist, 'components', 'explorer.js'), join(dist, TRAIN_WORKER), join(site, 'app.js'), join(site, 'training.js'), join(site, TRAIN_WORKER), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => join(site, w))];
 if (process.argv.includes('--if-missing') && outputs.every(existsSync)) {
   const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
   const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
@@ -59,6 +60,7 @@ await build(bundleConfig({ entry: join(web, 'src/components/index.js'), outDir: 
 await build(bundleConfig({ entry: WORKER_ENTRY, outDir: dist, fileName: TRAIN_WORKER }));
 copyFileSync(join(web, 'src/components.d.ts'), join(dist, 'components.d.ts'));
 copyFonts(join(dist, 'katex-fonts'));
+await buildPanelEntries();
 
 // 2. The demo site: static files with relative URLs only.
 mkdirSync(site, { recursive: true });
@@ -76,3 +78,38 @@ if (existsSync(join(dist, FMA_WASM))) copyFileSync(join(dist, FMA_WASM), join(si
 else rmSync(join(site, FMA_WASM), { force: true });
 copyFonts(join(site, 'katex-fonts'));
 console.log('build-web: wrote site/ and dist/components.js');
+
+/**
+ * 1b. One entry point per panel, `attention-lab/components/<id>` (dist/components/<id>.js): it
+ * defines that panel's element only, so a page that embeds one panel loads its code and what it
+ * shares with the others, not every panel; `explorer.js` defines the explorer, whose panels arrive
+ * on their first show (panels.js). Each has a declaration file naming its class.
+ */
+async function buildPanelEntries() {
+  const out = join(dist, 'components');
+  const sources = join(root, 'build', 'panel-entries');
+  rmSync(sources, { recursive: true, force: true });
+  mkdirSync(sources, { recursive: true });
+  const rows = [...PANELS, { id: 'explorer', tag: EXPLORER_TAG, module: './components/attention-explorer.js' }];
+  const classOf = classNames();
+  const entries = {};
+  const at = (rel) => JSON.stringify(join(web, 'src', rel));
+  for (const { id, tag, module, strings = [] } of rows) {
+    const name = classOf[tag];
+    entries[id] = join(sources, `${id}.js`);
+    const tables = strings.map((table) => `import ${table} from ${at(`strings/${table}.js`)};\n`).join('');
+    writeFileSync(
+      entries[id],
+      `${tables}import { addStrings } from ${at('i18n.js')};\nimport { ${name} } from ${at(module)};\n` +
+        `addStrings({ ${strings.join(', ')} });\n${name}.define();\nexport { ${name} };\nexport { getLab } from ${at('lab.js')};\n`,
+    );
+  }
+  await build(entriesConfig({ entries, outDir: out }));
+  for (const { id, tag } of rows) writeFileSync(join(out, `${id}.d.ts`), `// <${tag}> only: importing this module defines it.\nexport { ${classOf[tag]}, getLab } from '../components.js';\n`);
+}
+
+/** Each element's class name by tag, from the tag map of components.d.ts. */
+function classNames() {
+  const map = readFileSync(join(web, 'src/components.d.ts'), 'utf8').match(/interface HTMLElementTagNameMap \{([\s\S]*?)\}/)[1];
+  return Object.fromEntries([...map.matchAll(/'([\w-]+)': (\w+);/g)].map((m) => [m[1], m[2]]));
+}

@@ -23,11 +23,20 @@ export const TRAIN_WORKER = 'attention-train-worker.js';
 const WORKER = /new URL\((['"])\.\/worker\.js\1,\s*import\.meta\.url\)/;
 const RESTORE = /__ATTN_ASSET__\(\s*(["'`])([\w./-]+)\1\s*\)/g;
 
-export function keepAssetUrls() {
+/**
+ * `base`: where the assets are from the bundle's chunks ('./' beside them; '../' for the per-panel
+ * entry points in dist/components/, whose .wasm, fonts, checkpoints and training entry are in dist/).
+ */
+export function keepAssetUrls({ base = './' } = {}) {
   return {
     name: 'attention-lab-keep-asset-urls',
     enforce: 'pre',
     transform(code, id) {
+      // The training entry the panels that show gradients import on first use (training-lab.js).
+      if (base !== './' && /web[\\/]src[\\/]training-lab\.js$/.test(id)) {
+        if (!code.includes(`'./training.js'`)) throw new Error(`${id}: no './training.js' to point at ${base}training.js`);
+        return { code: code.replace(`'./training.js'`, `'${base}training.js'`), map: null };
+      }
       // <attention-train>'s module worker is its own bundle next to this one (build-web.mjs):
       // hidden from Vite's worker bundling, which would copy the training .wasm under a new name.
       if (/components[\\/]train[\\/]attention-train\.js$/.test(id)) {
@@ -39,7 +48,7 @@ export function keepAssetUrls() {
       return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };
     },
     renderChunk(code) {
-      return { code: code.replace(RESTORE, (m, q, file) => `"./${file.replace(/^(?:\.\.\/)+/, '')}"`), map: null };
+      return { code: code.replace(RESTORE, (m, q, file) => `"${base}${file.replace(/^(?:\.\.\/)+/, '')}"`), map: null };
     },
   };
 }
@@ -79,6 +88,28 @@ function pageIcon() {
     name: 'attention-lab-page-icon',
     generateBundle() {
       this.emitFile({ type: 'asset', fileName: 'favicon.svg', source: readFileSync(join(webDir, 'favicon.svg')) });
+    },
+  };
+}
+
+/**
+ * The per-panel entry points: `entries` ({ name: file }) built into outDir/<name>.js together, the
+ * code they share in chunks beside them, the assets one folder up (dist/components/ → dist/).
+ */
+export function entriesConfig({ entries, outDir }) {
+  return {
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [katexPlugin(), keepAssetUrls({ base: '../' })],
+    build: {
+      outDir,
+      emptyOutDir: true,
+      copyPublicDir: false,
+      target: 'es2022',
+      minify: true,
+      reportCompressedSize: false,
+      lib: { entry: entries, formats: ['es'], fileName: (format, name) => `${name}.js` },
+      rolldownOptions: { treeshake: { moduleSideEffects: true }, output: { chunkFileNames: 'shared-[hash].js', minify: true } },
     },
   };
 }

@@ -20,6 +20,7 @@ const shipsCjsTypes = packed().files.some((f) => f.path === 'dist/index.d.cts');
 const CONSUMER = `import { init, AttentionError, AttentionRangeError } from 'attention-lab';
 import type { AttentionErrorCode, AttentionLab, AttentionResult, Matrix, MultiHeadResult, NadarayaWatsonResult, Step, VariantResult } from 'attention-lab';
 import { defineAll, getLab, type AttentionSteps } from 'attention-lab/components';
+import { AttentionCost } from 'attention-lab/components/cost';
 
 export async function main(): Promise<number> {
   const lab: AttentionLab = await init({ simd: false });
@@ -68,6 +69,11 @@ export async function main(): Promise<number> {
   steps$.step = 'weights';
   steps$.inputs = { X: Q, Wq: Q, Wk: Q, Wv: Q };
   const shared: AttentionLab = await getLab();
+  // One panel's own entry point: its class, typed as the all-in-one module types it.
+  const cost: AttentionCost = document.createElement('attention-cost');
+  cost.inputs = { X: Q };
+  // @ts-expect-error a panel's entry point exports that panel only
+  import('attention-lab/components/cost').then((m) => m.AttentionSteps);
   // @ts-expect-error components take matrices, not strings
   steps$.inputs = { X: 'the cat' };
 

@@ -3,7 +3,7 @@
 // terms used.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { LANGS, mergeStrings, pickLang, translator } from '../../web/src/i18n.js';
+import { LANGS, addStrings, mergeStrings, pickLang, translator } from '../../web/src/i18n.js';
 
 const DIR = new URL('../../web/src/strings/', import.meta.url);
 const NAMES = readdirSync(DIR).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3));
@@ -12,6 +12,8 @@ const TABLES = Object.fromEntries(await Promise.all(NAMES.map(async (n) => [n, (
 // because components, the page and the embedding docs use the keys as they are.
 const OLDER_PREFIXES = { explorer: ['input', 'mask', 'tab'], heatmap: ['export'], errors: ['error'], steps: ['step', 'explain'], pooling: ['kernel'] };
 const holes = (s) => (s.match(/\{\w+\}/g) ?? []).sort();
+// As the all-in-one components module does (a panel's own entry point adds only its tables).
+addStrings(TABLES);
 
 describe('i18n', () => {
   test('English and Chinese have the same keys and the same placeholders', () => {
@@ -48,7 +50,15 @@ describe('i18n', () => {
     }
   });
 
-  test('i18n.js merges every file in web/src/strings/', () => {
+  test('addStrings adds a table once; a key of another file is refused', () => {
+    const before = Object.keys(LANGS.en).length;
+    addStrings({ steps: TABLES.steps, heads: TABLES.heads });
+    expect(Object.keys(LANGS.en)).toHaveLength(before);
+    const stray = { en: { 'steps.heading': 'again' }, 'zh-CN': { 'steps.heading': '又' } };
+    expect(() => addStrings({ stray })).toThrow(/'steps\.heading'.*strings\/steps\.js.*strings\/stray\.js/);
+  });
+
+  test('with every file added, i18n.js holds every key of web/src/strings/', () => {
     const total = Object.values(TABLES).reduce((n, table) => n + Object.keys(table.en).length, 0);
     expect(Object.keys(LANGS.en)).toHaveLength(total);
     for (const table of Object.values(TABLES)) for (const [key, text] of Object.entries(table['zh-CN'])) expect(LANGS['zh-CN'][key]).toBe(text);

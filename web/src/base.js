@@ -26,6 +26,7 @@ export class AttentionElement extends HTMLElement {
   #width = 0;
   #failed = false;
   #settledWaiters = [];
+  #upgraded = false;
   // A new width may make a formula or table overflow (or stop overflowing).
   #resized = typeof ResizeObserver === 'function' ? new ResizeObserver(([entry]) => this.#widthChanged(entry)) : null;
 
@@ -91,8 +92,23 @@ export class AttentionElement extends HTMLElement {
   }
 
   connectedCallback() {
+    if (!this.#upgraded) this.#takeEarlyProperties();
     this.#resized?.observe(this);
     this.requestRender();
+  }
+
+  /**
+   * Properties set before the element was defined (by a page, or by the explorer before a panel's
+   * code arrived) are the element's own and hide the class's setters: hand each to its setter.
+   */
+  #takeEarlyProperties() {
+    this.#upgraded = true;
+    for (const name of Object.keys(this)) {
+      if (name === 'root') continue;
+      const value = this[name];
+      delete this[name];
+      this[name] = value;
+    }
   }
 
   /** Taken out of the document: nothing of it is pending any more (updateComplete resolves). */

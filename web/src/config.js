@@ -2,11 +2,8 @@
 // bounds and default; the observed attributes, the normalisation and its out-of-range notes, the
 // URL state and the explorer's controls are all derived from these tables (and components.d.ts
 // is tested against them), so a new setting is one new row.
-//
-// model.js and this file import each other: the bounds read LIMITS and the sentence check reads
-// tokenize, and model.js builds from normalise. Neither reads the other at load time (bounds are
-// functions), so the order in which they load does not matter.
-import { LIMITS, MAX_SENTENCE, tokenize } from './model.js';
+import { LIMITS, MAX_SENTENCE } from './limits.js';
+import { tokenize } from './tokenize.js';
 
 /** The default sentence in each language (used when no sentence is given). */
 export const DEFAULT_SENTENCE = { en: 'the cat sat on the mat', 'zh-CN': '小猫坐在垫子上' };
@@ -190,4 +187,11 @@ export function outOfRange(config = {}) {
 /** The input model's settings as given to an element: { property: attribute value or undefined }. */
 export function givenConfig(element) {
   return Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, element.getAttribute(f.attribute) ?? undefined]));
+}
+
+/** The settings as used for n tokens, the mask and n. */
+export function withMask(c, n) {
+  const validLen = Math.min(c.validLen, n);
+  const mask = c.mask === 'causal' ? 'causal' : c.mask === 'padding' ? { validLens: validLen } : undefined;
+  return { config: { ...c, validLen }, mask, n };
 }

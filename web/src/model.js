@@ -1,43 +1,20 @@
 // The one input model behind every panel: a sentence (or the author's tokens) split into tokens,
 // seeded embeddings X and seeded projections W_Q, W_K, W_V, W_O (or the author's own numbers,
 // checked in own-numbers.js), and a mask.
-import { givenFields, normalise } from './config.js';
+import { givenFields, normalise, withMask } from './config.js';
+import { LIMITS } from './limits.js';
+import { tokenize } from './tokenize.js';
 import { INPUT_KEYS, expectShape, givenTokens, inputMode, ownMatrix, refuse, refuseMode, tokensForRows, widthToDk } from './own-numbers.js';
 import { qkvModel, weightsModel } from './own-models.js';
 import { hashString, mulberry32, normals, randomMatrix } from './random.js';
 
-// The settings (their defaults, bounds and out-of-range notes) are defined in config.js.
-export { normalise, outOfRange } from './config.js';
-
-// maxWidth bounds h·d_k, the width of Q, K, V and of the concatenated heads, like d_model.
-export const LIMITS = { maxTokens: 128, maxDModel: 64, maxDk: 64, maxHeads: 8, maxWidth: 64 };
-// The longest sentence read, in characters (a longer one is cut, with a note): a pasted
-// paragraph of 128 words fits.
-export const MAX_SENTENCE = 1600;
-
-const CJK = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
-
-/** Latin text splits into words, Chinese (and other CJK) text into characters; the first `limit` tokens. */
-export function tokenize(sentence, limit = LIMITS.maxTokens) {
-  const tokens = [];
-  let word = '';
-  const flush = () => {
-    if (word) tokens.push(word);
-    word = '';
-  };
-  for (const ch of String(sentence ?? '')) {
-    if (CJK.test(ch)) {
-      flush();
-      tokens.push(ch);
-    } else if (/[\s\p{P}]/u.test(ch)) {
-      flush();
-    } else {
-      word += ch;
-    }
-  }
-  flush();
-  return tokens.slice(0, limit);
-}
+// The settings (their defaults, bounds and out-of-range notes) are defined in config.js, the sizes in
+// limits.js, the tokenizer in tokenize.js and the author's matrices' checks in matrix-input.js; each
+// imports none of the files that use it (this one imports them all and passes them on).
+export { normalise, outOfRange, withMask } from './config.js';
+export { LIMITS, MAX_SENTENCE } from './limits.js';
+export { tokenize } from './tokenize.js';
+export { copyMatrixOrNull, parseMatrixText } from './matrix-input.js';
 
 /** A token's embedding: the same word gets the same row for a given seed. */
 function embed(token, dModel, seed) {
@@ -112,47 +89,3 @@ function embeddedModel(settings, inputs, given, mode) {
   return { mode, given: new Set(Object.keys(own)), ...withMask(c, X.rows), tokens, X, Wq, Wk, Wv, Wo };
 }
 const WEIGHTS = ['X', 'Wq', 'Wk', 'Wv', 'Wo'];
-
-/** The settings as used for n tokens, the mask and n. */
-export function withMask(c, n) {
-  const validLen = Math.min(c.validLen, n);
-  const mask = c.mask === 'causal' ? 'causal' : c.mask === 'padding' ? { validLens: validLen } : undefined;
-  return { config: { ...c, validLen }, mask, n };
-}
-
-const isRow = (r) => Array.isArray(r) || ArrayBuffer.isView(r);
-// Entries of plain arrays must be numbers: null, strings or booleans would become 0, 1 or NaN in silence.
-const allNumbers = (a) => ArrayBuffer.isView(a) || a.every((v) => typeof v === 'number');
-
-/**
- * A copy of a Matrix or of nested rows (arrays or typed arrays) as { rows, cols, data: Float32Array };
- * anything else (ragged rows, a flat array, a wrong data length, an entry that is not a number) gives null.
- */
-export function copyMatrixOrNull(value) {
-  if (!value) return null;
-  if (Array.isArray(value)) {
-    const rows = value.length;
-    if (!value.every(isRow)) return null;
-    const cols = rows ? value[0].length : 0;
-    if (!value.every((r) => r.length === cols && allNumbers(r))) return null;
-    const data = new Float32Array(rows * cols);
-    value.forEach((r, i) => data.set(r, i * cols));
-    return { rows, cols, data };
-  }
-  if (Number.isInteger(value.rows) && Number.isInteger(value.cols) && isRow(value.data) && value.data.length === value.rows * value.cols && allNumbers(value.data))
-    return { rows: value.rows, cols: value.cols, data: Float32Array.from(value.data) };
-  return null;
-}
-
-/** Parse a matrix typed by hand: one row per line, numbers separated by spaces or commas. */
-export function parseMatrixText(text) {
-  const rows = String(text)
-    .trim()
-    .split(/\n+/)
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => line.split(/[\s,;]+/).filter(Boolean).map(Number));
-  if (rows.length === 0) return null;
-  if (rows.some((r) => r.some((v) => !Number.isFinite(v)))) return null;
-  return copyMatrixOrNull(rows);
-}

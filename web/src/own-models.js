@@ -1,6 +1,8 @@
 // The models of an author's Q, K, V and of a trained model's attention weights (see
 // own-numbers.js for the checks they share, model.js for the seeded and X-and-weights model).
-import { LIMITS, copyMatrixOrNull, withMask } from './model.js';
+import { withMask } from './config.js';
+import { LIMITS } from './limits.js';
+import { copyMatrixOrNull } from './matrix-input.js';
 import { ownMatrix, refuse, tokensForRows, widthToDk } from './own-numbers.js';
 
 const shapeOf = (m) => `${m.rows}×${m.cols}`;

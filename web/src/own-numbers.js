@@ -4,7 +4,9 @@
 // ("your Q (inputs.Q)"), shown in the reader's language by error-text.js; nothing falls back to the
 // seeded numbers in silence. model.js and this file import each other (functions only, at call time).
 import { translator } from './i18n.js';
-import { LIMITS, copyMatrixOrNull, tokenize } from './model.js';
+import { LIMITS } from './limits.js';
+import { copyMatrixOrNull } from './matrix-input.js';
+import { tokenize } from './tokenize.js';
 
 /** Every key `inputs` may hold. */
 export const INPUT_KEYS = ['X', 'Wq', 'Wk', 'Wv', 'Wo', 'Q', 'K', 'V', 'weights', 'tokens'];

@@ -9,6 +9,7 @@
 import { AttentionElement } from '../base.js';
 import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, VIEW_FIELDS } from '../config.js';
 import { decodeMatrixText, encodeMatrixText } from '../state.js';
+import { loadPanel } from '../panel-loader.js';
 import { EXPLORER_TAG, PANELS, panelById } from '../panels.js';
 import { applyUrlState, followInUrl } from '../url-sync.js';
 import { checkTyped, panelTabs, settingsForm, typedBoxes } from './explorer-controls.js';
@@ -44,6 +45,8 @@ export class AttentionExplorer extends AttentionElement {
   #lang = '';
   /** With `sync-url`: the URL writer (see url-sync.js) while connected. */
   #url = null;
+  /** The panels whose code is loading, by id: each defines its element, or shows why it could not. */
+  #loading = new Map();
 
   static get observedAttributes() {
     return [...super.observedAttributes, 'panel'];
@@ -76,6 +79,33 @@ export class AttentionExplorer extends AttentionElement {
   get panel() {
     const p = this.getAttribute('panel');
     return panelById(p) ? p : PANELS[0].id;
+  }
+
+  /** As every element's (base.js), once the shown panels' code has arrived and their elements are defined. */
+  get updateComplete() {
+    const settled = async () => {
+      for (;;) {
+        await super.updateComplete;
+        if (!this.#loading.size) return true;
+        await Promise.all(this.#loading.values());
+      }
+    };
+    return settled();
+  }
+
+  /**
+   * Define panel `id`'s element when its code is not loaded yet: with the all-in-one module every
+   * panel is defined already; with the explorer's own entry point each arrives on its first show.
+   */
+  #defineShown(id) {
+    if (customElements.get(panelById(id).tag) || this.#loading.has(id)) return;
+    const loading = loadPanel(id)
+      .then((element) => element.define())
+      .catch((error) => {
+        this.#ui.panels[id].textContent = this.t('explorer.panelLoadFailed', { msg: error?.message ?? String(error) });
+      })
+      .finally(() => this.#loading.delete(id));
+    this.#loading.set(id, loading);
   }
 
   /** The whole state, as written to the URL by the page. */
@@ -256,6 +286,7 @@ export class AttentionExplorer extends AttentionElement {
   #showPanels(lang) {
     const { panels, tabs } = this.#ui;
     const active = this.panel;
+    this.#defineShown(active);
     for (const [id, panel] of Object.entries(panels)) {
       for (const name of PASS_THROUGH) setAttr(panel, name, name === 'lang' ? lang : this.getAttribute(name));
       panel.hidden = id !== active;

@@ -14,9 +14,14 @@ import { AttentionSteps } from './steps/attention-steps.js';
 import { AttentionTrain } from './train/attention-train.js';
 import { AttentionTransformer } from './transformer/attention-transformer.js';
 import { EXPLORER_TAG, PANELS } from '../panels.js';
+import { addStrings } from '../i18n.js';
 
 export { AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTrain, AttentionTransformer };
 export { getLab } from '../lab.js';
+
+// Every panel's strings (this module holds every panel; a panel's own entry point adds only its tables).
+const STRINGS = import.meta.glob('../strings/*.js', { eager: true, import: 'default' });
+addStrings(Object.fromEntries(Object.entries(STRINGS).map(([file, table]) => [file.match(/([\w-]+)\.js$/)[1], table])));
 
 // Each element by its tag (tests/js/element-docs.test.js checks this against the registry).
 const ELEMENTS = new Map([AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTrain, AttentionTransformer].map((element) => [element.tag, element]));
