@@ -65,7 +65,7 @@ describe('demo page', () => {
     expect(await shownStep(page)).toBe('X');
     await page.locator('attention-explorer attention-steps button[data-key="next"]').click();
     await waitStep(page, 'Q');
-    // Typeset: W with a subscript Q (issue 17), not the raw "XW_Q".
+    // Typeset: W with a subscript Q, not the raw "XW_Q".
     expect(await inSteps(page, "const h = root.querySelector('.step-title'); return [h.textContent, h.querySelector('sub')?.textContent]")).toEqual(['Queries Q = XWQ', 'Q']);
     // the intro's Q = XW_Q and qᵢ = xᵢW_Q too
     expect(await inSteps(page, "return [...root.querySelectorAll('p.intro sub')].map((s) => s.textContent)")).toEqual(['Q', 'Q']);

@@ -9,7 +9,8 @@ import { onIdle } from './scheduler.js';
 import { getLab } from './lab.js';
 import { markScrollRegions } from './scroll-regions.js';
 import { pickLang, translator } from './i18n.js';
-import { CONFIG_ATTRIBUTES, LOOK_FIELDS, givenConfig, normalise, outOfRange } from './config.js';
+import { CONFIG_ATTRIBUTES, LOOK_FIELDS, givenConfig, normalise, outOfRange, panelAttributes } from './config.js';
+import { PANELS } from './panels.js';
 import { parseTokens } from './own-numbers.js';
 import { adoptStyles } from './styles.js';
 
@@ -75,8 +76,10 @@ export class AttentionElement extends HTMLElement {
     return this;
   }
 
+  /** The shared attributes, and a panel's own from the settings table (its row in panels.js names it by tag). */
   static get observedAttributes() {
-    return [...CONFIG_ATTRIBUTES, ...LOOK_FIELDS.map((f) => f.attribute), 'lang', 'step', 'head', 'kernel', 'bandwidth', 'hidden'];
+    const own = PANELS.find((p) => p.tag === this.tag);
+    return [...new Set([...CONFIG_ATTRIBUTES, ...LOOK_FIELDS.map((f) => f.attribute), 'lang', 'step', 'head', 'kernel', 'bandwidth', 'hidden', ...(own ? panelAttributes(own.id) : [])])];
   }
 
   constructor() {

@@ -3,7 +3,12 @@
 // URL state and the explorer's controls are all derived from these tables (and components.d.ts
 // is tested against them), so a new setting is one new row.
 import { LIMITS, MAX_SENTENCE } from './limits.js';
+import { PANELS } from './panels.js';
 import { tokenize } from './tokenize.js';
+
+const ALL = PANELS.map((p) => p.id);
+const ALL_BUT = (...ids) => ALL.filter((id) => !ids.includes(id));
+const MASKED = ['steps', 'compare', 'heads', 'cross', 'cost', 'transformer'];
 
 /** The default sentence in each language (used when no sentence is given). */
 export const DEFAULT_SENTENCE = { en: 'the cat sat on the mat', 'zh-CN': '小猫坐在垫子上' };
@@ -13,21 +18,22 @@ export const DEFAULT_SENTENCE = { en: 'the cat sat on the mat', 'zh-CN': '小猫
  * `min`/`max`: bounds (a number, or a function of LIMITS; a text's `max` is its length); `cap`: a further bound that depends on
  * another setting (`used(property)` gives that setting as used). A number out of its bounds is
  * clamped, a value that is not a number gives the default. `default`: a value, or one per language.
- * `help`: the control has a help line.
+ * `help`: the control has a help line. `usedBy`: the panels whose numbers it changes (every element
+ * observes every one of these; docs/embedding.md's attribute table lists the same panels).
  */
 export const CONFIG_FIELDS = [
-  { attribute: 'sentence', key: 's', property: 'sentence', type: 'text', max: () => MAX_SENTENCE, default: DEFAULT_SENTENCE, help: true },
-  { attribute: 'seed', key: 'seed', property: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, default: 42 },
-  { attribute: 'd-model', key: 'dm', property: 'dModel', type: 'integer', min: 1, max: (limits) => limits.maxDModel, default: 8 },
+  { attribute: 'sentence', key: 's', property: 'sentence', type: 'text', max: () => MAX_SENTENCE, default: DEFAULT_SENTENCE, help: true, usedBy: ALL_BUT('pooling', 'scaling') },
+  { attribute: 'seed', key: 'seed', property: 'seed', type: 'integer', min: 0, max: 2 ** 31 - 1, default: 42, usedBy: ALL },
+  { attribute: 'd-model', key: 'dm', property: 'dModel', type: 'integer', min: 1, max: (limits) => limits.maxDModel, default: 8, usedBy: ALL_BUT('pooling', 'scaling') },
   // d_k ≤ 64 / h: 8 heads of 64 would make 32×512 queries and a 512×64 W_O, beyond the page's sizes.
   // Default d_k = d_model / h = 8 / 1 (d_k = d_v = d_model / h, as in Vaswani et al. and d2l): one
   // head is the first lesson, and its output is d_model wide without a W_O.
-  { attribute: 'd-k', key: 'dk', property: 'dK', type: 'integer', min: 1, max: (limits) => limits.maxDk, cap: (limits, used) => Math.floor(limits.maxWidth / used('heads')), default: 8 },
-  { attribute: 'heads', key: 'h', property: 'heads', type: 'integer', min: 1, max: (limits) => limits.maxHeads, default: 1 },
-  { attribute: 'mask', key: 'mask', property: 'mask', type: 'choice', choices: ['none', 'causal', 'padding'], default: 'none', help: true },
-  { attribute: 'valid-len', key: 'vl', property: 'validLen', type: 'integer', min: 0, max: (limits) => limits.maxTokens, default: 3 },
+  { attribute: 'd-k', key: 'dk', property: 'dK', type: 'integer', min: 1, max: (limits) => limits.maxDk, cap: (limits, used) => Math.floor(limits.maxWidth / used('heads')), default: 8, usedBy: ALL_BUT('pooling', 'scaling') },
+  { attribute: 'heads', key: 'h', property: 'heads', type: 'integer', min: 1, max: (limits) => limits.maxHeads, default: 1, usedBy: ['steps', 'heads', 'transformer'] },
+  { attribute: 'mask', key: 'mask', property: 'mask', type: 'choice', choices: ['none', 'causal', 'padding'], default: 'none', help: true, usedBy: MASKED },
+  { attribute: 'valid-len', key: 'vl', property: 'validLen', type: 'integer', min: 0, max: (limits) => limits.maxTokens, default: 3, usedBy: MASKED },
   // The author's tokens, one per row, shown as given ("didn't", ▁the, ##ing): a JSON array or separated by spaces (own-numbers.js).
-  { attribute: 'tokens', key: 'tok', property: 'tokens', type: 'tokens', max: 16000, default: '', help: true },
+  { attribute: 'tokens', key: 'tok', property: 'tokens', type: 'tokens', max: 16000, default: '', help: true, usedBy: ALL_BUT('pooling', 'scaling') },
 ];
 
 /** The attributes of the input model, observed by every element. */
@@ -56,53 +62,88 @@ export const VIEW_FIELDS = [
 
 /**
  * The panels' own settings, kept in the explorer's state (and so in the URL) from the panels'
- * attributes. `written`/`applied`: the longest value written to the state and applied to the
- * panel; the panels check the values themselves. The source sentence has the sentence's limit:
- * written cut to MAX_SENTENCE (1,600) characters, applied up to 6,400 so the panel can say it was
- * cut (numbers here: this table is read when the module loads, before model.js may have).
+ * attributes. `panel`: the panel whose attribute it is (its row in panels.js). `type`, `min`/`max`
+ * or `choices`, `default`: what the attribute takes; `settingValue` reads the plain ones (a number
+ * clamped, rounded when an integer, the default when absent or not a number; a choice or its
+ * default), and a panel whose rule goes further says so in `rule` (the docs' attribute table and
+ * components.d.ts follow this table: tests/js/panel-settings.test.js). `default: null`: it depends
+ * on something else (`rule`). `written`/`applied`: the longest value written to the state and
+ * applied to the panel. The source sentence has the sentence's limit: written cut to MAX_SENTENCE
+ * (1,600) characters, applied up to 6,400 so the panel can say it was cut (numbers here: this table
+ * is read when the module loads).
  */
+const WEIGHTS = { type: 'choice', choices: ['random', 'trained'], default: 'random' };
+const LAYER = { type: 'integer', min: 0, max: 1, default: 0, rule: 'kept within the trained model\'s layers' };
+const short = { written: 16, applied: 16 };
 export const PANEL_SETTINGS = [
-  { property: 'hiddenSize', key: 'hs', panel: 'compare', attribute: 'hidden-size', written: 16, applied: 16 },
-  { property: 'query', key: 'q', panel: 'pooling', attribute: 'query', written: 16, applied: 16 },
-  { property: 'source', key: 'src', panel: 'cross', attribute: 'source', written: 1600, applied: 6400 },
-  { property: 'scoring', key: 'scoring', panel: 'cross', attribute: 'scoring', written: 16, applied: 16 },
-  { property: 'validLens', key: 'vlens', panel: 'cross', attribute: 'valid-lens', written: 200, applied: 200 },
-  { property: 'swap', key: 'swap', panel: 'positions', attribute: 'swap', written: 16, applied: 16 },
-  { property: 'shift', key: 'shift', panel: 'positions', attribute: 'shift', written: 16, applied: 16 },
-  { property: 'pair', key: 'pair', panel: 'positions', attribute: 'pair', written: 16, applied: 16 },
-  { property: 'window', key: 'win', panel: 'cost', attribute: 'window', written: 16, applied: 16 },
-  { property: 'linformerK', key: 'lk', panel: 'cost', attribute: 'linformer-k', written: 16, applied: 16 },
-  { property: 'maxN', key: 'maxn', panel: 'cost', attribute: 'max-n', written: 16, applied: 16 },
-  { property: 'positional', key: 'pos', panel: 'transformer', attribute: 'positional', written: 16, applied: 16 },
-  { property: 'transformerStep', key: 'tstep', panel: 'transformer', attribute: 'step', written: 16, applied: 16 },
-  { property: 'prefill', key: 'pre', panel: 'decoding', attribute: 'prefill', written: 16, applied: 16 },
-  { property: 'decodeStep', key: 'dstep', panel: 'decoding', attribute: 'decode-step', written: 16, applied: 16 },
-  { property: 'softcap', key: 'cap', panel: 'decoding', attribute: 'softcap', written: 16, applied: 16 },
-  { property: 'slidingWindow', key: 'sw', panel: 'decoding', attribute: 'sliding-window', written: 16, applied: 16 },
-  { property: 'alibiHeads', key: 'ah', panel: 'decoding', attribute: 'alibi-heads', written: 16, applied: 16 },
-  { property: 'ropeBase', key: 'rb', panel: 'decoding', attribute: 'rope-base', written: 16, applied: 16 },
-  { property: 'ropeShift', key: 'rs', panel: 'decoding', attribute: 'rope-shift', written: 16, applied: 16 },
-  { property: 'context', key: 'ctx', panel: 'decoding', attribute: 'context', written: 16, applied: 16 },
-  { property: 'kvShape', key: 'kvs', panel: 'decoding', attribute: 'kv-shape', written: 40, applied: 40 },
-  { property: 'trainTask', key: 'task', panel: 'train', attribute: 'task', written: 16, applied: 16 },
-  { property: 'trainLayers', key: 'tl', panel: 'train', attribute: 'layers', written: 16, applied: 16 },
-  { property: 'trainHeads', key: 'th', panel: 'train', attribute: 'train-heads', written: 16, applied: 16 },
-  { property: 'trainDModel', key: 'tdm', panel: 'train', attribute: 'train-d-model', written: 16, applied: 16 },
-  { property: 'trainScoring', key: 'tsc', panel: 'train', attribute: 'scoring', written: 16, applied: 16 },
-  { property: 'trainSeed', key: 'tseed', panel: 'train', attribute: 'train-seed', written: 16, applied: 16 },
-  { property: 'trainCompare', key: 'tcmp', panel: 'train', attribute: 'compare', written: 16, applied: 16 },
-  { property: 'backwardStep', key: 'bstep', panel: 'backward', attribute: 'step', written: 16, applied: 16 },
-  { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', written: 16, applied: 16 },
-  { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', written: 16, applied: 16 },
-  { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', written: 64, applied: 64 },
-  { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', written: 16, applied: 16 },
-  { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', written: 16, applied: 16 },
-  { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', written: 16, applied: 16 },
-  { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', written: 16, applied: 16 },
-  { property: 'transformerLayer', key: 'tfl', panel: 'transformer', attribute: 'layer', written: 16, applied: 16 },
-  { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', written: 16, applied: 16 },
-  { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', written: 16, applied: 16 },
+  { property: 'hiddenSize', key: 'hs', panel: 'compare', attribute: 'hidden-size', type: 'integer', min: 1, max: 64, default: 8, rule: '0 or not a number gives the default', ...short },
+  { property: 'query', key: 'q', panel: 'pooling', attribute: 'query', type: 'number', min: 0, max: 5, default: 2.5, rule: 'out of range gives the default', ...short },
+  { property: 'source', key: 'src', panel: 'cross', attribute: 'source', type: 'text', default: null, rule: 'the other language\'s default sentence', written: 1600, applied: 6400 },
+  { property: 'scoring', key: 'scoring', panel: 'cross', attribute: 'scoring', type: 'choice', choices: ['dot', 'additive'], default: 'dot', ...short },
+  { property: 'validLens', key: 'vlens', panel: 'cross', attribute: 'valid-lens', type: 'list', default: null, rule: 'one length per target row; absent: the shared mask', written: 200, applied: 200 },
+  { property: 'swap', key: 'swap', panel: 'positions', attribute: 'swap', type: 'list', default: '1 2', rule: 'two positions within the sentence', ...short },
+  { property: 'shift', key: 'shift', panel: 'positions', attribute: 'shift', type: 'integer', min: 1, max: 32, default: 3, ...short },
+  { property: 'pair', key: 'pair', panel: 'positions', attribute: 'pair', type: 'integer', min: 0, max: 31, default: 0, rule: 'at most d_model / 2 − 1', ...short },
+  { property: 'window', key: 'win', panel: 'cost', attribute: 'window', type: 'integer', min: 1, max: 32, default: 2, ...short },
+  { property: 'linformerK', key: 'lk', panel: 'cost', attribute: 'linformer-k', type: 'integer', min: 1, max: 32, default: 3, ...short },
+  { property: 'maxN', key: 'maxn', panel: 'cost', attribute: 'max-n', type: 'integer', min: 64, max: 4096, default: 4096, rule: 'the nearest power of two', ...short },
+  { property: 'positional', key: 'pos', panel: 'transformer', attribute: 'positional', type: 'flag', default: false, ...short },
+  { property: 'transformerStep', key: 'tstep', panel: 'transformer', attribute: 'step', type: 'choice', choices: ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'], default: 'X', ...short },
+  { property: 'prefill', key: 'pre', panel: 'decoding', attribute: 'prefill', type: 'integer', min: 1, max: 127, default: 3, rule: 'at most n − 1', ...short },
+  { property: 'decodeStep', key: 'dstep', panel: 'decoding', attribute: 'decode-step', type: 'integer', min: 0, max: 127, default: 1, rule: 'at most n − prefill', ...short },
+  { property: 'softcap', key: 'cap', panel: 'decoding', attribute: 'softcap', type: 'number', min: 0.1, max: 50, default: 0.5, ...short },
+  { property: 'slidingWindow', key: 'sw', panel: 'decoding', attribute: 'sliding-window', type: 'integer', min: 1, max: 128, default: 3, rule: 'at most n', ...short },
+  { property: 'alibiHeads', key: 'ah', panel: 'decoding', attribute: 'alibi-heads', type: 'integer', min: 1, max: 8, default: 4, ...short },
+  { property: 'ropeBase', key: 'rb', panel: 'decoding', attribute: 'rope-base', type: 'number', min: 2, max: 1e6, default: 10000, ...short },
+  { property: 'ropeShift', key: 'rs', panel: 'decoding', attribute: 'rope-shift', type: 'integer', min: 0, max: 64, default: 5, ...short },
+  { property: 'context', key: 'ctx', panel: 'decoding', attribute: 'context', type: 'integer', min: 1, max: 1048576, default: 4096, ...short },
+  { property: 'kvShape', key: 'kvs', panel: 'decoding', attribute: 'kv-shape', type: 'list', default: '32 32 8 128', rule: 'layers heads kvHeads headDim', written: 40, applied: 40 },
+  { property: 'trainTask', key: 'task', panel: 'train', attribute: 'task', type: 'choice', choices: ['reverse', 'dates', 'grammar', 'repeat'], default: 'reverse', ...short },
+  { property: 'trainLayers', key: 'tl', panel: 'train', attribute: 'layers', type: 'integer', min: 1, max: 3, default: null, rule: 'the task\'s', ...short },
+  { property: 'trainHeads', key: 'th', panel: 'train', attribute: 'train-heads', type: 'choice', choices: [1, 2, 4, 8], default: null, rule: 'the task\'s; another number: the largest of these below it', ...short },
+  { property: 'trainDModel', key: 'tdm', panel: 'train', attribute: 'train-d-model', type: 'integer', min: 8, max: 128, default: null, rule: 'the task\'s; a multiple of the heads', ...short },
+  { property: 'trainScoring', key: 'tsc', panel: 'train', attribute: 'scoring', type: 'choice', choices: ['dot', 'additive', 'unscaled'], default: 'dot', rule: 'seq2seq tasks only', ...short },
+  { property: 'trainSeed', key: 'tseed', panel: 'train', attribute: 'train-seed', type: 'integer', min: 0, max: 2 ** 31 - 1, default: 1, ...short },
+  { property: 'trainCompare', key: 'tcmp', panel: 'train', attribute: 'compare', type: 'choice', choices: ['', 'scaling', 'scoring'], default: '', ...short },
+  { property: 'backwardStep', key: 'bstep', panel: 'backward', attribute: 'step', type: 'choice', choices: ['S', 'P', 'O', 'dO', 'dV', 'dP', 'dS', 'dQ', 'dK'], default: 'S', ...short },
+  { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', type: 'choice', choices: [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128], default: 1, rule: 'another number: the nearest of these', ...short },
+  { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', ...WEIGHTS, ...short },
+  { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', type: 'text', max: 64, default: null, rule: 'an example date in the page\'s language', written: 64, applied: 64 },
+  { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', ...WEIGHTS, ...short },
+  { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', ...WEIGHTS, ...short },
+  { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', ...LAYER, ...short },
+  { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', ...WEIGHTS, ...short },
+  { property: 'transformerLayer', key: 'tfl', panel: 'transformer', attribute: 'layer', ...LAYER, ...short },
+  { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', ...WEIGHTS, ...short },
+  { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', ...LAYER, ...short },
 ];
+
+/** The panels a setting's row says it changes: `usedBy`, or the panel it belongs to (and `alsoPanels`). */
+export const usedBy = (row) => row.usedBy ?? (row.panel ? [row.panel, ...(row.alsoPanels ?? [])] : []);
+
+/** Panel `id`'s own attributes, and the explorer's view attributes it takes (observed by its element). */
+export function panelAttributes(id) {
+  const view = VIEW_FIELDS.filter((f) => f.attribute && (f.panel === id || f.alsoPanels?.includes(id))).map((f) => f.attribute);
+  return [...new Set([...view, ...PANEL_SETTINGS.filter((s) => s.panel === id).map((s) => s.attribute)])];
+}
+
+/** Panel `id`'s row for `attribute`. */
+export const panelSetting = (id, attribute) => PANEL_SETTINGS.find((s) => s.panel === id && s.attribute === attribute);
+
+/**
+ * A plain setting's value as used, from its attribute's text (or null): an integer or number
+ * clamped to its bounds (an integer rounded), a choice kept if it is one; the default when absent,
+ * blank or not a number. A panel's further rule (`rule`) is the panel's to apply.
+ */
+export function settingValue(row, given) {
+  const text = given === null || given === undefined ? '' : String(given).trim();
+  if (row.type === 'choice') return row.choices.find((c) => String(c) === text) ?? row.default;
+  if (text === '') return row.default;
+  let v = Number(text);
+  if (!Number.isFinite(v)) return row.default;
+  if (row.type === 'integer') v = Math.round(v);
+  return clamp(v, row.min, row.max);
+}
 
 /**
  * The matrices a reader may type, in the URL's short form under `key`: `input` is their name in

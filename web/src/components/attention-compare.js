@@ -35,10 +35,6 @@ export class AttentionCompare extends AttentionElement {
   /** One key per method for its timing, which waits until the page is idle (a later render's replaces it). */
   #timings = { additive: {}, scaled: {}, dot: {} };
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'hidden-size'];
-  }
-
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, COMPARE_CSS);

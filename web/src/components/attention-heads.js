@@ -23,9 +23,6 @@ export class AttentionHeads extends AttentionElement {
   #grid = null;
   #row = null;
   #trained = new TrainedGrammar(this, { panel: 'heads', layers: true });
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'weights', 'layer'];
-  }
 
   render(lab) {
     const used = this.#trained.use(this.config(), this.inputs);

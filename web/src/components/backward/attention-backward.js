@@ -38,10 +38,6 @@ export class AttentionBackward extends AttentionElement {
   #shown = null;
   #trained = new TrainedGrammar(this, { panel: 'backward', layers: true });
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'score-scale', 'weights', 'layer'];
-  }
-
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, BACKWARD_CSS);

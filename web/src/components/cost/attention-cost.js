@@ -10,6 +10,7 @@
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, filled, place } from '../../heatmap.js';
+import { panelSetting, settingValue } from '../../config.js';
 import { buildModel } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { renderTexCached } from '../../tex.js';
@@ -50,10 +51,6 @@ export class AttentionCost extends AttentionElement {
   /** The boxes of the sections below the fold, kept from one render to the next. */
   #parts = { lsh: el('div', { 'data-part': 'lsh' }), online: el('div', { 'data-part': 'online' }), table: el('div', { 'data-part': 'table' }) };
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'window', 'linformer-k', 'max-n'];
-  }
-
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, COST_CSS);
@@ -66,12 +63,12 @@ export class AttentionCost extends AttentionElement {
 
   /** Local attention's window w (1–32, default 2). */
   get window() {
-    return clampInt(this.getAttribute('window'), 1, 32, 2);
+    return settingValue(panelSetting('cost', 'window'), this.getAttribute('window'));
   }
 
   /** Linformer's projected length k (1–32, default 3). */
   get linformerK() {
-    return clampInt(this.getAttribute('linformer-k'), 1, 32, 3);
+    return settingValue(panelSetting('cost', 'linformer-k'), this.getAttribute('linformer-k'));
   }
 
   /** The largest n measured: a power of two in 64–4096 (default 4096). */
@@ -286,11 +283,4 @@ export class AttentionCost extends AttentionElement {
       m.status.textContent = same ? t('cost.measured', { w: s.w, k: s.k, d: s.d, ms: fmt(run.ms) }) : t('cost.stale', { w: s.w, k: s.k, d: s.d });
     }
   }
-}
-
-/** An integer attribute clamped to [lo, hi]; `fallback` when absent, empty or not a number. */
-function clampInt(value, lo, hi, fallback) {
-  if (value === null || value === '') return fallback;
-  const v = Math.round(Number(value));
-  return Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : fallback;
 }

@@ -51,10 +51,6 @@ export class AttentionCross extends AttentionElement {
   #steps = null;
   #trained = new TrainedView(this);
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'source', 'scoring', 'valid-lens', 'weights', 'date'];
-  }
-
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, CROSS_CSS);

@@ -5,6 +5,7 @@
 // lab.createKVCache and lab.kvCacheBytes, lab.rotaryEmbedding and lab.rotaryAngles,
 // lab.alibiSlopes and lab.alibiBias, lab.batchedAttention (soft-cap, window, bias, trace).
 import { AttentionElement } from '../../base.js';
+import { panelAttributes } from '../../config.js';
 import { el } from '../../dom.js';
 import { place } from '../../heatmap.js';
 import { mathNodes } from '../../math-text.js';
@@ -21,7 +22,7 @@ import { SoftcapSection } from './softcap-section.js';
 import { DECODING_CSS } from './styles.js';
 
 /** The panel's own attributes (each a row of PANEL_SETTINGS in config.js). */
-export const DECODING_ATTRIBUTES = [...DECODING_NUMBERS.map(([name]) => name), 'kv-shape'];
+export const DECODING_ATTRIBUTES = panelAttributes('decoding');
 
 export class AttentionDecoding extends AttentionElement {
   static tag = 'attention-decoding';
@@ -33,10 +34,6 @@ export class AttentionDecoding extends AttentionElement {
   #softcap = new SoftcapSection(this);
   /** The sentence's token count in the last render (bounds prefill, decode-step and the window). */
   #n = null;
-
-  static get observedAttributes() {
-    return [...super.observedAttributes, ...DECODING_ATTRIBUTES];
-  }
 
   constructor() {
     super();
@@ -57,7 +54,7 @@ export class AttentionDecoding extends AttentionElement {
     const changed = super.outOfRange();
     const n = this.#n;
     const choice = n === null ? null : this.decodeChoice(n);
-    for (const [name] of DECODING_NUMBERS) {
+    for (const { attribute: name } of DECODING_NUMBERS) {
       let used = this.setting(name);
       if (choice && name === 'prefill') used = choice.prefill;
       if (choice && name === 'decode-step') used = choice.step;

@@ -10,7 +10,7 @@ import { fieldset, settingField } from './controls.js';
 import { decodeTrace } from './kv-model.js';
 import { DECODING_NUMBERS } from './settings.js';
 
-const PREFILL_MAX = DECODING_NUMBERS.find(([name]) => name === 'prefill')[2];
+const PREFILL_MAX = DECODING_NUMBERS.find((s) => s.attribute === 'prefill').max;
 
 /** Decode steps listed in the work table (the last ones). */
 const SHOWN_STEPS = 6;

@@ -1,27 +1,13 @@
-// <attention-decoding>'s own settings (DOM-free): each attribute's bounds and default, read and
-// clamped in one place, and the model shapes offered as presets for the KV cache's memory.
+// <attention-decoding>'s own settings (DOM-free): each attribute read as its row of the settings
+// table says (config.js), and the model shapes offered as presets for the KV cache's memory.
+import { PANEL_SETTINGS, panelSetting, settingValue } from '../../config.js';
 
-/** The panel's number attributes: [attribute, min, max, default, integer?]. */
-export const DECODING_NUMBERS = [
-  ['prefill', 1, 127, 3, true],
-  ['decode-step', 0, 127, 1, true],
-  ['softcap', 0.1, 50, 0.5, false],
-  ['sliding-window', 1, 128, 3, true],
-  ['alibi-heads', 1, 8, 4, true],
-  ['rope-base', 2, 1e6, 10000, false],
-  ['rope-shift', 0, 64, 5, true],
-  ['context', 1, 1048576, 4096, true],
-];
-const NUMBER_OF = Object.fromEntries(DECODING_NUMBERS.map(([name, min, max, fallback, integer]) => [name, { min, max, fallback, integer }]));
+/** The panel's number settings (their rows of PANEL_SETTINGS in config.js: bounds and defaults). */
+export const DECODING_NUMBERS = PANEL_SETTINGS.filter((s) => s.panel === 'decoding' && (s.type === 'integer' || s.type === 'number'));
 
 /** Attribute `name`'s value (a string or null) as used: clamped to its bounds, its default when absent or not a number. */
 export function numberSetting(name, given) {
-  const { min, max, fallback, integer } = NUMBER_OF[name];
-  if (given === null || given === undefined || String(given).trim() === '') return fallback;
-  let v = Number(given);
-  if (!Number.isFinite(v)) return fallback;
-  if (integer) v = Math.round(v);
-  return Math.min(max, Math.max(min, v));
+  return settingValue(panelSetting('decoding', name), given);
 }
 
 /**

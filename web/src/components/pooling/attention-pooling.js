@@ -47,10 +47,6 @@ export class AttentionPooling extends AttentionElement {
   #first = true;
   #tailKey = {};
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'query'];
-  }
-
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, POOLING_CSS);

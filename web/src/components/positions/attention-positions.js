@@ -42,10 +42,6 @@ export class AttentionPositions extends AttentionElement {
   #parts = { rotation: el('div', { 'data-part': 'rotation' }), swap: el('div', { 'data-part': 'swap' }) };
   #details = null;
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'swap', 'shift', 'pair'];
-  }
-
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, POSITIONS_CSS);

@@ -41,9 +41,6 @@ export class AttentionSteps extends AttentionElement {
   #pool = new Map();
   #large = new Map();
   #trained = new TrainedGrammar(this);
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'weights'];
-  }
 
   disconnectedCallback() {
     this.stop();

@@ -14,7 +14,7 @@ import { TrainControls } from './controls.js';
 import { trainExportBar } from './exports.js';
 import { RunPair } from './run-pair.js';
 import { TrainSession } from './session.js';
-import { GRAMMAR_LOSS_FLOOR, TASK_FACTS, TRAIN_ATTRIBUTES, givenSettings, settingsKey, trainSettings } from './settings.js';
+import { GRAMMAR_LOSS_FLOOR, TASK_FACTS, givenSettings, settingsKey, trainSettings } from './settings.js';
 import { TRAIN_CSS } from './styles.js';
 import { TryBox } from './try-box.js';
 import { gridElement, warmUp, stateText, statusText, syncCurves, syncGrid, syncProgress } from './views.js';
@@ -47,10 +47,6 @@ export class AttentionTrain extends AttentionElement {
   #lastState = 'idle';
   /** The language warmUp ran for. */
   #warm = null;
-
-  static get observedAttributes() {
-    return [...super.observedAttributes, ...TRAIN_ATTRIBUTES];
-  }
 
   constructor() {
     super();

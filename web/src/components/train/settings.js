@@ -3,8 +3,13 @@
 // scoring and the seed, read from attribute values; and the createTransformer options and the
 // training schedule they give. Sizes left out take the task's own defaults (the ones measured to
 // learn it, bindings/tasks/*.js).
+import { panelSetting } from '../../config.js';
 
-export const TRAIN_TASKS = ['reverse', 'dates', 'grammar', 'repeat'];
+// The choices and bounds of the panel's settings: their rows of the settings table (config.js).
+const row = (attribute) => panelSetting('train', attribute);
+const bounds = (attribute) => [row(attribute).min, row(attribute).max];
+
+export const TRAIN_TASKS = row('task').choices;
 
 /**
  * What the page needs of each task before the worker has loaded the training build: its kind, its
@@ -33,12 +38,12 @@ export const factsOf = (task) => ({
  */
 export const GRAMMAR_LOSS_FLOOR = { nats: 8.84, tokens: 13.9, floor: 0.64 };
 /** Scaled dot-product, additive (Bahdanau), unscaled dot-product: the cross-attention of a seq2seq model. */
-export const SCORINGS = ['dot', 'additive', 'unscaled'];
-export const BOUNDS = { layers: [1, 3], heads: [1, 8], dModel: [8, 128], seed: [0, 2 ** 31 - 1] };
+export const SCORINGS = row('scoring').choices;
+export const BOUNDS = { layers: bounds('layers'), heads: [Math.min(...row('train-heads').choices), Math.max(...row('train-heads').choices)], dModel: bounds('train-d-model'), seed: bounds('train-seed') };
 /** The head counts offered: powers of two, so the widths offered split evenly. */
-export const HEADS = [1, 2, 4, 8];
+export const HEADS = row('train-heads').choices;
 /** Compare modes: none, scaled vs unscaled dot-product, scaled dot-product vs additive (seq2seq only). */
-export const COMPARES = ['', 'scaling', 'scoring'];
+export const COMPARES = row('compare').choices;
 /**
  * The panel's attributes (in the order of its form) and the settings they give. Not `heads`,
  * `d-model` or `seed`: those are the input model's, which the explorer gives every panel.
@@ -52,7 +57,6 @@ export const TRAIN_FIELDS = [
   { attribute: 'train-seed', name: 'seed' },
   { attribute: 'compare', name: 'compare' },
 ];
-export const TRAIN_ATTRIBUTES = TRAIN_FIELDS.map((f) => f.attribute);
 const ATTRIBUTE_OF = Object.fromEntries(TRAIN_FIELDS.map((f) => [f.name, f.attribute]));
 
 /** The settings as given on `element` ({ task, layers, heads, dModel, scoring, seed }: attribute values or null). */

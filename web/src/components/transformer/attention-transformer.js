@@ -43,10 +43,6 @@ export class AttentionTransformer extends AttentionElement {
   #preparing = null;
   #trained = new TrainedBlock(this);
 
-  static get observedAttributes() {
-    return [...super.observedAttributes, 'positional', 'weights', 'layer'];
-  }
-
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, TRANSFORMER_CSS);
