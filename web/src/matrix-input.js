@@ -23,14 +23,19 @@ export function copyMatrixOrNull(value) {
   return null;
 }
 
-/** Parse a matrix typed by hand: one row per line, numbers separated by spaces or commas. */
-export function parseMatrixText(text) {
-  const rows = String(text)
+/** The rows of a matrix typed by hand, each a list of its entries as typed: one row per line, entries separated by spaces, commas or semicolons. */
+export function typedRows(text) {
+  return String(text)
     .trim()
     .split(/\n+/)
     .map((line) => line.trim())
     .filter(Boolean)
-    .map((line) => line.split(/[\s,;]+/).filter(Boolean).map(Number));
+    .map((line) => line.split(/[\s,;]+/).filter(Boolean));
+}
+
+/** Parse a matrix typed by hand: one row per line, numbers separated by spaces or commas. */
+export function parseMatrixText(text) {
+  const rows = typedRows(text).map((row) => row.map(Number));
   if (rows.length === 0) return null;
   if (rows.some((r) => r.some((v) => !Number.isFinite(v)))) return null;
   return copyMatrixOrNull(rows);

@@ -2,6 +2,7 @@
 // their keys (the input model's settings, the explorer's view, the panels' own settings and the
 // typed matrices) are defined in config.js; the keys are part of every link already shared.
 import { URL_KEYS } from './config.js';
+import { typedRows } from './matrix-input.js';
 
 /** Read the known fields from a query string (unknown keys are ignored). */
 export function readState(search) {
@@ -24,12 +25,7 @@ export function writeState(state) {
  * as typed ("1 0\n0 2" → "1,0;0,2"). Null when the text is not a matrix of finite numbers.
  */
 export function encodeMatrixText(text) {
-  const rows = String(text)
-    .trim()
-    .split(/\n+/)
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => line.split(/[\s,;]+/).filter(Boolean));
+  const rows = typedRows(text);
   if (rows.length === 0 || rows.some((r) => r.length !== rows[0].length || r.some((v) => !Number.isFinite(Number(v))))) return null;
   return rows.map((r) => r.join(',')).join(';');
 }
