@@ -1,9 +1,10 @@
 // The compare panel's time per call (web/src/components/compare/timing.js) and its format
 // (duration in web/src/format.js): a call of 20 µs on a clock that moves in steps of 100 µs (a
-// page without cross-origin isolation) reads 20 µs, not 0; a batch slowed by a pause is dropped.
+// page without cross-origin isolation) reads 20 µs, not 0; a batch slowed by a pause is dropped;
+// a time is shown only when the same path's empty call takes under 10 % of it.
 import { describe, expect, it } from 'vitest';
 
-import { timePerCall } from '../../web/src/components/compare/timing.js';
+import { MAX_OVERHEAD, measureAgainstEmpty, timePerCall, timingVerdict } from '../../web/src/components/compare/timing.js';
 import { duration } from '../../web/src/format.js';
 
 /** A virtual clock: `cost` ms per call, read in steps of `step` ms. */
@@ -67,5 +68,38 @@ describe('duration', () => {
     expect(duration(2.54)).toBe('2.5 ms');
     expect(duration(0.0000456)).toBe('46 ns');
     expect(duration(NaN)).toBe('—');
+  });
+});
+
+describe('timingVerdict and measureAgainstEmpty: a time is shown only when the empty call takes under 10 % of it', () => {
+  it('shows when the empty call is under 10 % of the call, hides at 10 % and above', () => {
+    expect(MAX_OVERHEAD).toBe(0.1);
+    expect(timingVerdict(0.1, 0.009)).toMatchObject({ show: true, call: 0.1, empty: 0.009 });
+    expect(timingVerdict(1, 0.1).show).toBe(false);
+    expect(timingVerdict(1, 0.099).show).toBe(true);
+    expect(timingVerdict(0.1, 0.05).show).toBe(false);
+    // The learner's case: 58 µs and 130 µs calls whose empty calls took about as long.
+    expect(timingVerdict(0.058, 0.05).show).toBe(false);
+    // Nothing measured: nothing shown.
+    expect(timingVerdict(0, 0).show).toBe(false);
+    expect(timingVerdict(NaN, 0.001).show).toBe(false);
+  });
+
+  it('times the call and its empty call with the same loop on the same clock', () => {
+    // A fixed cost of 10 µs per call on a 100 µs clock: work of 200 µs shows, work of 50 µs does not.
+    let t = 0.05;
+    const now = () => Math.floor(t / 0.1) * 0.1;
+    const cost = (work) => () => {
+      t += 0.01 + work;
+    };
+    const big = measureAgainstEmpty(cost(0.2), cost(0), { now });
+    expect(big.show).toBe(true);
+    expect(big.empty).toBeGreaterThan(0.009);
+    expect(big.empty).toBeLessThan(0.011);
+    expect(big.call).toBeGreaterThan(0.2);
+    expect(big.call).toBeLessThan(0.22);
+    const small = measureAgainstEmpty(cost(0.05), cost(0), { now });
+    expect(small.show).toBe(false);
+    expect(small.share).toBeGreaterThan(0.1);
   });
 });

@@ -31,14 +31,52 @@ function textOn(rgb) {
   return (L + 0.05) / 0.05 >= 1.05 / (L + 0.05) ? '#000' : '#fff';
 }
 
+// A range several figures share, carried by a matrix's data (onScale) to scaleFor: the heatmap
+// (web/src/heatmap/cells.js) and the figure exports call scaleFor(data, isMasked) and pass no range.
+const RANGE = Symbol('attention-lab shared range');
+
 /**
- * A scale for the finite values of `data` (masked entries are skipped).
+ * The range { min, max } of the finite values of several matrices together (a cell ≤ −1e30, the
+ * library's stand-in for a masked −∞, is skipped; so are the cells a `masks[i]` marks 0), for
+ * figures of one quantity drawn side by side on one colour scale.
+ */
+export function sharedRange(matrices, masks = []) {
+  let min = Infinity;
+  let max = -Infinity;
+  matrices.forEach(({ data }, i) => {
+    const mask = masks[i];
+    for (let k = 0; k < data.length; k++) {
+      const v = data[k];
+      if ((mask && mask[k] === 0) || !Number.isFinite(v) || v <= -1e30) continue;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  });
+  return min === Infinity ? { min: 0, max: 0 } : { min, max };
+}
+
+/** `matrix` (copied) to be drawn on the scale of `range` (sharedRange) with its neighbours. */
+export function onScale(matrix, range) {
+  const data = Float32Array.from(matrix.data);
+  data[RANGE] = range;
+  return { rows: matrix.rows, cols: matrix.cols, data };
+}
+
+/** Each of `matrices` on the one scale of them all (sharedRange; `masks` as there). */
+export function onOneScale(matrices, masks) {
+  const range = sharedRange(matrices, masks);
+  return matrices.map((m) => onScale(m, range));
+}
+
+/**
+ * A scale for the finite values of `data` (masked entries are skipped), widened to `range` when
+ * one is given or carried (onScale): figures given the same range get the same scale and legend.
  * Returns { kind, min, max, color(v) → {bg, fg} } for cells and the legend (its bar: the kind's
  * STOPS as a gradient in styles.js).
  */
-export function scaleFor(data, isMasked = () => false) {
-  let min = Infinity;
-  let max = -Infinity;
+export function scaleFor(data, isMasked = () => false, range = data[RANGE]) {
+  let min = range ? range.min : Infinity;
+  let max = range ? range.max : -Infinity;
   for (let k = 0; k < data.length; k++) {
     if (isMasked(k)) continue;
     const v = data[k];

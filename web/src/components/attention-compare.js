@@ -1,8 +1,10 @@
 // <attention-compare>: additive vs scaled dot-product vs unscaled dot-product
 // on the same Q, K, V and mask; entropy per row, parameters, FLOPs and the
-// time each WASM call takes (measured when the page is idle); queries whose width differs from the keys'; and
+// time each WASM call takes (measured when the page is idle, and shown only when the same
+// function's empty 1×1 call takes under a tenth of it); queries whose width differs from the keys'; and
 // Dive into Deep Learning 10.3's additive example (compare/d2l-example.js).
 import { AttentionElement } from '../base.js';
+import { onOneScale } from '../colors.js';
 import { el } from '../dom.js';
 import { errorText } from '../error-text.js';
 import { duration, grouped } from '../format.js';
@@ -16,7 +18,7 @@ import { renderTexCached } from '../tex.js';
 import { traceMatrix } from '../trace-view.js';
 import { SCORING_TEX, additiveWeights, costs, rowEntropy } from './compare/compare-model.js';
 import { D2lExample } from './compare/d2l-example.js';
-import { timePerCall as timed } from './compare/timing.js';
+import { MAX_OVERHEAD, measureAgainstEmpty } from './compare/timing.js';
 import { COMPARE_CSS } from './compare/styles.js';
 
 export { costs, rowEntropy } from './compare/compare-model.js';
@@ -82,7 +84,16 @@ export class AttentionCompare extends AttentionElement {
       scaled: () => lab.scaledDotProductAttention(Q, K, V, { mask }),
       dot: () => lab.scaledDotProductAttention(Q, K, V, { mask, scale: 1 }),
     };
-    const methods = Object.entries(calls).map(([key, call]) => [key, call(), call]);
+    // The same functions with the same options on 1×1 inputs: the fixed cost of a call on each path.
+    const one = { rows: 1, cols: 1, data: new Float32Array([0.5]) };
+    const oneMask = mask === 'causal' ? 'causal' : mask ? { validLens: [1] } : undefined;
+    const oneW = additiveWeights(1, 1, 1, 1);
+    const empties = {
+      additive: () => lab.additiveAttention(one, one, one, { ...oneW, mask: oneMask }),
+      scaled: () => lab.scaledDotProductAttention(one, one, one, { mask: oneMask }),
+      dot: () => lab.scaledDotProductAttention(one, one, one, { mask: oneMask, scale: 1 }),
+    };
+    const methods = Object.entries(calls).map(([key, call]) => [key, call(), call, empties[key]]);
     return { Q, K, V, dh, n: Q.rows, Wk, wv, methods };
   }
 
@@ -115,12 +126,14 @@ export class AttentionCompare extends AttentionElement {
     return box;
   }
 
-  /** The three weight matrices side by side. */
+  /** The three weight matrices side by side, on one colour scale. */
   #weights({ methods, n }, tokens) {
     const t = this.t;
     const grid = (this.#grid ??= el('div', { class: 'grid' }));
-    const figures = methods.map(([key, result]) => {
-      const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: result.weights, rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: key });
+    // One quantity side by side: one colour scale and legend (0.47 and 0.88 were both drawn yellow).
+    const weights = onOneScale(methods.map(([, result]) => result.weights));
+    const figures = methods.map(([key], i) => {
+      const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: weights[i], rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: key });
       heat.el.dataset.method = key;
       return heat.el;
     });
@@ -142,23 +155,38 @@ export class AttentionCompare extends AttentionElement {
     const row = (label, values) => body.appendChild(el('tr', {}, el('th', { scope: 'row', text: label }), ...values.map((v) => el('td', { text: v }))));
     row(t('compare.params'), methods.map(([key]) => grouped(cost[key].params)));
     row(t('compare.flops'), methods.map(([key]) => grouped(cost[key].flops)));
-    this.#timeWhenIdle(methods, row(t('compare.time'), methods.map(() => t('compare.timing'))));
+    const note = el('p', { class: 'note', 'data-role': 'timing-note', text: t('compare.timingWhy', { share: MAX_OVERHEAD * 100 }) });
+    const sizes = { n, m: n, dk: config.dK, dh };
+    this.#timeWhenIdle(methods, row(t('compare.time'), methods.map(() => t('compare.timing'))), note, sizes);
     tokens.forEach((tok, i) => row(`${t('compare.entropy')} · ${tok}`, entropies.map((e) => e[i].toFixed(3))));
     table.append(body);
-    return el('div', { class: 'scroll' }, table);
+    return el('div', {}, el('div', { class: 'scroll' }, table), note);
   }
 
   /**
-   * Each method's time per call (compare/timing.js: repeated batches, some 5 ms a method) is
-   * measured when the page is next idle, one method per piece, and written into its cell of `tr`:
-   * measured in the render, the three took 20–50 ms, every change of the panel over a frame.
+   * Each method's time per call and its empty 1×1 call's (compare/timing.js: the same loop of
+   * repeated batches, some 5 ms each) are measured when the page is next idle, one method per
+   * piece: measured in the render, the three took 20–50 ms, every change of the panel over a
+   * frame. A time is written into its cell of `tr` with the sizes it was measured at only when
+   * the empty call takes under MAX_OVERHEAD of it (else a dash, and `note` says why); each cell
+   * keeps both measurements (data-call-ms, data-empty-ms).
    */
-  #timeWhenIdle(methods, tr) {
+  #timeWhenIdle(methods, tr, note, sizes) {
+    const t = this.t;
     tr.dataset.role = 'time';
     const cells = tr.querySelectorAll('td');
-    methods.forEach(([key, , call], i) =>
+    const verdicts = new Map();
+    methods.forEach(([key, , call, empty], i) =>
       later(this.#timings[key], () => {
-        cells[i].textContent = duration(timed(call)[1]);
+        const verdict = measureAgainstEmpty(call, empty);
+        verdicts.set(key, verdict);
+        const cell = cells[i];
+        Object.assign(cell.dataset, { callMs: String(verdict.call), emptyMs: String(verdict.empty), shown: String(verdict.show) });
+        cell.textContent = verdict.show ? t(key === 'additive' ? 'compare.timeAtAdditive' : 'compare.timeAt', { time: duration(verdict.call), ...sizes }) : '—';
+        if (verdicts.size < methods.length) return;
+        const hidden = methods.filter(([k]) => !verdicts.get(k).show).map(([k]) => t(`compare.${k}`));
+        note.dataset.hidden = String(hidden.length);
+        note.textContent = hidden.length ? t('compare.noTiming', { methods: hidden.join(t('compare.listSep')), share: MAX_OVERHEAD * 100 }) : t('compare.timingShown', { share: MAX_OVERHEAD * 100 });
       }),
     );
   }

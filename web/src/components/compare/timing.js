@@ -42,3 +42,30 @@ export function timePerCall(fn, { batch = 1, samples = 4, maxCalls = 4096, now =
   const kept = times.length > 1 ? times.slice(0, -1) : times;
   return [value, kept.reduce((a, b) => a + b, 0) / (kept.length * k), k];
 }
+
+/**
+ * The share of a call's measured time that is the fixed cost of any call on its path (crossing
+ * into WebAssembly, checking the arguments, copying in and out): at or above this, the page shows
+ * no time (it would compare fixed costs, not the work the FLOP counts describe).
+ */
+export const MAX_OVERHEAD = 0.1;
+
+/**
+ * Whether a time per call is worth showing: the same path's empty call (a 1×1 call, timed by the
+ * same loop) takes under MAX_OVERHEAD of it. `call` and `empty` are ms per call.
+ * @returns {{ show: boolean, call: number, empty: number, share: number }}
+ */
+export function timingVerdict(call, empty) {
+  const share = call > 0 && Number.isFinite(call) ? empty / call : Infinity;
+  return { show: share < MAX_OVERHEAD, call, empty, share };
+}
+
+/**
+ * Times `call` and its path's `empty` call with the same loop (timePerCall) and says whether the
+ * call's time can be shown: { show, call, empty, share } (ms per call).
+ */
+export function measureAgainstEmpty(call, empty, options) {
+  const [, emptyMs] = timePerCall(empty, options);
+  const [, callMs] = timePerCall(call, options);
+  return timingVerdict(callMs, emptyMs);
+}

@@ -4,6 +4,7 @@
 // bandwidth and a query (controls.js, query-chart.js); parametric pooling learns a bandwidth
 // (fit-section.js). A change of kernel, bandwidth or query updates kept nodes in place.
 import { AttentionElement } from '../../base.js';
+import { onScale, sharedRange } from '../../colors.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { cancel, later } from '../../scheduler.js';
@@ -192,16 +193,19 @@ export class AttentionPooling extends AttentionElement {
     return section;
   }
 
-  /** The query's weights over the training points, and every test point's (redrawn only when they change). */
+  /** The query's weights over the training points, and every test point's (redrawn only when they change), on one scale. */
   #heatmaps({ xTrain, xTest }, all, one, xq) {
     const t = this.t;
     const trainLabels = Array.from(xTrain, fmt);
     const common = { t, colLabels: trainLabels, compact: true, pool: this.#pool };
-    const allKey = `${this.#all.key}|${this.language}`;
+    // Both are weights: one colour scale and legend. The test points' map is drawn again only when
+    // the query's weights reach above its own largest (rare: the test points are dense).
+    const range = sharedRange([all.weights, one.weights]);
+    const allKey = `${this.#all.key}|${this.language}|${range.max}`;
     if (this.#allMap?.key !== allKey) {
-      const map = createHeatmap({ ...common, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: all.weights, rowLabels: Array.from(xTest, fmt), slot: 'all' });
+      const map = createHeatmap({ ...common, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: onScale(all.weights, range), rowLabels: Array.from(xTest, fmt), slot: 'all' });
       this.#allMap = { key: allKey, el: map.el };
     }
-    return [createHeatmap({ ...common, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: one.weights, rowLabels: [`x=${fmt(xq)}`], slot: 'query' }).el, this.#allMap.el];
+    return [createHeatmap({ ...common, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: onScale(one.weights, range), rowLabels: [`x=${fmt(xq)}`], slot: 'query' }).el, this.#allMap.el];
   }
 }

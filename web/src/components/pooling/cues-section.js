@@ -3,6 +3,7 @@
 // two 10×10 heatmaps of attention weights: the identity (each query attends only to the key of
 // its own index) and a seeded random matrix after lab.softmax, row by row. It depends on the seed
 // and language only, so the host keeps it while the kernel, bandwidth and query change.
+import { onOneScale } from '../../colors.js';
 import { el } from '../../dom.js';
 import { createHeatmap } from '../../heatmap.js';
 import { cueScores, identityWeights } from '../../pooling-data.js';
@@ -10,8 +11,8 @@ import { rowStats } from './weights.js';
 
 /** The section for `seed`; `pool`: the host's kept heatmaps. */
 export function cuesSection(t, lab, seed, pool) {
-  const identity = identityWeights(10);
-  const random = lab.softmax(cueScores(seed, 10));
+  // Both are weights: one colour scale and legend (the identity's 1 and the random rows' largest alike).
+  const [identity, random] = onOneScale([identityWeights(10), lab.softmax(cueScores(seed, 10))]);
   // Illustrations, not results: no export buttons (each heatmap's bar is DOM the first render pays for).
   const common = { t, pool, compact: false, maskedText: '0', exportable: false };
   const sums = Array.from({ length: random.rows }, (_, i) => rowStats(random, i).sum);
@@ -32,5 +33,5 @@ export function cuesSection(t, lab, seed, pool) {
   );
 }
 
-/** Rows are queries q0…q9, columns keys k0…k9 (symbols, the same in both languages). */
-const LABELS = { rowLabels: Array.from({ length: 10 }, (_, i) => `q${i}`), colLabels: Array.from({ length: 10 }, (_, j) => `k${j}`) };
+/** Rows are queries q1…q10, columns keys k1…k10 (symbols, the same in both languages; counted from 1 like every label of the page). */
+const LABELS = { rowLabels: Array.from({ length: 10 }, (_, i) => `q${i + 1}`), colLabels: Array.from({ length: 10 }, (_, j) => `k${j + 1}`) };

@@ -4,6 +4,7 @@
 import { PALETTE, lineChart } from '../../chart.js';
 import { el } from '../../dom.js';
 import { renderTexCached } from '../../tex.js';
+import { classifyLoss, curveSentence } from './loss-curve.js';
 import { RATES } from './settings.js';
 
 const FORMULA = String.raw`f(x) = \sum_{i} \operatorname{softmax}\Big(-\tfrac{1}{2}\big((x - x_i)\,w\big)^2\Big)\, y_i, \qquad L(w) = \tfrac{1}{2} \sum_{i} \big(f_{-i}(x_i) - y_i\big)^2`;
@@ -39,6 +40,7 @@ export function fitSection(t, fit, rate, { onRate, onUse, texCache }) {
   use.addEventListener('click', () => onUse(Math.min(10, Math.max(0.01, Number(fit.bandwidth.toFixed(2))))));
   const losses = Array.from(fit.losses);
   const result = t('pooling.fitResult', { w: fit.w.toFixed(3), h: fit.bandwidth.toFixed(3), first: losses[0].toFixed(2), last: losses.at(-1).toFixed(2), epochs: losses.length });
+  const curve = classifyLoss(losses);
   return el(
     'section',
     { class: 'fit', part: 'fit', 'aria-labelledby': 'fit-heading' },
@@ -48,5 +50,6 @@ export function fitSection(t, fit, rate, { onRate, onUse, texCache }) {
     el('div', { class: 'controls' }, el('div', { class: 'field' }, el('label', { for: 'rate', text: t('pooling.rate') }), rates), use),
     el('figure', { class: 'chart chart-wrap', part: 'chart' }, lossChart(t, losses)),
     el('p', { class: 'readout', 'data-role': 'fit', text: result }),
+    el('p', { class: 'readout', 'data-role': 'fit-curve', 'data-kind': curve.kind, text: curveSentence(t, curve, losses.length) }),
   );
 }

@@ -1,6 +1,7 @@
 // What goes with each step of <attention-transformer> under its heatmap: the
 // heads, the operands (hover a cell to see where it came from), the row
 // statistics of a LayerNorm, and the notes saying why the step is there.
+import { onOneScale } from '../../colors.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { fillStatsTable } from './stats-table.js';
@@ -73,12 +74,14 @@ export class StepContent {
     return { items: s.items, operands: s.operands };
   }
 
-  /** Each head's weights, small, side by side. */
+  /** Each head's weights, small, side by side, on one colour scale. */
   #heads({ c, t, pool }) {
     const { tokens } = c.model;
     const grid = (this.#headsGrid ??= el('div', { class: 'heads-grid', part: 'heads' }));
+    // One quantity side by side: the heads' weights on one colour scale and legend.
+    const weights = onOneScale(c.result.heads.map((head) => head.weights), c.result.heads.map(() => c.bits));
     const figures = c.result.heads.map((head, k) => {
-      const h = createHeatmap({ t, name: t('transformer.head', { h: k + 1 }), matrix: head.weights, mask: c.bits, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: true, exportable: false, pool, slot: `head-${k}` });
+      const h = createHeatmap({ t, name: t('transformer.head', { h: k + 1 }), matrix: weights[k], mask: c.bits, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: true, exportable: false, pool, slot: `head-${k}` });
       h.el.dataset.matrix = `head-${k}`;
       return h.el;
     });
