@@ -8,6 +8,7 @@
 // n×n weights (charts.js); and D2L's CNN / RNN / self-attention comparison with live n, d
 // (compare-table.js).
 import { AttentionElement } from '../../base.js';
+import { onOneScale } from '../../colors.js';
 import { el } from '../../dom.js';
 import { createHeatmap, filled, place } from '../../heatmap.js';
 import { panelSetting, settingValue } from '../../config.js';
@@ -133,7 +134,7 @@ export class AttentionCost extends AttentionElement {
     return box;
   }
 
-  /** The heading, the mask's note and the four heatmaps with their costs. */
+  /** The heading, the mask's note and the four heatmaps (on one colour scale) with their costs. */
   #sentenceSection(model, results) {
     const t = this.t;
     const out = [el('h3', { text: t('cost.sentenceHeading') })];
@@ -141,7 +142,10 @@ export class AttentionCost extends AttentionElement {
     if (model.config.mask === 'causal') out.push(el('p', { class: 'note', text: t('cost.causalNote') }));
     const compact = results.n > 8;
     this.#grid ??= el('div', { class: 'cost-grid' });
-    place(this.#grid, sentenceCells(t, results).map((cell) => this.#cellBox(cell, model.tokens, compact)));
+    // The four methods' weights side by side: one colour scale and legend.
+    const cells = sentenceCells(t, results);
+    const shared = onOneScale(cells.map((cell) => cell.matrix), cells.map((cell) => cell.mask));
+    place(this.#grid, cells.map((cell, i) => this.#cellBox({ ...cell, matrix: shared[i] }, model.tokens, compact)));
     out.push(this.#grid);
     return out;
   }

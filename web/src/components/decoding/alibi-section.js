@@ -1,6 +1,7 @@
 // <attention-decoding>'s ALiBi section: per head, the bias −m_h·(i − j) (lab.alibiBias, slopes from
 // lab.alibiSlopes) and the causal weights it gives (lab.batchedAttention with the bias, the same
 // query in every head), how far back each head looks on average, and the weights without a bias.
+import { onOneScale } from '../../colors.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { alibiRun, slopeText } from './alibi-model.js';
@@ -24,6 +25,10 @@ export class AlibiSection {
     ui.legend.textContent = t('decoding.alibiControls');
     ui.heads.sync({ text: t('decoding.alibiHeads', { h: heads }), min: 1, max: 8, value: heads });
     const r = alibiRun(lab, proj, heads);
+    // Every head's bias on one colour scale, every head's weights on another: side by side, one quantity, one legend.
+    const masks = r.heads.map((head) => head.mask);
+    const biases = onOneScale(r.heads.map((head) => head.bias), masks);
+    const weights = onOneScale(r.heads.map((head) => head.weights), masks);
     const heat = (slot, name, matrix, mask) => {
       const h = createHeatmap({ t, name, file: `decoding-${slot}`, matrix, mask, maskedText: slot.startsWith('alibi-bias') ? '−∞' : '0', rowLabels: tokens, colLabels: tokens, pool: this.#pool, slot, compact: tokens.length > 8 });
       h.el.dataset.matrix = slot;
@@ -34,8 +39,8 @@ export class AlibiSection {
       if (!box) this.#boxes.set(h, (box = el('div', { class: 'alibi-head', 'data-head': String(h) })));
       place(box, [
         el('h4', { text: t('decoding.alibiHead', { h: h + 1, m: slopeText(head.slope) }) }),
-        heat(`alibi-bias-${h}`, t('decoding.alibiBias', { h: h + 1 }), head.bias, head.mask),
-        heat(`alibi-weights-${h}`, t('decoding.alibiWeights', { h: h + 1 }), head.weights, head.mask),
+        heat(`alibi-bias-${h}`, t('decoding.alibiBias', { h: h + 1 }), biases[h], head.mask),
+        heat(`alibi-weights-${h}`, t('decoding.alibiWeights', { h: h + 1 }), weights[h], head.mask),
         el('p', { class: 'note', 'data-role': `alibi-distance-${h}`, text: t('decoding.alibiDistance', { x: head.distance.toFixed(2) }) }),
       ]);
       return box;

@@ -3,6 +3,7 @@
 // and the scores q_rot(m)·k_rot(n), constant along diagonals (m − n fixed), then the same with both positions
 // moved by a shift: unchanged; the pairings (rotate-half here, RoFormer's interleaved) and a link to the
 // positional-encoding panel's rotation. Numbers from rope-model.js, i.e. from the library.
+import { onOneScale } from '../../colors.js';
 import { el } from '../../dom.js';
 import { exact } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
@@ -41,7 +42,9 @@ export class RopeSection {
     };
     const shifted = positions.map((p) => String(Number(p) + shift));
     place(ui.angles, [heat('rope-angles', t('decoding.ropeAngles'), r.angles, positions, pairs, { compact: d > 16 }), this.#pairs(t, r)]);
-    place(ui.scores, [heat('rope-scores', t('decoding.ropeScores'), r.scores, positions, positions), heat('rope-shifted', t('decoding.ropeShifted', { shift }), r.shifted, shifted, shifted)]);
+    // The scores before and after the shift, to be compared: one colour scale and legend.
+    const [scores, moved] = onOneScale([r.scores, r.shifted]);
+    place(ui.scores, [heat('rope-scores', t('decoding.ropeScores'), scores, positions, positions), heat('rope-shifted', t('decoding.ropeShifted', { shift }), moved, shifted, shifted)]);
     return [
       heading,
       intro,

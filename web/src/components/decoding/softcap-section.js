@@ -3,6 +3,7 @@
 // with and without the cap, and causal attention with a sliding window of w keys
 // (batchedAttention's `window`). Numbers from softcap-model.js, i.e. from the library.
 import { PALETTE, legendItem, lineChart } from '../../chart.js';
+import { onOneScale } from '../../colors.js';
 import { el } from '../../dom.js';
 import { exact } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
@@ -31,9 +32,13 @@ export class SoftcapSection {
     const run = softcapRun(lab, proj, c);
     ui.capLegend.textContent = t('decoding.capControls');
     ui.cap.sync({ text: t('decoding.cap'), min: 0.1, max: 50, value: c, helpText: t('decoding.capHelp') });
-    place(ui.capGrid, [this.#heat(t, 'scores', t('decoding.scores'), run.scores, tokens), this.#heat(t, 'capped', t('decoding.capped', { c }), run.capped, tokens), this.#curve(lab, t, c, run)]);
+    // Scores before and after the cap on one colour scale (the cap's narrower range shows), and the
+    // two weight matrices on another: figures of one quantity side by side share one scale and legend.
+    const [scores, capped] = onOneScale([run.scores, run.capped]);
+    place(ui.capGrid, [this.#heat(t, 'scores', t('decoding.scores'), scores, tokens), this.#heat(t, 'capped', t('decoding.capped', { c }), capped, tokens), this.#curve(lab, t, c, run)]);
     const weights = { mask: run.mask, maskedText: '0' };
-    place(ui.weightGrid, [this.#heat(t, 'plain-weights', t('decoding.plainWeights'), run.plainWeights, tokens, weights), this.#heat(t, 'capped-weights', t('decoding.cappedWeights', { c }), run.weights, tokens, weights)]);
+    const [plainW, cappedW] = onOneScale([run.plainWeights, run.weights], [run.mask, run.mask]);
+    place(ui.weightGrid, [this.#heat(t, 'plain-weights', t('decoding.plainWeights'), plainW, tokens, weights), this.#heat(t, 'capped-weights', t('decoding.cappedWeights', { c }), cappedW, tokens, weights)]);
     const n = tokens.length;
     const win = windowRun(lab, proj, Math.min(w, n));
     ui.winLegend.textContent = t('decoding.windowControls');

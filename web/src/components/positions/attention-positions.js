@@ -6,6 +6,7 @@
 // P and X + P come from lab.positionalEncoding / lab.addPositionalEncoding,
 // P Pᵀ from the scores step of a traced scaled dot-product call (encoding.js).
 import { AttentionElement } from '../../base.js';
+import { onOneScale } from '../../colors.js';
 import { el } from '../../dom.js';
 import { exact } from '../../format.js';
 import { createHeatmap, filled, place } from '../../heatmap.js';
@@ -140,8 +141,10 @@ export class AttentionPositions extends AttentionElement {
     };
     this.#grids ??= [el('div', { class: 'grid' }), el('div', { class: 'grid' })];
     const [without, withP] = this.#grids;
-    place(without, [marked('noP', t('positions.noP'), c.noP, tokens), marked('noPs', t('positions.noPSwapped', { i, j }), c.noPs, c.swappedTokens)]);
-    place(withP, [marked('withP', t('positions.withP'), c.withP, tokens), marked('withPs', t('positions.withPSwapped', { i, j }), c.withPs, c.swappedTokens)]);
+    // Four figures of one quantity (weights), compared with each other: one colour scale and legend.
+    const [noP, noPs, withPw, withPs] = onOneScale([c.noP, c.noPs, c.withP, c.withPs]);
+    place(without, [marked('noP', t('positions.noP'), noP, tokens), marked('noPs', t('positions.noPSwapped', { i, j }), noPs, c.swappedTokens)]);
+    place(withP, [marked('withP', t('positions.withP'), withPw, tokens), marked('withPs', t('positions.withPSwapped', { i, j }), withPs, c.swappedTokens)]);
     return [
       heading,
       el('p', { class: 'intro', text: t('positions.attentionIntro', { i, j }) }),
