@@ -77,6 +77,7 @@ export const headsModule = (heads) => `// Written by scripts/measure-heads.mjs (
 // { attention, layer, head, kind, score }: its best pattern (web/src/trained/head-patterns.js) and the
 // mean attention weight on that pattern's positions over ${ROWS} validation rows of its task (seed ${SEED}).
 // Layers and heads are 0-based, as in the API; the page numbers them from 1.
+export const MEASURED_ROWS = ${ROWS};
 export const HEADS = {
 ${Object.entries(heads).map(([name, list]) => `  ${name}: [\n${list.map((h) => `    ${JSON.stringify(h)},`).join('\n')}\n  ],`).join('\n')}
 };

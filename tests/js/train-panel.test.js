@@ -89,11 +89,14 @@ describe('Trainer', () => {
     // Each row of the cross-attention sums to 1 (as the library computed it).
     for (let i = 0; i < m.rows; i++) expect(m.data.subarray(i * m.cols, (i + 1) * m.cols).reduce((x, y) => x + y, 0)).toBeCloseTo(1, 5);
     expect(snap).toEqual(b.tr.snapshot());
-    // The reader's input: characters outside the vocabulary are <unk> tokens; an empty or too long
-    // input is the library's AttentionError (the panel shows its message).
-    expect(a.tr.generate('xyz!').colLabels).toEqual(['<unk>', '<unk>', '<unk>', '<unk>']);
-    expect(() => a.tr.generate('')).toThrow(/ids is empty/);
-    expect(() => a.tr.generate('abcdefghijabcdefghij')).toThrow(/at most maxLength = 11/);
+    // The reader's input: characters outside the vocabulary are <unk> tokens, and named; an empty or
+    // too long input is not decoded but refused with its counts (the panel says why in its language).
+    const odd = a.tr.generate('xyz!');
+    expect(odd.colLabels).toEqual(['<unk>', '<unk>', '<unk>', '<unk>']);
+    expect(odd.unknown).toEqual(['x', 'y', 'z', '!']);
+    expect(a.tr.generate('ABC').colLabels).toEqual(['a', 'b', 'c']);
+    expect(a.tr.generate('')).toEqual({ input: '', refused: { problem: 'empty', count: 0, max: 10, unit: 'chars' }, unknown: [] });
+    expect(a.tr.generate('abcdefghijab')).toMatchObject({ refused: { problem: 'long', count: 12, max: 10, unit: 'chars' } });
     a.tr.dispose();
     b.tr.dispose();
   });

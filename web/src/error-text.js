@@ -5,7 +5,8 @@
 /**
  * The text for `error` under `key` ('error.generic' unless told): with a known `code`, its
  * explanation (strings/errors.js, 'error.code.<CODE>') and, unless `detail` is false, the
- * library's message; without one, the key's text around the message. An InputsError (the
+ * library's message; without one, the key's text around the message (with `detail` false and the
+ * generic key: only that the input was refused, the message left out). An InputsError (the
  * author's numbers do not fit) is its own explanation, in the page's language.
  */
 export function errorText(t, error, { key = 'error.generic', detail = true } = {}) {
@@ -14,6 +15,8 @@ export function errorText(t, error, { key = 'error.generic', detail = true } = {
   const msg = error?.message ?? String(error);
   const codeKey = `error.code.${error?.code}`;
   const why = t(codeKey);
+  // Without the detail, a code the page cannot explain says only that the input was refused.
+  if (key === 'error.generic' && !detail && why === codeKey) return t('error.refused');
   if (key !== 'error.generic' || why === codeKey) return t(key, { msg });
   return t(detail ? 'error.coded' : 'error.codedShort', { why, msg });
 }

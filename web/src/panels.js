@@ -8,18 +8,18 @@
 // docs/embedding.md are derived from this table, so a new panel is one row here plus its folder
 // (docs/architecture.md, "Where a change goes").
 export const PANELS = [
-  { id: 'steps', tag: 'attention-steps', module: './components/steps/attention-steps.js', strings: ['steps', 'heads'] },
-  { id: 'heads', tag: 'attention-heads', module: './components/attention-heads.js', strings: ['heads', 'steps'] },
+  { id: 'steps', tag: 'attention-steps', module: './components/steps/attention-steps.js', strings: ['steps', 'heads', 'trained'] },
+  { id: 'heads', tag: 'attention-heads', module: './components/attention-heads.js', strings: ['heads', 'steps', 'trained'] },
   { id: 'compare', tag: 'attention-compare', module: './components/attention-compare.js', strings: ['compare'] },
   { id: 'scaling', tag: 'attention-scaling', module: './components/attention-scaling.js', strings: ['scaling'] },
   { id: 'pooling', tag: 'attention-pooling', module: './components/pooling/attention-pooling.js', strings: ['pooling'] },
-  { id: 'cross', tag: 'attention-cross', module: './components/cross/attention-cross.js', strings: ['cross'] },
+  { id: 'cross', tag: 'attention-cross', module: './components/cross/attention-cross.js', strings: ['cross', 'trained'] },
   { id: 'positions', tag: 'attention-positions', module: './components/positions/attention-positions.js', strings: ['positions'] },
   { id: 'cost', tag: 'attention-cost', module: './components/cost/attention-cost.js', strings: ['cost'] },
-  { id: 'transformer', tag: 'attention-transformer', module: './components/transformer/attention-transformer.js', strings: ['transformer', 'steps'] },
+  { id: 'transformer', tag: 'attention-transformer', module: './components/transformer/attention-transformer.js', strings: ['transformer', 'steps', 'trained'] },
   { id: 'decoding', tag: 'attention-decoding', module: './components/decoding/attention-decoding.js', strings: ['decoding'] },
-  { id: 'train', tag: 'attention-train', module: './components/train/attention-train.js', strings: ['train'] },
-  { id: 'backward', tag: 'attention-backward', module: './components/backward/attention-backward.js', strings: ['backward', 'steps'] },
+  { id: 'train', tag: 'attention-train', module: './components/train/attention-train.js', strings: ['train', 'trained'] },
+  { id: 'backward', tag: 'attention-backward', module: './components/backward/attention-backward.js', strings: ['backward', 'steps', 'trained'] },
 ];
 
 /** The element that holds the input controls and every panel above. */

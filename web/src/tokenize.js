@@ -24,3 +24,60 @@ export function tokenize(sentence, limit = LIMITS.maxTokens) {
   flush();
   return tokens.slice(0, limit);
 }
+
+const LATIN = /[A-Za-z]/;
+
+/**
+ * `text` split as a word-level model's tokenizer splits it (bindings/tasks/vocabulary.js: at spaces,
+ * a run of Latin letters one word, other text into the longest words of `vocabulary`), with words
+ * matched without regard to case ("The" is "the"). Each piece: { text (as typed), word (the
+ * vocabulary's word, or null: outside it) }. A character that starts no word is a piece of its own,
+ * so every unknown piece, Chinese ones included, can be named.
+ */
+export function vocabularyPieces(text, vocabulary) {
+  const index = new Map();
+  for (const w of vocabulary) if (!index.has(w.toLowerCase())) index.set(w.toLowerCase(), w);
+  const longest = Math.max(1, ...vocabulary.map((w) => Array.from(w).length));
+  const pieces = [];
+  for (const part of String(text ?? '').split(/\s+/u).filter(Boolean)) {
+    const chars = Array.from(part);
+    let at = 0;
+    while (at < chars.length) {
+      let end = at + 1;
+      if (LATIN.test(chars[at])) {
+        while (end < chars.length && LATIN.test(chars[end])) end++;
+      } else {
+        for (let length = Math.min(longest, chars.length - at); length > 1; length--)
+          if (index.has(chars.slice(at, at + length).join('').toLowerCase())) {
+            end = at + length;
+            break;
+          }
+      }
+      const piece = chars.slice(at, end).join('');
+      pieces.push({ text: piece, word: index.get(piece.toLowerCase()) ?? null });
+      at = end;
+    }
+  }
+  return pieces;
+}
+
+/** The distinct pieces outside the vocabulary, in order of first appearance. */
+export const unknownPieces = (pieces) => [...new Set(pieces.filter((p) => !p.word).map((p) => p.text))];
+
+/**
+ * `text` read character by character (a character-level model), each character outside `vocabulary`
+ * replaced by its other case when that is in it ("DECEMBER" reads as the model's letters where it
+ * has them). Returns { text (as the model reads it), unknown (the distinct characters outside it) }.
+ */
+export function foldCharacters(text, vocabulary) {
+  const known = new Set(vocabulary);
+  const unknown = new Set();
+  const out = Array.from(String(text ?? ''), (c) => {
+    if (known.has(c)) return c;
+    const other = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+    if (known.has(other)) return other;
+    unknown.add(c);
+    return c;
+  });
+  return { text: out.join(''), unknown: [...unknown] };
+}

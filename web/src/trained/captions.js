@@ -2,7 +2,9 @@
 // (heads.js): "Head 2: previous token (0.83 of its weight)", or "no clear pattern" when its best
 // pattern holds less than CLEAR of its weight. Layers and heads are numbered from 1 on the page.
 import { CLEAR } from './head-patterns.js';
-import { HEADS } from './heads.js';
+import { HEADS, MEASURED_ROWS } from './heads.js';
+
+export { MEASURED_ROWS };
 
 /** The measured entry of a head: `attention` 'decoder' (self), 'encoder' or 'cross'; layer and head 0-based. */
 export const headEntry = (checkpoint, attention, layer, head) =>

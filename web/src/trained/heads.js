@@ -2,6 +2,7 @@
 // { attention, layer, head, kind, score }: its best pattern (web/src/trained/head-patterns.js) and the
 // mean attention weight on that pattern's positions over 64 validation rows of its task (seed 1000).
 // Layers and heads are 0-based, as in the API; the page numbers them from 1.
+export const MEASURED_ROWS = 64;
 export const HEADS = {
   dates: [
     {"attention":"encoder","layer":0,"head":0,"kind":"diagonal","score":0.093},

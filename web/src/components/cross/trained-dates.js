@@ -3,6 +3,7 @@
 // first use only, so a page whose panels show random weights never fetches either. The output is
 // the model's greedy decode and the weights are its decoder's cross-attention, per head and their
 // average, every number from the library (model.generate; the average a lab.matmul).
+import { foldCharacters } from '../../tokenize.js';
 import { getTrained } from '../../training-lab.js';
 
 /** The date the panel reads when none is typed, in the page's language. */
@@ -39,15 +40,16 @@ function averageOf(lab, mats) {
 }
 
 /**
- * The model on one typed date: `text` cut to the model's source length. Returns { chars (the
- * source as read, one per position), cut (characters beyond the length, 0 if none), unknown
+ * The model on one typed date: `text` cut to the model's source length, each letter outside the
+ * vocabulary read in its other case where that is in it ("DECEMBER" as the model's letters: matched
+ * without regard to case, foldCharacters). Returns { chars (the source as read, one per position), cut (characters beyond the length, 0 if none), unknown
  * (the distinct characters outside the vocabulary), output (the decoded text), outTokens (one
  * label per decoder row: the token that row wrote), heads (per layer, per head: Matrix, rows ×
  * source), average (per layer), correct (task.check) }.
  */
 export function runDates({ lab, model }, text) {
   const task = lab.tasks.dates;
-  const all = Array.from(text);
+  const all = Array.from(foldCharacters(text, task.vocabulary.slice(task.unk + 1)).text);
   const chars = all.slice(0, model.config.maxLength);
   const ids = task.encode(chars.join(''));
   const unknown = [...new Set(chars.filter((_, i) => ids[i] === task.unk))];

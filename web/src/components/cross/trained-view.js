@@ -5,7 +5,9 @@
 import { el } from '../../dom.js';
 import { errorText } from '../../error-text.js';
 import { createHeatmap, place } from '../../heatmap.js';
-import { getTrainedDates, runDates } from './trained-dates.js';
+import { MEASURED_ROWS, headCaption } from '../../trained/captions.js';
+import { VocabularyBox } from '../../trained/vocabulary-box.js';
+import { CHECKPOINT, getTrainedDates, runDates } from './trained-dates.js';
 
 /** A source character as a label: a space is shown as ␣ (an empty header reads as nothing). */
 export const charLabel = (c) => (c === ' ' ? '␣' : c);
@@ -18,6 +20,7 @@ export class TrainedView {
   #last = null;
   #pool = new Map();
   #grid = null;
+  #vocabulary = new VocabularyBox();
 
   /** `host`: the <attention-cross> that is re-rendered when the model has loaded. */
   constructor(host) {
@@ -50,8 +53,15 @@ export class TrainedView {
     ];
     if (run.unknown.length) out.push(el('p', { class: 'warn', 'data-role': 'trained-unknown', text: t('cross.trained.unknown', { list: run.unknown.map((c) => `“${charLabel(c)}”`).join(' ') }) }));
     if (run.cut) out.push(el('p', { class: 'warn', 'data-role': 'trained-cut', text: t('cross.trained.cut', { n: run.chars.length, cut: run.cut }) }));
-    out.push(this.#heatmaps(t, run), el('p', { class: 'note', text: t('cross.trained.read') }));
+    const task = loaded.lab.tasks[CHECKPOINT];
+    out.push(this.#vocabulary.sync(t, task.vocabulary.slice(task.unk + 1), 'chars'), this.#heatmaps(t, run), el('p', { class: 'note', text: t('cross.trained.read') }), this.#captions(t, run));
     return out;
+  }
+
+  /** The measured caption of each cross-attention head (scripts/measure-heads.mjs), numbered from 1. */
+  #captions(t, run) {
+    const items = run.heads.flatMap((heads, layer) => heads.map((_, h) => el('li', { 'data-layer': String(layer), 'data-head': String(h), text: headCaption(t, CHECKPOINT, 'cross', layer, h) })));
+    return el('div', { class: 'note', 'data-role': 'trained-captions' }, el('p', { text: t('trained.captionsCross', { rows: MEASURED_ROWS }) }), el('ul', {}, ...items));
   }
 
   /** The average and each head of each decoder layer, rows labelled by output, columns by source. */
@@ -61,14 +71,14 @@ export class TrainedView {
     const figures = [];
     const layers = run.heads.length;
     run.heads.forEach((heads, layer) => {
-      const prefix = layers > 1 ? t('cross.trained.layer', { layer }) : '';
+      const prefix = layers > 1 ? t('cross.trained.layer', { layer: layer + 1 }) : '';
       const draw = (slot, name, matrix) => {
         const h = createHeatmap({ t, name: prefix + name, file: `cross-trained-${slot}`, matrix, rowLabels: rows, colLabels: cols, compact: true, pool: this.#pool, slot, defer: true });
         h.el.dataset.matrix = slot;
         return h.el;
       };
       figures.push(draw(`average-${layer}`, t('cross.trained.average', { h: heads.length }), run.average[layer]));
-      heads.forEach((A, head) => figures.push(draw(`head-${layer}-${head}`, t('cross.trained.head', { head }), A)));
+      heads.forEach((A, head) => figures.push(draw(`head-${layer}-${head}`, t('cross.trained.head', { head: head + 1 }), A)));
     });
     this.#grid ??= el('div', { class: 'grid', 'data-role': 'trained-maps' });
     place(this.#grid, figures);

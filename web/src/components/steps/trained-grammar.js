@@ -4,26 +4,39 @@
 // reads LN(√d_model · E[token] + P) (the token embeddings of model.parameters(), the sinusoidal
 // positions of lab.positionalEncoding, the layer norm with the layer's γ and β) and its trained
 // W_Q, W_K, W_V, W_O under a causal mask: the panel's usual steps then run on these numbers.
+// The reader's sentence is read with the model's vocabulary (words matched without regard to case,
+// tokenize.js) and kept when trained weights are chosen: the model's example is offered with a button.
+import { DEFAULT_SENTENCE } from '../../config.js';
 import { el } from '../../dom.js';
 import { errorText } from '../../error-text.js';
+import { unknownPieces, vocabularyPieces } from '../../tokenize.js';
 import { getTrained } from '../../training-lab.js';
+import { MEASURED_ROWS, headCaption } from '../../trained/captions.js';
 import { layerInput } from '../../trained/grammar-stream.js';
+import { VocabularyBox } from '../../trained/vocabulary-box.js';
 
-/** The sentence read when none is given, in the page's language (the task's own examples). */
+/** The model's example sentence in the page's language (the task's own examples), offered beside the reader's. */
 export const DEFAULT_GRAMMAR = { en: 'the dog chased the cats. they ran. who ran? the', 'zh-CN': '那个男孩遇见了那个女孩。她跑了。谁跑了？' };
+/** The model's words (its vocabulary without the special tokens). */
+const wordsOf = (task) => task.vocabulary.slice(task.unk + 1);
+
 /**
  * Layer `layer`'s attention input and weights for `sentence` (grammar-stream.js): { inputs: { X, Wq,
- * Wk, Wv, Wo }, labels (<bos> and one per token, <unk> for a word outside the vocabulary), unknown
- * (the Latin words outside it), unknownCount, cut (tokens beyond the model's length) }.
+ * Wk, Wv, Wo }, labels (<bos> and one per token, <unk> for a piece outside the vocabulary), unknown
+ * (every distinct piece outside it, Latin words and Chinese characters alike), unknownCount, cut
+ * (tokens beyond the model's length) }. Words are matched without regard to case: the sentence is
+ * given to the task's tokenizer as the vocabulary's own words (vocabularyPieces), so "The Cat" reads
+ * as "the cat".
  */
 export function grammarInputs({ lab, model }, sentence, layer = 0) {
   const task = lab.tasks.grammar;
-  const { X, Wq, Wk, Wv, Wo, ids, all } = layerInput(lab, model, sentence, layer);
-  const unknown = [...new Set((sentence.match(/[A-Za-z]+/g) ?? []).filter((word) => task.encode(word)[0] === task.unk))];
+  const pieces = vocabularyPieces(sentence, wordsOf(task));
+  const read = pieces.map((p) => p.word ?? p.text).join(' ');
+  const { X, Wq, Wk, Wv, Wo, ids, all } = layerInput(lab, model, read, layer);
   return {
     inputs: { X, Wq, Wk, Wv, Wo },
     labels: ids.map((id) => task.vocabulary[id]),
-    unknown,
+    unknown: unknownPieces(pieces),
     unknownCount: ids.filter((id) => id === task.unk).length,
     cut: all.length - (ids.length - 1),
   };
@@ -37,6 +50,10 @@ export class TrainedGrammar {
   #last = null;
   #select = null;
   #layerSelect = null;
+  /** The reader's sentence when the model's example was chosen (the example is read while it stays the same). */
+  #exampleFor = null;
+  #source = null;
+  #vocabulary = new VocabularyBox();
 
   /**
    * `host`: the panel whose `weights`, `sentence` (and, with `layers`, `layer`) this reads; `panel`:
@@ -65,9 +82,20 @@ export class TrainedGrammar {
     return { ...this.#state.loaded, sentence: this.#sentence(), layer: this.layer };
   }
 
-  #sentence() {
+  /** The reader's sentence: the `sentence` attribute, or the page's default one (what random weights read too). */
+  #own() {
     const s = this.#host.getAttribute('sentence');
-    return s && s.trim() ? s : DEFAULT_GRAMMAR[this.#host.language] ?? DEFAULT_GRAMMAR.en;
+    return s && s.trim() ? s : DEFAULT_SENTENCE[this.#host.language] ?? DEFAULT_SENTENCE.en;
+  }
+
+  /** True while the model's example is read instead (until the reader's sentence changes). */
+  get #example() {
+    return this.#exampleFor !== null && this.#exampleFor === this.#own();
+  }
+
+  /** The sentence the model reads: the reader's, or its example when the reader asked for it. */
+  #sentence() {
+    return this.#example ? DEFAULT_GRAMMAR[this.#host.language] ?? DEFAULT_GRAMMAR.en : this.#own();
   }
 
   /** The settings and inputs to trace: the host's, or the trained model's layer once it has loaded. */
@@ -103,10 +131,36 @@ export class TrainedGrammar {
       if (this.#layers) out.push(this.#layerPicker(t));
       const run = this.#runFor();
       note('trained-about', t(key('trained.about'), { count: run.labels.length - 1, layer: this.layer + 1 }));
-      if (run.unknownCount) note('trained-unknown', t('steps.trained.unknown', { count: run.unknownCount, list: run.unknown.join(', ') || '—' }), 'warn');
+      out.push(this.#sourceRow(t));
+      if (run.unknownCount) note('trained-unknown', t('trained.unknown', { count: run.unknownCount, list: run.unknown.join(', ') || '—' }), 'warn');
       if (run.cut) note('trained-cut', t('steps.trained.cut', { n: run.labels.length - 1, cut: run.cut }), 'warn');
+      out.push(this.#vocabulary.sync(t, wordsOf(this.#state.loaded.lab.tasks.grammar)), this.#captions(t));
     }
     return out;
+  }
+
+  /** What the model reads (the reader's sentence or its example) and the button to switch. */
+  #sourceRow(t) {
+    const ui = (this.#source ??= (() => {
+      const text = el('span', { 'data-role': 'trained-sentence' });
+      const button = el('button', { type: 'button', 'data-role': 'trained-switch', onclick: () => {
+        this.#exampleFor = this.#example ? null : this.#own();
+        this.#host.requestRender();
+      } });
+      return { row: el('p', { class: 'note trained-source', 'data-role': 'trained-source' }, text, ' ', button), text, button };
+    })());
+    const example = this.#example;
+    ui.row.dataset.reads = example ? 'example' : 'own';
+    ui.text.textContent = example ? t('trained.sentence.example', { sentence: this.#sentence(), own: this.#own() }) : t('trained.sentence.own', { sentence: this.#own() });
+    ui.button.textContent = t(example ? 'trained.sentence.useOwn' : 'trained.sentence.useExample');
+    return ui.row;
+  }
+
+  /** The measured caption of each head of the layer shown (scripts/measure-heads.mjs). */
+  #captions(t) {
+    const { heads } = this.#state.loaded.model.config;
+    const items = Array.from({ length: heads }, (_, h) => el('li', { 'data-head': String(h), text: headCaption(t, 'grammar', 'decoder', this.layer, h) }));
+    return el('div', { class: 'note', 'data-role': 'trained-captions' }, el('p', { text: t('trained.captions', { layer: this.layer + 1, rows: MEASURED_ROWS }) }), el('ul', {}, ...items));
   }
 
   /** The run of the sentence and layer shown (computed here when use() was not called). */

@@ -5,6 +5,7 @@
 // the goal, as bench/lib/train-to-goal.mjs does); the attention of a fixed example for every layer
 // and head (model.generate). Every number is the library's; this file only counts and times.
 import { modelOptions, schedule } from './settings.js';
+import { readInput } from './try-input.js';
 
 /** Steps between two validation scores (and attention snapshots). */
 export const EVERY = 50;
@@ -126,9 +127,16 @@ export class Trainer {
     return { input: this.#example, ...attentionOf(this.#model, this.#task.encode(this.#example), this.#task) };
   }
 
-  /** The reader's input decoded with its attention; the task's AttentionError for text it cannot encode. */
+  /**
+   * The reader's input read with the task's vocabulary (try-input.js) and decoded with its attention,
+   * with the pieces outside the vocabulary (`unknown`); an empty input, or one longer than the task's,
+   * is not decoded: { input, refused: { problem, count, max, unit } } (the panel says why).
+   */
   generate(text) {
-    return { input: text, ...attentionOf(this.#model, this.#task.encode(text), this.#task) };
+    const read = readInput(this.#task, text, this.#model.config.maxLength);
+    const { problem, count, max, unit, unknown } = read;
+    if (problem) return { input: text, refused: { problem, count, max, unit }, unknown };
+    return { input: text, unknown, ...attentionOf(this.#model, read.ids, this.#task) };
   }
 
   /** Copies of the model's parameters by name: { [name]: { rows, cols, data: Float32Array } }. */

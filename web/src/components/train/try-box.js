@@ -2,6 +2,7 @@
 // now (session.generate), with its output and its attention for every layer and head. Built once
 // and kept (a reader may be typing); each sync writes the labels for the task.
 import { el } from '../../dom.js';
+import { errorText } from '../../error-text.js';
 import { place } from '../../heatmap.js';
 import { onFrame } from '../../scheduler.js';
 import { headView } from './head-view.js';
@@ -35,14 +36,23 @@ export class TryBox {
       this.#answer = null;
     }
     const a = this.#answer;
-    const said = !canRun ? t('train.tryNoModel') : !a ? '' : a.error ? t('train.tryError', { message: a.error.message }) : t('train.tryOutput', { output: a.output });
-    ui.output.textContent = said;
-    ui.output.className = a?.error ? 'warn' : 'note';
-    const shown = a && !a.error && canRun;
+    ui.output.textContent = !canRun || !a ? (canRun ? '' : t('train.tryNoModel')) : this.#said(t, a);
+    ui.output.className = a?.error || a?.refused ? 'warn' : 'note';
+    // The pieces outside the task's vocabulary, in the reader's language (the answer is then a guess).
+    const unknown = canRun && a && !a.error && a.unknown?.length ? a.unknown : null;
+    ui.unknown.textContent = unknown ? t('train.tryUnknown', { list: unknown.map((c) => `“${c === ' ' ? '␣' : c}”`).join(' ') }) : '';
+    const shown = a && !a.error && !a.refused && canRun;
     // Maps of a new shape are made a few per frame: the host lays the box out again in the next one.
     if (shown && !syncGrid(ui.grid, t, a, this.#pool, 'try')) onFrame(() => this.#onAnswer());
-    place(ui.box, [ui.heading, ui.form, ui.output, ...(shown ? [ui.grid, this.#headView(t, a)] : [])]);
+    place(ui.box, [ui.heading, ui.form, ui.output, ...(unknown ? [ui.unknown] : []), ...(shown ? [ui.grid, this.#headView(t, a)] : [])]);
     return ui.box;
+  }
+
+  /** The answer in words: the output, or why there is none (never the library's raw message). */
+  #said(t, a) {
+    if (a.refused) return a.refused.problem === 'empty' ? t('train.tryEmpty') : t(`train.tryLong.${a.refused.unit}`, a.refused);
+    if (a.error) return t('train.tryError', { message: errorText(t, a.error, { detail: false }) });
+    return t('train.tryOutput', { output: a.output });
   }
 
   /** The head view of the chosen layer and head (the last layer's first head at first), with its picker. */
@@ -83,10 +93,11 @@ export class TryBox {
     const [label, , help] = form.firstChild.children;
     const heading = el('h3', {});
     const output = el('p', { 'data-role': 'try-output', 'aria-live': 'polite' });
+    const unknown = el('p', { class: 'warn', 'data-role': 'try-unknown' });
     const box = el('section', { class: 'try', part: 'try', 'data-role': 'try' });
     const head = el('select', { id: 'head-view', 'data-key': 'head-view', onchange: () => this.#onAnswer() });
     const headLabel = el('label', { for: 'head-view' });
     const headNote = el('p', { class: 'muted' });
-    return { box, heading, form, label, input, help, run, output, head, headLabel, headNote, grid: gridElement('try'), task: null };
+    return { box, heading, form, label, input, help, run, output, unknown, head, headLabel, headNote, grid: gridElement('try'), task: null };
   }
 }

@@ -77,7 +77,9 @@ function reset() {
 function generate(text, id) {
   if (!trainer) return self.postMessage({ type: 'generated', id, error: { name: 'Error', code: 'NO_MODEL', message: 'no model yet' } });
   try {
-    postAttention('generated', { id }, trainer.generate(String(text)));
+    const answer = trainer.generate(String(text));
+    if (answer.refused) self.postMessage({ type: 'generated', id, ...answer });
+    else postAttention('generated', { id }, answer);
   } catch (error) {
     self.postMessage({ type: 'generated', id, error: errorOf(error) });
   }
