@@ -132,7 +132,7 @@ describe('payloads are data', () => {
   // link's s= read back into the same tokens is the URL-key test below.)
   test('typed into the sentence box, one payload after another', async () => {
     const { page, problems, context } = await hostilePage();
-    await page.goto(`${plain.url}/site/`);
+    await page.goto(`${plain.url}/site/?panel=steps`);
     await ready(page);
     for (const payload of PAYLOADS) {
       await page.locator('attention-explorer').locator('#in-sentence').fill(payload);
@@ -255,7 +255,7 @@ describe('outOfRange (the note\'s source)', () => {
 describe('the custom X box', () => {
   test.each(PAYLOADS.slice(0, 4))('a payload typed as a matrix is refused with the note, and stays text: %s', async (payload) => {
     const { page, problems, context } = await hostilePage();
-    await page.goto(`${plain.url}/site/`);
+    await page.goto(`${plain.url}/site/?panel=steps`);
     await ready(page);
     const explorer = page.locator('attention-explorer');
     await explorer.locator('summary').click();
@@ -310,7 +310,7 @@ describe('exports keep payloads as text', () => {
 describe('the checks can fail', () => {
   test('a handler planted in a nested shadow root, and a dialog, are both caught', async () => {
     const { page, problems, context } = await hostilePage();
-    await page.goto(`${plain.url}/site/`);
+    await page.goto(`${plain.url}/site/?panel=steps`);
     await ready(page);
     await page.evaluate(() => {
       const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
@@ -478,7 +478,7 @@ describe('out-of-range settings are clamped with a visible note; the tab stays r
 
   test('10,000 tokens typed into the sentence box', async () => {
     const { page, problems, context } = await hostilePage();
-    await page.goto(`${plain.url}/site/`);
+    await page.goto(`${plain.url}/site/?panel=steps`);
     await ready(page);
     await page.locator('attention-explorer').locator('#in-sentence').fill('字'.repeat(10_000));
     await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('[data-role="out-of-range"]') !== null);

@@ -9,7 +9,7 @@ const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, 
 const lab = await loadLab();
 
 /** Open the page at `query` and wait for the explorer and its visible panel. */
-async function open(query = '', viewport = { width: 1280, height: 900 }) {
+async function open(query = '?panel=steps', viewport = { width: 1280, height: 900 }) {
   const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
   await w.page.goto(`${s.url}/${query}`);
   await ready(w.page);

@@ -6,7 +6,7 @@ import { addStrings } from './i18n.js';
 import { panelById } from './panels.js';
 
 const MODULES = import.meta.glob(['./components/*/attention-*.js', './components/attention-*.js', '!./components/attention-explorer.js']);
-const STRINGS = import.meta.glob('./strings/*.js', { import: 'default' });
+const STRINGS = import.meta.glob(['./strings/*.js', '!./strings/lesson.js'], { import: 'default' });
 
 /** Panel `id`'s element class (the export of its module whose `tag` is the panel's), its strings added. */
 export async function loadPanel(id) {

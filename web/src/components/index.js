@@ -19,8 +19,9 @@ import { addStrings } from '../i18n.js';
 export { AttentionBackward, AttentionCompare, AttentionCost, AttentionCross, AttentionDecoding, AttentionExplorer, AttentionHeads, AttentionPooling, AttentionPositions, AttentionScaling, AttentionSteps, AttentionTrain, AttentionTransformer };
 export { getLab } from '../lab.js';
 
-// Every panel's strings (this module holds every panel; a panel's own entry point adds only its tables).
-const STRINGS = import.meta.glob('../strings/*.js', { eager: true, import: 'default' });
+// Every panel's strings (this module holds every panel; a panel's own entry point adds only its
+// tables); the lesson's prose is the demo page's own (main.js).
+const STRINGS = import.meta.glob(['../strings/*.js', '!../strings/lesson.js'], { eager: true, import: 'default' });
 addStrings(Object.fromEntries(Object.entries(STRINGS).map(([file, table]) => [file.match(/([\w-]+)\.js$/)[1], table])));
 
 // Each element by its tag (tests/js/element-docs.test.js checks this against the registry).

@@ -1,0 +1,53 @@
+// The demo page's landing view: a lesson in the order tutorials teach attention (web/index.html).
+// Its figures are the embeddable components, each given its step and weights by attributes, as a
+// tutorial would embed them; this module only hands them the reader's sentence and the page's
+// language, and writes the links that open the same view in the full lab.
+import { writeState } from './state.js';
+
+/** The trained grammar model's own examples, one per language: the sentence the lesson starts on. */
+export const LESSON_SENTENCE = { en: 'the cats that the dog chased', 'zh-CN': '那只狗追的那些猫' };
+
+/**
+ * The lab's link for a lesson figure: its panel and step (`lab`, a query string) with the
+ * reader's sentence and language, so the explorer opens at the same sentence and step.
+ */
+export function labLink(lab, { sentence, lang }) {
+  const params = new URLSearchParams(lab);
+  for (const [key, value] of new URLSearchParams(writeState({ sentence, lang }))) params.set(key, value);
+  return `?${params}`;
+}
+
+/**
+ * Start the lesson in `article`: the sentence box drives every figure marked `data-sentence`
+ * (the trained views), and every `a[data-lab]` follows the sentence and language. Returns
+ * { setLanguage(lang) }: the figures' language, and the model's example in that language while
+ * the reader has not typed a sentence of their own.
+ */
+export function startLesson(article, lang) {
+  const input = article.querySelector('#sentence');
+  const figures = [...article.querySelectorAll('[data-sentence]')];
+  const components = [...article.querySelectorAll('*')].filter((node) => node.localName.startsWith('attention-'));
+  let typed = false;
+
+  const links = () => {
+    const state = { sentence: input.value, lang };
+    for (const a of document.querySelectorAll('a[data-lab]')) a.setAttribute('href', labLink(a.dataset.lab, state));
+  };
+  const follow = () => {
+    for (const figure of figures) figure.setAttribute('sentence', input.value);
+    links();
+  };
+  const setLanguage = (next) => {
+    lang = next;
+    for (const component of components) component.setAttribute('lang', lang);
+    if (!typed) input.value = LESSON_SENTENCE[lang] ?? LESSON_SENTENCE.en;
+    follow();
+  };
+
+  input.addEventListener('input', () => {
+    typed = input.value.trim() !== '';
+    follow();
+  });
+  setLanguage(lang);
+  return { setLanguage };
+}
