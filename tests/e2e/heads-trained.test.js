@@ -111,9 +111,12 @@ describe('attention-heads with trained weights (the grammar model)', () => {
     await w.context.close();
   });
 
-  test('Chinese: a Chinese example by default, Chinese notes', async () => {
+  test('Chinese: the page’s Chinese sentence by default (the model’s example a button away), Chinese notes', async () => {
     const w = await open('<attention-heads lang="zh-CN" weights="trained" layer="1"></attention-heads>');
     await trainedShown(w.page, 1);
+    expectLayer(await shown(w.page), '小猫坐在垫子上', 1);
+    await w.page.evaluate(() => document.querySelector('attention-heads').shadowRoot.querySelector('[data-role="trained-switch"]').click());
+    await settled(w.page);
     const view = await shown(w.page);
     expectLayer(view, '那个男孩遇见了那个女孩。她跑了。谁跑了？', 1);
     expect(view.roles['trained-about']).toContain('第 2 个注意力层');

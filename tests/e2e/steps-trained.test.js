@@ -102,12 +102,15 @@ describe('attention-steps with trained weights (the grammar model, layer 0)', ()
     await w.context.close();
   });
 
-  test('Chinese: a Chinese example by default, Chinese notes', async () => {
+  test('Chinese: the page’s Chinese sentence by default (the model’s example a button away), Chinese notes', async () => {
     const w = await open('<attention-steps lang="zh-CN" weights="trained" step="weights"></attention-steps>');
     await trainedShown(w.page);
     const view = await shown(w.page);
-    expectHead(view, '那个男孩遇见了那个女孩。她跑了。谁跑了？', 0);
+    expectHead(view, '小猫坐在垫子上', 0);
     expect(view.roles['trained-about']).toContain('训练好的权重');
+    await w.page.evaluate((p) => eval(p).shadowRoot.querySelector('[data-role="trained-switch"]').click(), PANEL);
+    await settled(w.page);
+    expectHead(await shown(w.page), '那个男孩遇见了那个女孩。她跑了。谁跑了？', 0);
     await w.context.close();
   });
 
