@@ -131,7 +131,8 @@ describe('canvas heatmap', () => {
       return [td.dataset.i, td.dataset.j, td.tabIndex];
     });
     expect(focused).toEqual(['1', '2', 0]);
-    expect(await readout(page)).toContain('[1][2] (b → c)');
+    // Rows and columns are counted from 1 on the page (the cell's data-i, data-j from 0).
+    expect(await readout(page)).toContain('[2][3] (b → c)');
     // The canvas outlines the focused cell in the focus colour (#c2410c), just outside it.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const ring = await page.evaluate(probe, [MAIN, 1, 2, -1, 10]);
@@ -156,11 +157,11 @@ describe('canvas heatmap', () => {
     expect((await page.evaluate(probe, [MAIN, 5, 5])).rgba[3]).toBe(255);
     const cell = await page.evaluate(probe, [MAIN, 100, 7]);
     await canvas.hover({ position: { x: cell.x, y: cell.y } });
-    expect(await readout(page)).toContain(`[100][7] (${String.fromCharCode(0x4e00 + 100)} → ${String.fromCharCode(0x4e00 + 7)}) = `);
+    expect(await readout(page)).toContain(`[101][8] (${String.fromCharCode(0x4e00 + 100)} → ${String.fromCharCode(0x4e00 + 7)}) = `);
     await canvas.focus();
     await page.keyboard.press('End');
     await page.keyboard.press('ArrowDown');
-    expect(await readout(page)).toContain('[1][127]');
+    expect(await readout(page)).toContain('[2][128]');
     expect(await readout(page)).toContain('= 0 (masked)');
     expect(problems.console).toEqual([]);
     await context.close();

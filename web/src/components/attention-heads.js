@@ -4,15 +4,26 @@
 // sentence (steps/trained-grammar.js, trained/grammar-stream.js).
 import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
+import { cellArithmetic } from '../cell-arithmetic.js';
+import { onOneScale } from '../colors.js';
 import { createHeatmap, place } from '../heatmap.js';
 import { buildModel } from '../model.js';
 import { ownResult } from '../own-trace.js';
 import { renderTexCached } from '../tex.js';
 import { traceMask, traceStep } from '../trace-view.js';
 import { dkRelation } from './steps/dk-relation.js';
+import { headMark } from './steps/trace-steps.js';
 import { DEFAULT_GRAMMAR, TrainedGrammar } from './steps/trained-grammar.js';
 
-const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
+/** Column labels d1, d2, … (counted from 1, as heads are). */
+const dims = (n) => Array.from({ length: n }, (_, j) => `d${j + 1}`);
+
+/** Head k's matrices for the arithmetic of its cells (cell-arithmetic.js): its Q, K, V, scores, softmax input, weights, output. */
+function headMatrices(result, k) {
+  const of = (id) => traceStep(result, id, k);
+  const logits = of('masked') ?? of('scaled');
+  return { Q: of('Q')?.matrix, K: of('K')?.matrix, V: of('V')?.matrix, scores: of('scores')?.matrix, scaled: of('scaled')?.matrix, logits: logits?.matrix, mask: of('masked')?.mask, weights: of('weights')?.matrix, output: of('output')?.matrix };
+}
 
 export class AttentionHeads extends AttentionElement {
   static tag = 'attention-heads';
@@ -33,7 +44,7 @@ export class AttentionHeads extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(model), ...this.#trained.nodes(this.t), this.#headsGrid(result, model), ...this.#outputs(result, model.tokens)]);
+    place(root, [...this.#heading(model), ...this.#trained.nodes(this.t), this.#headsGrid(result, model), ...this.#outputs(result, model)]);
   }
 
   /** Heading, introduction, the formula for h heads, the d_k relation, a note on the author's numbers and (one head) a note. */
@@ -63,16 +74,19 @@ export class AttentionHeads extends AttentionElement {
     return this.keep(role, text, () => el('p', { class: 'note', 'data-role': 'own-numbers', text }));
   }
 
-  /** Each head's attention weights, side by side. */
+  /** Each head's attention weights, side by side, on one colour scale (one legend reads for all). */
   #headsGrid(result, { tokens, mode }) {
     const t = this.t;
     // Given weights are the author's, not this page's softmax.
     const weightsName = t(mode === 'weights' ? 'step.weightsGiven' : 'step.weights');
     const grid = (this.#grid ??= el('div', { class: 'grid', part: 'heads' }));
+    // One colour means one weight in every head (colors.js onOneScale: copies carrying the shared range, to the exports too).
+    const shown = onOneScale(result.heads.map((_, k) => traceStep(result, 'weights', k).matrix), result.heads.map((_, k) => traceMask(result, k)));
     const figures = result.heads.map((head, k) => {
       const weights = traceStep(result, 'weights', k);
       const name = `${t('heads.head', { h: k + 1 })} · ${weightsName}`;
-      const h = createHeatmap({ t, name, file: `head-${k + 1}-weights`, matrix: weights.matrix, mask: traceMask(result, k), maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: weights.formula, pool: this.#pool, slot: `head-${k}` });
+      const m = headMatrices(result, k);
+      const h = createHeatmap({ t, name, file: `head-${k + 1}-weights`, matrix: shown[k], mask: traceMask(result, k), maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: weights.formula, pool: this.#pool, slot: `head-${k}`, base: 1, arithmetic: (i, j) => cellArithmetic('weights', i, j, m) });
       h.el.dataset.head = String(k);
       return h.el;
     });
@@ -80,14 +94,30 @@ export class AttentionHeads extends AttentionElement {
     return grid;
   }
 
-  /** The heads' outputs side by side, and the output after W_O (those the result has: none for given weights). */
-  #outputs(result, tokens) {
+  /**
+   * The heads' outputs side by side, and the output after W_O (those the result has: none for given
+   * weights). A cell of the concatenation is its head's output o_ic = Σ_j a_ij v_jc; one of the
+   * output, the product of the concatenation's row and W_O's column.
+   */
+  #outputs(result, { tokens, Wo }) {
     const t = this.t;
-    const figure = (id, name) => {
+    const figure = (id, name, arithmetic, symbols) => {
       const step = traceStep(result, id);
-      return step && createHeatmap({ t, name, file: id, matrix: step.matrix, rowLabels: tokens, colLabels: dims(step.matrix.cols), tex: step.formula, pool: this.#pool, slot: id }).el;
+      return step && createHeatmap({ t, name, file: id, matrix: step.matrix, rowLabels: tokens, colLabels: dims(step.matrix.cols), tex: step.formula, pool: this.#pool, slot: id, base: 1, arithmetic, symbols }).el;
     };
-    const figures = [figure('concat', t('heads.concat')), figure('output', t('heads.output'))].filter(Boolean);
+    const concat = traceStep(result, 'concat')?.matrix;
+    const output = traceStep(result, 'output')?.matrix;
+    const heads = result.heads.map((_, k) => headMatrices(result, k));
+    const dv = heads[0]?.output?.cols ?? 1;
+    // Column c of the concatenation is column c mod d_v of head ⌊c / d_v⌋'s output, named as that head's (o⁽²⁾).
+    const ofHead = (i, c) => {
+      const h = Math.floor(c / dv);
+      const a = cellArithmetic('output', i, c % dv, heads[h]);
+      const mark = headMark(h + 1);
+      return a && { ...a, symbols: { value: `o${mark}`, a: `a${mark}`, b: `v${mark}`, from: `A${mark}, V${mark}` } };
+    };
+    const product = (i, j) => cellArithmetic('product', i, j, { A: concat, B: Wo, C: output });
+    const figures = [figure('concat', t('heads.concat'), ofHead), figure('output', t('heads.output'), Wo && concat ? product : undefined, { value: 'o', a: 'h', b: 'w', from: 'H, W_O' })].filter(Boolean);
     if (!figures.length) return [];
     const row = (this.#row ??= el('div', { class: 'grid' }));
     place(row, figures);

@@ -46,6 +46,14 @@ export function listen(view) {
     hovered = -1;
     view.leave();
   });
+  // A tap (touch, pen) shows the cell as hovering does; its compatibility mousedown then focuses it.
+  canvas.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse') return;
+    const k = point(e);
+    if (k < 0 || k === hovered) return;
+    hovered = k;
+    view.show(k);
+  });
   // A click focuses the cell (not the page's body: the default is prevented).
   canvas.addEventListener('mousedown', (e) => {
     const k = point(e);

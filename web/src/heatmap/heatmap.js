@@ -3,6 +3,7 @@
 import { el } from '../dom.js';
 import { cancel, later } from '../scheduler.js';
 import { canvasLang } from './canvas.js';
+import { arithmeticLines } from './arithmetic.js';
 import { createCells } from './cells.js';
 import { listen } from './focus.js';
 import { drawIfDirty, requestDraw } from './frame.js';
@@ -22,6 +23,10 @@ import { createTable, fillCells, fillHeaders } from './table.js';
  * @param {string} [o.file] base file name for downloads
  * @param {boolean} [o.exportable] false: no export buttons
  * @param {(i:number|null, j:number|null) => void} [o.onCell]
+ * @param {(i:number, j:number) => object|null} [o.arithmetic]  how cell (i, j) was made (cell-arithmetic.js),
+ *   written out under the readout (heatmap/arithmetic.js) when the cell is pointed at, tapped or focused
+ * @param {object} [o.symbols]  the arithmetic's symbols, over heatmap/arithmetic.js's SYMBOLS
+ * @param {number} [o.base]  the first row and column number shown in the readout (0, or 1 as the panels count)
  * @param {Map<string, object>} [o.pool]  kept between renders by the caller: figures to reuse
  * @param {string} [o.slot]   this heatmap's name in the pool (one heatmap per slot per render)
  * @param {boolean} [o.defer]  accepted for compatibility: every heatmap off screen is deferred
@@ -54,15 +59,22 @@ function createView(o, shapeKey, rows, cols) {
   focusOn(canvas, table);
   const scroll = el('div', { class: 'scroll', part: 'heatmap-scroll' }, table.box, canvas);
   const readout = el('p', { class: 'readout', 'aria-live': 'polite' });
-  const figure = el('figure', { part: 'heatmap' }, scroll, readout);
+  // How the pointed or focused number was made (the `arithmetic` option): empty without it.
+  const arith = el('div', { class: 'arith', part: 'arithmetic', 'aria-live': 'polite', style: ARITH_STYLE });
+  const figure = el('figure', { part: 'heatmap' }, scroll, readout, arith);
   // The canvas's context is made when it is first drawn (frame.js): one drawn only when idle costs
   // nothing in the change (a context is 0.1–0.2 ms).
-  const view = { shapeKey, figure, canvas, g: null, scroll, table, readout, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };
+  const view = { shapeKey, figure, canvas, g: null, scroll, table, readout, arith, parts: {}, keys: {}, exp: {}, lit: new Set(), current: 0, focusVisible: false, near: undefined, dirty: false };
   listen(view);
   watch(view);
   if (o.pool && o.slot) o.pool.set(o.slot, view);
   return view;
 }
+
+// The arithmetic's box, as the readout's type (styles.js `.readout`) in the text colour, lines wrapping.
+// Its width is the figure's (inline-size containment): a long line wraps instead of widening the
+// figure, so showing a cell's arithmetic never moves the figures beside it (the heads side by side).
+const ARITH_STYLE = 'font-family: var(--_mono, monospace); font-size: 0.8rem; overflow-wrap: anywhere; contain: inline-size;';
 
 /** Too large for a table of cells: the canvas takes the focus and the readout says each cell's value. */
 function focusOn(canvas, table) {
@@ -116,13 +128,16 @@ function update(view, o, cells, compact) {
   const drawing = drawingOf(cells, compact, labels);
   const redraw = !sameDrawing(view.drawing, drawing) || (!drawing.neutral && view.drawnLang !== canvasLang(view.canvas));
   Object.assign(view, { cells, compact, labels, drawing });
+  const base = o.base ?? 0;
   view.show = (k) => {
     const i = Math.floor(k / cols);
     const j = k % cols;
     const v = cells.level[k] === -1 ? `${cells.exact(k)} (${t('heatmap.masked')})` : cells.exact(k);
-    view.readout.textContent = t('heatmap.readout', { name, i, j, ri: rowLabels[i], cj: colLabels[j], v });
+    view.readout.textContent = t('heatmap.readout', { name, i: i + base, j: j + base, ri: rowLabels[i], cj: colLabels[j], v });
+    explain(view, t, o, i, j);
     o.onCell?.(i, j);
   };
+  explain(view, t, o, null, null);
   view.leave = () => o.onCell?.(null, null);
   // Still waiting to be drawn (a figure out of the document when it changed): the render that
   // places it asks for its frame.
@@ -133,6 +148,12 @@ function update(view, o, cells, compact) {
     fillCells(view.table, cells, { compact, maskedLabel }, view.lit);
     busy(view, false);
   });
+}
+
+/** The arithmetic of cell (i, j) under the readout (i null, or none for this cell: the box is emptied). */
+function explain(view, t, o, i, j) {
+  const lines = o.arithmetic && i !== null ? arithmeticLines(t, o.arithmetic(i, j), o.symbols) : [];
+  if (lines.length || view.arith.firstChild) view.arith.replaceChildren(...lines);
 }
 
 // Text drawn the same in every language: printable ASCII (a Han character's glyph, or a fallback

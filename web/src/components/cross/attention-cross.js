@@ -7,6 +7,8 @@
 // weights="trained": the shipped dates model on a typed date instead (trained-view.js).
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
+import { cellArithmetic } from '../../cell-arithmetic.js';
+import { onOneScale } from '../../colors.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { buildModel, LIMITS, tokenize } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
@@ -26,10 +28,26 @@ export { DEFAULT_SOURCE, parseValidLens } from './cross-model.js';
  * reader can open (or close) them; their choice then stays.
  */
 export const OPEN_CELLS = 2048;
-const dims = (n, prefix) => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
+/** Column labels d1, d2, … (counted from 1, as rows and tokens are). */
+const dims = (n, prefix) => Array.from({ length: n }, (_, j) => `${prefix}${j + 1}`);
 /** Hovering weight (i, j) marks target row i in these, source row j in those. */
 const TARGET_SLOTS = ['Q', 'Xtgt', 'output'];
 const SOURCE_SLOTS = ['K', 'V', 'Xsrc'];
+
+/**
+ * The arithmetic of the cells of the figure in `slot` (cell-arithmetic.js): the scores' dot
+ * products, their scaling, the weights' softmax and the output's weighted sum, from the library's
+ * Q, K, V and trace. Additive scoring: no dot product to show, and the values are X_src.
+ */
+function arithmeticOf(c, slot) {
+  const { steps, result } = c;
+  const logits = steps.masked ?? steps.scaled ?? steps.scores;
+  const m = { Q: c.Q, K: c.K, V: c.additive ? c.src.X : c.V, scores: steps.scores?.matrix, scaled: steps.scaled?.matrix, logits: logits?.matrix, mask: steps.masked?.mask, weights: result.weights, output: result.output };
+  const kind = { scores: 'scores', scaled: 'scaled', weights: 'weights', output: 'output' }[slot];
+  if (!kind || (c.additive && kind === 'scores')) return {};
+  const symbols = c.additive ? { weights: { x: 's', from: 'S' }, output: { b: 'x', from: 'A, X_src' } }[kind] : undefined;
+  return { arithmetic: (i, j) => cellArithmetic(kind, i, j, m), symbols };
+}
 
 export class AttentionCross extends AttentionElement {
   static tag = 'attention-cross';
@@ -143,7 +161,7 @@ export class AttentionCross extends AttentionElement {
   #heatmaps(c) {
     const drawn = {};
     const draw = (slot, name, matrix, rowLabels, colLabels, extra = {}) => {
-      const h = createHeatmap({ t: this.t, name, file: `cross-${slot}`, matrix, rowLabels, colLabels, compact: extra.compact ?? matrix.cols > 10, pool: this.#pool, slot, defer: true, ...extra });
+      const h = createHeatmap({ t: this.t, name, file: `cross-${slot}`, matrix, rowLabels, colLabels, compact: extra.compact ?? matrix.cols > 10, pool: this.#pool, slot, defer: true, base: 1, ...arithmeticOf(c, slot), ...extra });
       h.el.dataset.matrix = slot;
       drawn[slot] = h;
       return h.el;
@@ -189,9 +207,11 @@ export class AttentionCross extends AttentionElement {
     const t = this.t;
     const tgt = c.target.tokens;
     this.#main ??= el('div', { class: 'grid' });
+    // Both are attention weights, side by side: one colour scale (colors.js onOneScale).
+    const [self, cross] = onOneScale([c.self.weights, c.result.weights], [undefined, c.steps.masked?.mask]);
     place(this.#main, [
-      draw('self', t('cross.self'), c.self.weights, tgt, tgt, { compact, exportable: false }),
-      draw('weights', t('cross.weights'), c.result.weights, tgt, c.src.tokens, { compact, mask: c.steps.masked?.mask, maskedText: '0', onCell: trace }),
+      draw('self', t('cross.self'), self, tgt, tgt, { compact, exportable: false }),
+      draw('weights', t('cross.weights'), cross, tgt, c.src.tokens, { compact, mask: c.steps.masked?.mask, maskedText: '0', onCell: trace }),
     ]);
     return [this.#main, el('p', { class: 'note', text: t('cross.contrast') }), el('p', { class: 'note', text: t('cross.hover') })];
   }

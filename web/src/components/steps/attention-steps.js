@@ -10,6 +10,7 @@ import { Stepper } from '../../stepper.js';
 import { mathNodes } from '../../math-text.js';
 import { renderTexCached } from '../../tex.js';
 import { OPEN_CELLS, dims, operandList } from './operands.js';
+import { stepArithmetic } from './arithmetic.js';
 import { stepNotes } from './notes.js';
 import { headMark, shownIndex, stepTex, traceSteps } from './trace-steps.js';
 import { TrainedGrammar } from './trained-grammar.js';
@@ -214,7 +215,9 @@ export class AttentionSteps extends AttentionElement {
       pool: this.#pool,
       // One kept figure per step: a change of step swaps figures instead of rewriting cells.
       slot: `main ${step.key}`,
+      base: 1,
       onCell: (i, j) => this.#highlightOperands(i, j),
+      ...stepArithmetic(step, traced),
     });
   }
 
@@ -228,7 +231,7 @@ export class AttentionSteps extends AttentionElement {
     // open: drawing it made a first visit of its step take 36–70 ms.
     const operand = (name, matrix, rowLabels, colLabels, map, mask) => {
       const key = `operand ${step.key} ${slot++}`;
-      const heat = () => createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: key });
+      const heat = () => createHeatmap({ t, name, matrix, rowLabels, colLabels, mask, compact: matrix.cols > 8 || matrix.rows > 12, exportable: false, pool, slot: key, base: 1 });
       const cells = matrix.rows * matrix.cols;
       if (cells <= OPEN_CELLS) return { map, heat: heat() };
       const section = this.#largeOperand(key);

@@ -1,13 +1,14 @@
 // What each step of <attention-steps> was computed from, and how a cell of
 // the step maps onto cells of its operands (for the hover highlight).
+import { onOneScale } from '../../colors.js';
 import { traceMatrix } from '../../trace-view.js';
 import { headMark } from './trace-steps.js';
 
 /** Operands of more numbers than this start closed. */
 export const OPEN_CELLS = 2048;
 
-/** Column labels d0, d1, … */
-export const dims = (n, prefix = 'd') => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
+/** Column labels d1, d2, … (counted from 1, as the page counts heads, rows and columns). */
+export const dims = (n, prefix = 'd') => Array.from({ length: n }, (_, j) => `${prefix}${j + 1}`);
 
 const rowOf = (i) => ({ rows: [i] });
 const colOf = (i, j) => ({ cols: [j] });
@@ -57,7 +58,9 @@ export function operandList(step, traced, t, operand) {
     }
     case 'concat': {
       const dv = result.heads[0].output.cols;
-      return result.heads.map((h, k) => operand(t('heads.head', { h: k + 1 }), h.output, tokens, dims(dv), (i, j) => (Math.floor(j / dv) === k ? { cells: [[i, j % dv]] } : {})));
+      // The heads' outputs on one colour scale: one quantity, side by side.
+      const outputs = onOneScale(result.heads.map((h) => h.output));
+      return outputs.map((output, k) => operand(t('heads.head', { h: k + 1 }), output, tokens, dims(dv), (i, j) => (Math.floor(j / dv) === k ? { cells: [[i, j % dv]] } : {})));
     }
     case 'final': {
       const concat = byKey.concat.matrix;
