@@ -30,6 +30,8 @@ describe('vocabularyPieces: a word-level model’s split, without regard to case
   it('foldCharacters reads a letter in its other case where only that is known', () => {
     expect(foldCharacters('ABC', words('reverse'))).toEqual({ text: 'abc', unknown: [] });
     expect(foldCharacters('我爱你', words('dates')).unknown).toEqual(['我', '爱', '你']);
+    // A word in capitals: read in the first of its forms whose letters the model knows all.
+    expect(foldCharacters('DECEMBER 1, 2026', words('dates'))).toEqual({ text: 'December 1, 2026', unknown: [] });
   });
 });
 

@@ -65,19 +65,27 @@ export function vocabularyPieces(text, vocabulary) {
 export const unknownPieces = (pieces) => [...new Set(pieces.filter((p) => !p.word).map((p) => p.text))];
 
 /**
- * `text` read character by character (a character-level model), each character outside `vocabulary`
- * replaced by its other case when that is in it ("DECEMBER" reads as the model's letters where it
- * has them). Returns { text (as the model reads it), unknown (the distinct characters outside it) }.
+ * `text` read character by character (a character-level model), without regard to case: a run of
+ * Latin letters is read as typed if the model knows every letter, else as the first of its
+ * Capitalised, lower-case and upper-case forms it knows ("DECEMBER" as "December"), else letter by
+ * letter, each in its other case where only that is known. Returns { text (as the model reads it),
+ * unknown (the distinct characters outside the vocabulary) }.
  */
 export function foldCharacters(text, vocabulary) {
   const known = new Set(vocabulary);
   const unknown = new Set();
-  const out = Array.from(String(text ?? ''), (c) => {
+  const all = (s) => Array.from(s).every((c) => known.has(c));
+  const letter = (c) => {
     if (known.has(c)) return c;
     const other = c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
     if (known.has(other)) return other;
     unknown.add(c);
     return c;
+  };
+  const read = String(text ?? '').replace(/[A-Za-z]+|[^A-Za-z]+/g, (run) => {
+    if (!LATIN.test(run)) return Array.from(run, letter).join('');
+    const forms = [run, run[0].toUpperCase() + run.slice(1).toLowerCase(), run.toLowerCase(), run.toUpperCase()];
+    return forms.find(all) ?? Array.from(run, letter).join('');
   });
-  return { text: out.join(''), unknown: [...unknown] };
+  return { text: read, unknown: [...unknown] };
 }

@@ -1,5 +1,5 @@
 // The one-line caption of a shipped checkpoint's head, from what scripts/measure-heads.mjs measured
-// (heads.js): "Head 2: previous token (0.83 of its weight)", or "no clear pattern" when its best
+// (heads.js): "Layer 1, head 2: attends to the previous token (82.6 % of its weight on average)", or "no clear pattern" when its best
 // pattern holds less than CLEAR of its weight. Layers and heads are numbered from 1 on the page.
 import { CLEAR } from './head-patterns.js';
 import { HEADS, MEASURED_ROWS } from './heads.js';
@@ -16,7 +16,7 @@ export function captionOf(t, entry) {
   const clear = entry.score >= CLEAR;
   return t(clear ? 'trained.caption' : 'trained.captionNone', {
     layer: entry.layer + 1, head: entry.head + 1,
-    kind: t(`trained.kind.${entry.kind}`), score: entry.score.toFixed(2),
+    kind: t(`trained.kind.${entry.kind}`), score: (entry.score * 100).toFixed(1),
   });
 }
 

@@ -132,7 +132,7 @@ export class TrainedGrammar {
       const run = this.#runFor();
       note('trained-about', t(key('trained.about'), { count: run.labels.length - 1, layer: this.layer + 1 }));
       out.push(this.#sourceRow(t));
-      if (run.unknownCount) note('trained-unknown', t('trained.unknown', { count: run.unknownCount, list: run.unknown.join(', ') || '—' }), 'warn');
+      if (run.unknownCount) note('trained-unknown', t('trained.unknown', { count: run.unknownCount, list: run.unknown.join(t('trained.listSeparator')) || '—' }), 'warn');
       if (run.cut) note('trained-cut', t('steps.trained.cut', { n: run.labels.length - 1, cut: run.cut }), 'warn');
       out.push(this.#vocabulary.sync(t, wordsOf(this.#state.loaded.lab.tasks.grammar)), this.#captions(t));
     }
