@@ -21,6 +21,12 @@ export const DEFAULT_GRAMMAR = { en: 'the dog chased the cats. they ran. who ran
 const wordsOf = (task) => task.vocabulary.slice(task.unk + 1);
 
 /**
+ * `sentence` as the grammar task's tokenizer should read it: each piece replaced by the vocabulary's
+ * word (matched without regard to case), pieces outside it kept (they read as <unk>), spaces between.
+ */
+export const readSentence = (task, sentence, pieces = vocabularyPieces(sentence, wordsOf(task))) => pieces.map((p) => p.word ?? p.text).join(' ');
+
+/**
  * Layer `layer`'s attention input and weights for `sentence` (grammar-stream.js): { inputs: { X, Wq,
  * Wk, Wv, Wo }, labels (<bos> and one per token, <unk> for a piece outside the vocabulary), unknown
  * (every distinct piece outside it, Latin words and Chinese characters alike), unknownCount, cut
@@ -31,8 +37,7 @@ const wordsOf = (task) => task.vocabulary.slice(task.unk + 1);
 export function grammarInputs({ lab, model }, sentence, layer = 0) {
   const task = lab.tasks.grammar;
   const pieces = vocabularyPieces(sentence, wordsOf(task));
-  const read = pieces.map((p) => p.word ?? p.text).join(' ');
-  const { X, Wq, Wk, Wv, Wo, ids, all } = layerInput(lab, model, read, layer);
+  const { X, Wq, Wk, Wv, Wo, ids, all } = layerInput(lab, model, readSentence(task, sentence, pieces), layer);
   return {
     inputs: { X, Wq, Wk, Wv, Wo },
     labels: ids.map((id) => task.vocabulary[id]),
@@ -76,10 +81,14 @@ export class TrainedGrammar {
     return this.#layers ? Math.min(count - 1, Math.max(0, given)) : 0;
   }
 
-  /** With trained weights loaded: { lab, model, sentence, layer }; else null (use() starts the load). */
+  /**
+   * With trained weights loaded: { lab, model, sentence, layer }; else null (use() starts the load).
+   * `sentence` is as the model reads it: its vocabulary's words, matched without regard to case
+   * (readSentence), so a panel that encodes it itself (transformer/trained-block.js) reads the same tokens.
+   */
   get ready() {
     if (!this.on || this.#state?.status !== 'ready') return null;
-    return { ...this.#state.loaded, sentence: this.#sentence(), layer: this.layer };
+    return { ...this.#state.loaded, sentence: readSentence(this.#state.loaded.lab.tasks.grammar, this.#sentence()), layer: this.layer };
   }
 
   /** The reader's sentence: the `sentence` attribute, or the page's default one (what random weights read too). */
