@@ -164,8 +164,8 @@ export class AttentionCompare extends AttentionElement {
   }
 
   /**
-   * Each method's time per call and its empty 1×1 call's (compare/timing.js: the same loop of
-   * repeated batches, some 5 ms each) are measured when the page is next idle, one method per
+   * Each method's time per call and its empty 1×1 call's (compare/timing.js: batches of each in
+   * turn, the fastest kept, some 10 ms a method) are measured when the page is next idle, one method per
    * piece: measured in the render, the three took 20–50 ms, every change of the panel over a
    * frame. A time is written into its cell of `tr` with the sizes it was measured at only when
    * the empty call takes under MAX_OVERHEAD of it (else a dash, and `note` says why); each cell

@@ -42,7 +42,7 @@ export default {
     'pooling.fitResult': 'From w = 1, {epochs} steps: w = {w} (bandwidth 1/|w| = {h}); loss {first} → {last}.',
     'pooling.curve.rises': 'At step {step} the loss rose ({from} → {to}): that step went past the minimum, so there the learning rate is too large.',
     'pooling.curve.slow': 'The loss still falls at the last step ({from} → {to}, {pct} % lower): in {epochs} steps it has not levelled off, and more steps or a larger learning rate may take it lower.',
-    'pooling.curve.flat': 'The loss has levelled off: its last step changed it by less than {pct} % ({from} → {to}). Level is not necessarily lowest: another learning rate may level off lower.',
+    'pooling.curve.flat': 'The loss has levelled off: its last step changed it by less than {pct} % ({from} → {to}). A curve that has levelled off is not necessarily at the lowest loss: another learning rate may settle lower.',
   },
   'zh-CN': {
     'pooling.panelHeading': '注意力提示与注意力汇聚',
@@ -85,6 +85,6 @@ export default {
     'pooling.fitResult': '从 w = 1 出发，梯度下降 {epochs} 步：w = {w}（带宽 1/|w| = {h}）；损失 {first} → {last}。',
     'pooling.curve.rises': '第 {step} 步损失上升了（{from} → {to}）：这一步越过了最优点，说明在那里学习率过大。',
     'pooling.curve.slow': '到最后一步损失仍在下降（{from} → {to}，降低 {pct}%）：{epochs} 步之内还没有趋于平稳，更多步数或更大的学习率可能使它更低。',
-    'pooling.curve.flat': '损失已趋于平稳：最后一步的变化不到 {pct}%（{from} → {to}）。平稳不一定是最低：换一个学习率，损失可能停在更低的位置。',
+    'pooling.curve.flat': '损失已趋于平稳：最后一步的变化不到 {pct}%（{from} → {to}）。趋于平稳不等于达到了最低的损失：换一个学习率，损失可能停在更低的位置。',
   },
 };
