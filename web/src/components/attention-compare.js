@@ -186,7 +186,8 @@ export class AttentionCompare extends AttentionElement {
         if (verdicts.size < methods.length) return;
         const hidden = methods.filter(([k]) => !verdicts.get(k).show).map(([k]) => t(`compare.${k}`));
         note.dataset.hidden = String(hidden.length);
-        note.textContent = hidden.length ? t('compare.noTiming', { methods: hidden.join(t('compare.listSep')), share: MAX_OVERHEAD * 100 }) : t('compare.timingShown', { share: MAX_OVERHEAD * 100 });
+        const which = hidden.length === methods.length ? t('compare.noTimeAll') : t('compare.noTimeFor', { methods: hidden.join(t('compare.listSep')) });
+        note.textContent = hidden.length ? t('compare.noTiming', { which, share: MAX_OVERHEAD * 100 }) : t('compare.timingShown', { share: MAX_OVERHEAD * 100 });
       }),
     );
   }
