@@ -100,6 +100,9 @@ describe('attention-backward with trained weights (a head of the grammar model)'
     const w = await open('<attention-backward lang="zh-CN" weights="trained" step="P"></attention-backward>');
     await trainedShown(w.page, 'P');
     expect((await shown(w.page)).roles['trained-about']).toContain('第 1 个注意力层');
+    // The page's sentence by default; the model's example a button away.
+    await w.page.evaluate((p) => eval(p).shadowRoot.querySelector('[data-role="trained-switch"]').click(), PANEL);
+    await settled(w.page);
     close((await shown(w.page)).values, expected('那个男孩遇见了那个女孩。她跑了。谁跑了？', 0, 0).P, 2e-6);
     await w.context.close();
   });

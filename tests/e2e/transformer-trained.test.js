@@ -78,9 +78,11 @@ describe('attention-transformer with trained weights (a layer of the grammar mod
     await w.context.close();
   });
 
-  test('Chinese: the Chinese example, Chinese text', async () => {
+  test('Chinese: the Chinese example (a button away from the page’s sentence), Chinese text', async () => {
     const w = await open('<attention-transformer lang="zh-CN" weights="trained" layer="1"></attention-transformer>');
     await trainedShown(w.page, 1);
+    await w.page.evaluate((p) => eval(p).shadowRoot.querySelector('[data-role="trained-switch"]').click(), PANEL);
+    await settled(w.page);
     const view = await shown(w.page);
     expect(view.heading).toContain('前置层规范化');
     expectLayer(view, '那个男孩遇见了那个女孩。她跑了。谁跑了？', 1);
