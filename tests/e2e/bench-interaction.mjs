@@ -16,7 +16,7 @@
 // Usage: node tests/e2e/bench-interaction.mjs [--samples 30] [--only tab] [--each]
 //   --each: every sample's numbers too (the tab switches go through the tabs in order).
 //   BENCH_SITE=folder: another build of the site to measure (e.g. an earlier commit's), same method.
-import { ensureBuilt, launch, server, watchedPage, root } from './browser.js';
+import { ensureBuilt, launch, openSettings, server, watchedPage, root } from './browser.js';
 import { join } from 'node:path';
 
 const arg = (name, fallback) => {
@@ -97,6 +97,7 @@ const INTERACTIONS = [
   ...['d-model', 'd-k', 'heads', 'seed'].map((key) => [
     `control ${key} at its maximum`,
     async (page) => {
+      await openSettings(page);
       const input = inExplorer(page, `#in-${key}`);
       await input.fill(await input.getAttribute('max'));
       await input.focus();

@@ -293,6 +293,11 @@ export async function withElements(page, markup) {
   await settled(page);
 }
 
+/** Open the explorer's folded "Settings" (the controls other than the sentence are hidden until then). */
+export async function openSettings(page, selector = 'attention-explorer') {
+  await page.evaluate((sel) => (document.querySelector(sel).shadowRoot.querySelector('details.settings').open = true), selector);
+}
+
 /** Wait until the element `selector` (and every attention-lab element shown inside it) has nothing pending: its updateComplete. */
 export async function ready(page, selector = 'attention-explorer') {
   await page.waitForSelector(selector, { state: 'attached' });

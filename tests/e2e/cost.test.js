@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_SENTENCE } from '../../web/src/config.js';
 import { buildModel } from '../../web/src/model.js';
 import { randomMatrix } from '../../web/src/random.js';
-import { componentPage, quantise, ready, root, screenshotFile, server, watchedPage, settled } from './browser.js';
+import { componentPage, openSettings, quantise, ready, root, screenshotFile, server, settled, watchedPage } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root
@@ -340,6 +340,7 @@ describe('attention-cost', () => {
     expect(await inPanel("return root.querySelectorAll('figure[data-method] td[data-i]').length")).toBe(36 * 3 + 18);
     // The explorer's inputs reach the panel: d_k = 2 changes the weights, same shapes.
     const before = await inPanel("return [...root.querySelectorAll('figure[data-method=full] td[data-i]')].map((td) => td.dataset.value)");
+    await openSettings(page);
     await page.locator('attention-explorer #in-d-k').fill('2');
     await page.waitForFunction((b0) => {
       const r = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-cost').shadowRoot;

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { serveStatic } from '../../scripts/serve.mjs';
 import { MAX_SENTENCE, outOfRange, tokenize } from '../../web/src/model.js';
-import { ready, root, settled, watchedPage, urlWritten, withElements } from './browser.js';
+import { openSettings, ready, root, settled, urlWritten, watchedPage, withElements } from './browser.js';
 import { useBrowser, useForFile } from './use-browser.js';
 
 const PAYLOADS = [
@@ -258,7 +258,8 @@ describe('the custom X box', () => {
     await page.goto(`${plain.url}/site/?panel=steps`);
     await ready(page);
     const explorer = page.locator('attention-explorer');
-    await explorer.locator('summary').click();
+    await openSettings(page);
+    await explorer.locator('[part="custom-x"] > summary').click();
     await explorer.locator('#in-x').fill(payload);
     await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('#in-x-status').textContent !== '');
     expect(await explorer.locator('#in-x-status').textContent()).toBe('Not used: expected 1 or more rows of 8 numbers.');

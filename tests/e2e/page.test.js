@@ -2,7 +2,7 @@
 // shows the library's numbers, switches language, keeps its state in the URL,
 // works from the keyboard; saves the README screenshots.
 import { describe, expect, test } from 'vitest';
-import { quantise, ready, root, screenshotFile, server, watchedPage, urlWritten } from './browser.js';
+import { openSettings, quantise, ready, root, screenshotFile, server, urlWritten, watchedPage } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
@@ -147,6 +147,7 @@ describe('demo page', () => {
     const { page, context } = await open();
     const explorer = page.locator('attention-explorer');
     await explorer.locator('#in-sentence').fill('我们 学习 注意力');
+    await openSettings(page);
     await explorer.locator('#in-mask').selectOption('padding');
     await explorer.locator('#in-valid-len').fill('2');
     await explorer.locator('#in-heads').fill('2');
@@ -233,6 +234,7 @@ describe('demo page', () => {
     expect(lines[0]).toBe('"","a","b","c","d"');
     expect(lines.slice(1).flatMap((l) => l.split(',').slice(1))).toEqual(values);
     // After a change that keeps the figure (same step and shape, another seed), exports carry the new numbers.
+    await openSettings(page);
     await page.locator('attention-explorer #in-seed').fill('5');
     await page.waitForFunction((old) => {
       const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot;
@@ -255,8 +257,9 @@ describe('demo page', () => {
     // Closed and empty: not in the page (a closed section's form controls are still restyled on a language switch).
     expect(await explorer.locator('details textarea').count()).toBe(0);
     await page.selectOption('#lang', 'zh-CN');
-    await expect.poll(() => explorer.locator('summary').textContent()).toMatch(/[\u4e00-\u9fff]/);
-    await explorer.locator('summary').click();
+    await expect.poll(() => explorer.locator('[part="custom-x"] > summary').textContent()).toMatch(/[\u4e00-\u9fff]/);
+    await openSettings(page);
+    await explorer.locator('[part="custom-x"] > summary').click();
     await expect.poll(() => explorer.locator('details textarea').count()).toBe(5);
     for (const help of ['#in-x-help', '#in-w-help']) expect(await explorer.locator(help).textContent()).toMatch(/[\u4e00-\u9fff]/);
     expect(await explorer.locator('#in-x').getAttribute('aria-describedby')).toBe('in-x-help in-x-status');
@@ -271,7 +274,8 @@ describe('demo page', () => {
   test('a matrix typed by hand flows through every step', async () => {
     const { page, context } = await open('?s=a+b+c&dm=2&dk=2&step=output');
     const explorer = page.locator('attention-explorer');
-    await explorer.locator('summary').click();
+    await openSettings(page);
+    await explorer.locator('[part="custom-x"] > summary').click();
     await explorer.locator('#in-x').fill('1 0\n0 1\n1 1');
     await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('#in-x-status').textContent.includes('3×2'));
     await page.locator('attention-explorer attention-steps [role="tab"]').first().click();
@@ -285,7 +289,8 @@ describe('demo page', () => {
     const { buildModel } = await import('../../web/src/model.js');
     const { page, problems, context } = await open('?s=a+b+c&seed=3&dm=2&dk=1&h=2&step=final');
     const explorer = page.locator('attention-explorer');
-    await explorer.locator('summary').click();
+    await openSettings(page);
+    await explorer.locator('[part="custom-x"] > summary').click();
     const typed = { wq: '1 0\n0 2', wk: '0.5, 1\n-1, 0.25', wv: '2 0\n1 -1', wo: '1 0.5\n0 1' };
     for (const [field, text] of Object.entries(typed)) {
       await explorer.locator(`#in-${field}`).fill(text);
@@ -339,6 +344,8 @@ describe('demo page', () => {
     expect(await again.page.locator('attention-explorer #in-wk').inputValue()).toBe('0.5 1\n-1 0.25');
     expect(await inSteps(again.page, "return [...root.querySelectorAll('figure[data-role=main] td[data-i]')].map((td) => Number(td.dataset.value))")).toEqual(want.output);
     // With one head W_O is not asked for; a weight of the wrong shape is refused and says so.
+    await explorer.locator('#ptab-steps').click(); // the heads setting is shown where it acts
+    await ready(page);
     await explorer.locator('#in-heads').fill('1');
     await expect.poll(() => explorer.locator('#in-wq-status').textContent()).toBe('Not used: expected 2 rows of 1 numbers.');
     expect(await explorer.locator('#in-wo').isVisible()).toBe(false);
@@ -352,7 +359,8 @@ describe('demo page', () => {
     const payload = '<img src=x onerror="window.__pwned=1">';
     const { page, problems, context } = await open(`?dm=2&dk=2&${new URLSearchParams({ wv: payload })}`);
     const explorer = page.locator('attention-explorer');
-    await explorer.locator('summary').click();
+    await openSettings(page);
+    await explorer.locator('[part="custom-x"] > summary').click();
     await explorer.locator('#in-wq').fill(`1 2\n${payload}`);
     await expect.poll(() => explorer.locator('#in-wq-status').textContent()).toBe('Not used: expected 2 rows of 2 numbers.');
     expect(await explorer.locator('#in-wq').inputValue()).toBe(`1 2\n${payload}`);

@@ -3,7 +3,7 @@
 // with no failed request (its icon included).
 import { describe, expect, test } from 'vitest';
 import { CONFIG_FIELDS, DEFAULT_SENTENCE, bound } from '../../web/src/config.js';
-import { componentPage, ready, root, server, urlWritten, watchedPage } from './browser.js';
+import { componentPage, openSettings, ready, root, server, urlWritten, watchedPage } from './browser.js';
 import { useBrowser, useForFile } from './use-browser.js';
 
 const { launched: b, served: site } = useBrowser({ serve: 'site' }); // b.browser, site.url: the demo
@@ -53,6 +53,7 @@ describe('the explorer and the table of settings', () => {
     }
     expect(Object.fromEntries(controls.map((c) => [c.id, c.value]))).toMatchObject({ 'in-d-model': '64', 'in-heads': '2', 'in-seed': '42', 'in-mask': 'none' });
     // An edit of a control sets the attribute, which reaches every panel and the URL.
+    await openSettings(page);
     await page.locator('attention-explorer #in-seed').fill('7');
     expect(new URL(await urlWritten(page)).searchParams.get('seed')).toBe('7');
     expect(await page.evaluate(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-heads').getAttribute('seed'))).toBe('7');
@@ -62,9 +63,10 @@ describe('the explorer and the table of settings', () => {
 
 describe('the default sentence follows the language', () => {
   test('the demo page in Chinese with no sentence: 小猫坐在垫子上, one token per character, in the box and the link', async () => {
-    const { page, problems, context } = await openPage('?lang=zh-CN');
+    const { page, problems, context } = await openPage('?panel=steps&lang=zh-CN');
     expect(await stepTokens(page)).toEqual([...DEFAULT_SENTENCE['zh-CN']]);
     expect(await page.locator('attention-explorer #in-sentence').inputValue()).toBe(DEFAULT_SENTENCE['zh-CN']);
+    await openSettings(page);
     await page.locator('attention-explorer #in-seed').fill('9');
     expect(new URL(await urlWritten(page)).searchParams.get('s')).toBe(DEFAULT_SENTENCE['zh-CN']);
     expect(problems.console).toEqual([]);
@@ -72,18 +74,18 @@ describe('the default sentence follows the language', () => {
   });
 
   test('a browser in Chinese without ?lang: the Chinese default; in English: the English one, unchanged', async () => {
-    const zh = await openPage('', 'zh-CN');
+    const zh = await openPage('?panel=steps', 'zh-CN');
     expect(await zh.page.evaluate(() => document.documentElement.lang)).toBe('zh-CN');
     expect(await stepTokens(zh.page)).toEqual([...DEFAULT_SENTENCE['zh-CN']]);
     await zh.context.close();
-    const en = await openPage('?lang=en');
+    const en = await openPage('?panel=steps&lang=en');
     expect(await stepTokens(en.page)).toEqual(['the', 'cat', 'sat', 'on', 'the', 'mat']);
     expect(await en.page.locator('attention-explorer #in-sentence').inputValue()).toBe('the cat sat on the mat');
     await en.context.close();
   });
 
   test('switching the page to Chinese switches a default sentence, never a given one', async () => {
-    const { page, context } = await openPage('?lang=en');
+    const { page, context } = await openPage('?panel=steps&lang=en');
     await page.selectOption('#lang', 'zh-CN');
     await page.waitForFunction((want) => document.querySelector('attention-explorer').shadowRoot.querySelector('#in-sentence').value === want, DEFAULT_SENTENCE['zh-CN']);
     await ready(page);

@@ -8,7 +8,7 @@ import { tokenize } from './tokenize.js';
 
 const ALL = PANELS.map((p) => p.id);
 const ALL_BUT = (...ids) => ALL.filter((id) => !ids.includes(id));
-const MASKED = ['steps', 'compare', 'heads', 'cross', 'cost', 'transformer'];
+const MASKED = ['steps', 'compare', 'heads', 'cross', 'cost', 'transformer', 'backward'];
 
 /** The default sentence in each language (used when no sentence is given). */
 export const DEFAULT_SENTENCE = { en: 'the cat sat on the mat', 'zh-CN': '小猫坐在垫子上' };
@@ -29,7 +29,7 @@ export const CONFIG_FIELDS = [
   // Default d_k = d_model / h = 8 / 1 (d_k = d_v = d_model / h, as in Vaswani et al. and d2l): one
   // head is the first lesson, and its output is d_model wide without a W_O.
   { attribute: 'd-k', key: 'dk', property: 'dK', type: 'integer', min: 1, max: (limits) => limits.maxDk, cap: (limits, used) => Math.floor(limits.maxWidth / used('heads')), default: 8, usedBy: ALL_BUT('pooling', 'scaling') },
-  { attribute: 'heads', key: 'h', property: 'heads', type: 'integer', min: 1, max: (limits) => limits.maxHeads, default: 1, usedBy: ['steps', 'heads', 'transformer'] },
+  { attribute: 'heads', key: 'h', property: 'heads', type: 'integer', min: 1, max: (limits) => limits.maxHeads, default: 1, usedBy: ALL_BUT('pooling', 'scaling') }, // h · d_k columns of seeded W_Q, W_K, W_V: every panel on the seeded model
   { attribute: 'mask', key: 'mask', property: 'mask', type: 'choice', choices: ['none', 'causal', 'padding'], default: 'none', help: true, usedBy: MASKED },
   { attribute: 'valid-len', key: 'vl', property: 'validLen', type: 'integer', min: 0, max: (limits) => limits.maxTokens, default: 3, usedBy: MASKED },
   // The author's tokens, one per row, shown as given ("didn't", ▁the, ##ing): a JSON array or separated by spaces (own-numbers.js).

@@ -71,6 +71,9 @@ label { font-weight: 600; font-size: 0.9rem; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: end; margin: 0.5rem 0; }
 .controls > label, .field { display: flex; flex-direction: column; gap: 0.15rem; }
 .field > small { max-width: 28rem; } /* a help line wraps instead of widening its control */
+.settings { flex: 1 1 100%; }
+.settings > summary { cursor: pointer; font-weight: 600; padding: 0.2rem 0; }
+.settings > summary > .muted { font-weight: 400; margin-inline-start: 0.4rem; }
 .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
 .grid { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
 .grid > * { min-width: 0; max-width: 100%; }
@@ -155,7 +158,9 @@ textarea { font-family: var(--_mono); width: 100%; min-height: 5rem; }
   .controls { gap: 0.4rem 0.6rem; }
   .controls input[type="number"] { width: 4.6rem !important; }
   .controls select { max-width: 12rem; }
-  [role="tablist"] { flex-wrap: nowrap; overflow-x: auto; padding-bottom: 0.3rem; }
+  /* One row that scrolls sideways, its end faded: a cut tab under the fade says more follow; the
+     end padding lets the last tab scroll clear of the fade. */
+  [role="tablist"] { flex-wrap: nowrap; overflow-x: auto; padding-bottom: 0.3rem; padding-inline-end: 2rem; mask-image: linear-gradient(to left, transparent, #000 2rem); }
   [role="tab"] { flex: 0 0 auto; }
   .field small { display: none; }
   :host { --_cell: var(--attn-cell-size, 2.3rem); }

@@ -12,7 +12,7 @@ import { decodeMatrixText, encodeMatrixText } from '../state.js';
 import { loadPanel } from '../panel-loader.js';
 import { EXPLORER_TAG, PANELS, panelById } from '../panels.js';
 import { applyUrlState, followInUrl } from '../url-sync.js';
-import { checkTyped, panelTabs, settingsForm, typedBoxes } from './explorer-controls.js';
+import { checkTyped, panelTabs, settingsForm, settingsShown, typedBoxes } from './explorer-controls.js';
 
 // Given to every panel as they are on the explorer.
 const PASS_THROUGH = [...CONFIG_ATTRIBUTES, 'lang'];
@@ -189,7 +189,7 @@ export class AttentionExplorer extends AttentionElement {
 
   #build() {
     const t = this.t;
-    const { form, controls } = settingsForm(t, (attribute, value) => {
+    const { form, fold, summary, fields, controls } = settingsForm(t, (attribute, value) => {
       this.setAttribute(attribute, value);
       this.#changed();
     });
@@ -207,8 +207,9 @@ export class AttentionExplorer extends AttentionElement {
       this.selectPanel(id);
       if (focus) tabs[id].focus();
     });
-    this.root.replaceChildren(form, details, tablist, ...Object.values(elements));
-    this.#ui = { controls, typed: boxes, showTyped: show, tablist, tabs, panels: elements };
+    fold.append(details);
+    this.root.replaceChildren(form, tablist, ...Object.values(elements));
+    this.#ui = { controls, fields, fold, summary, typedDetails: details, typed: boxes, showTyped: show, tablist, tabs, panels: elements };
     this.#listen(elements);
     const pending = this.#pending;
     this.#pending = null;
@@ -229,7 +230,9 @@ export class AttentionExplorer extends AttentionElement {
       this.#changed();
     });
     const watched = new MutationObserver((records) => {
-      if (records.some((r) => r.oldValue !== r.target.getAttribute(r.attributeName))) this.#changed();
+      if (!records.some((r) => r.oldValue !== r.target.getAttribute(r.attributeName))) return;
+      this.#showFields(this.config()); // trained weights chosen in a panel, or put back
+      this.#changed();
     });
     for (const { id } of PANELS) {
       const attributeFilter = PANEL_SETTINGS.filter((s) => s.panel === id).map((s) => s.attribute);
@@ -280,6 +283,32 @@ export class AttentionExplorer extends AttentionElement {
     }
     const validLen = controls['valid-len'];
     if (validLen.disabled !== (c.mask !== 'padding')) validLen.disabled = c.mask !== 'padding';
+    this.#showFields(c);
+  }
+
+  /**
+   * Only the settings that change the shown panel's numbers (settingsShown: the table's `usedBy`;
+   * with trained weights, the sentence alone), the folded ones' values in the fold's summary.
+   */
+  #showFields(c) {
+    const { fields, fold, summary, typedDetails, panels } = this.#ui;
+    const t = this.t;
+    const active = this.panel;
+    const trained = panels[active]?.getAttribute('weights') === 'trained';
+    const shown = new Set(settingsShown(active, trained));
+    const values = [];
+    for (const { attribute, property } of CONFIG_FIELDS) {
+      const hide = !shown.has(attribute);
+      if (fields[attribute].hidden !== hide) fields[attribute].hidden = hide;
+      if (hide || attribute === 'sentence' || attribute === 'tokens' || (attribute === 'valid-len' && c.mask !== 'padding')) continue;
+      values.push(`${t(`input.${property}`)} ${attribute === 'mask' ? t(`mask.${c.mask}`) : c[property]}`);
+    }
+    const typedHidden = !shown.has('d-model');
+    if (typedDetails.hidden !== typedHidden) typedDetails.hidden = typedHidden;
+    const foldHidden = values.length === 0 && typedHidden;
+    if (fold.hidden !== foldHidden) fold.hidden = foldHidden;
+    const text = values.join(' · ');
+    if (summary.textContent !== text) summary.textContent = text;
   }
 
   /** Every panel gets the shared attributes; the shown one its tab selected; step, head, kernel, bandwidth their panel. */

@@ -1,7 +1,7 @@
 // The explorer's controls, built from the tables in config.js: one control per setting of the
 // input model, a box for each matrix typed by hand, and the tabs with their panels. Labels carry
 // data-i18n, so a change of language rewrites them in place.
-import { CONFIG_FIELDS, TYPED_MATRICES, bound } from '../config.js';
+import { CONFIG_FIELDS, TYPED_MATRICES, bound, usedBy } from '../config.js';
 import { el } from '../dom.js';
 import { LIMITS, parseMatrixText } from '../model.js';
 import { encodeMatrixText } from '../state.js';
@@ -16,12 +16,19 @@ function controlOf(field, t) {
 
 /**
  * The form of the input model's settings: for each, a labelled control with id `in-<attribute>`
- * (and a help line when the field has one). `onInput(attribute, value)` follows every valid edit.
- * Returns { form, controls: { attribute: control } }.
+ * (and a help line when the field has one). The sentence stays in view; the others are folded in
+ * a closed "Settings" details (`fold`), whose summary says their values, with the typed matrices'
+ * details appended there by the explorer. `onInput(attribute, value)` follows every valid edit.
+ * Returns { form, fold, summary, fields: { attribute: its field }, controls: { attribute: control } }.
  */
 export function settingsForm(t, onInput) {
+  const summary = el('span', { class: 'muted', 'data-role': 'settings-values' });
+  const fold = el('details', { class: 'settings', part: 'settings' }, el('summary', {}, el('span', { 'data-i18n': 'explorer.settings', text: t('explorer.settings') }), ' ', summary));
+  const folded = el('div', { class: 'controls' });
+  fold.append(folded);
   const form = el('form', { class: 'controls', part: 'controls', onsubmit: (e) => e.preventDefault() });
   const controls = {};
+  const fields = {};
   for (const field of CONFIG_FIELDS) {
     const key = field.attribute;
     const id = `in-${key}`;
@@ -29,7 +36,7 @@ export function settingsForm(t, onInput) {
     const control = controlOf(field, t);
     control.id = id;
     control.dataset.key = key;
-    const wrap = el('div', { class: 'field' }, el('label', { for: id, 'data-i18n': label, text: t(label) }), control);
+    const wrap = el('div', { class: 'field', 'data-setting': key }, el('label', { for: id, 'data-i18n': label, text: t(label) }), control);
     if (field.help) {
       const help = el('small', { class: 'muted', id: `${id}-help`, 'data-i18n': `${label}Help`, text: t(`${label}Help`) });
       control.setAttribute('aria-describedby', help.id);
@@ -39,10 +46,22 @@ export function settingsForm(t, onInput) {
       if (control.type === 'number' && (control.value === '' || !control.checkValidity())) return;
       onInput(key, control.value);
     });
-    form.append(wrap);
+    (key === 'sentence' ? form : folded).append(wrap);
     controls[key] = control;
+    fields[key] = wrap;
   }
-  return { form, controls };
+  form.append(fold);
+  return { form, fold, summary, fields, controls };
+}
+
+/**
+ * Which of the input model's settings change what panel `id` shows: those whose `usedBy` lists it,
+ * and with trained weights (`trained`) only the sentence the model reads (the dates model reads a
+ * date of its own: none). The explorer shows only these.
+ */
+export function settingsShown(id, trained) {
+  if (trained) return id === 'cross' ? [] : CONFIG_FIELDS.filter((f) => f.attribute === 'sentence' && usedBy(f).includes(id)).map((f) => f.attribute);
+  return CONFIG_FIELDS.filter((f) => usedBy(f).includes(id)).map((f) => f.attribute);
 }
 
 /**

@@ -42,6 +42,7 @@ export default {
     'tab.train': 'Training',
     'tab.backward': 'Backward pass',
     'explorer.panelLoadFailed': 'This panel’s code could not be loaded ({msg}). The other panels still work; reload the page to try again.',
+    'explorer.settings': 'Settings',
   },
   'zh-CN': {
     'input.legend': '输入',
@@ -84,5 +85,6 @@ export default {
     'tab.train': '训练模型',
     'tab.backward': '反向传播',
     'explorer.panelLoadFailed': '无法加载这个面板的代码（{msg}）。其他面板仍可使用；重新加载页面即可再试。',
+    'explorer.settings': '设置',
   },
 };
