@@ -146,3 +146,14 @@ describe('P_{i+δ} as a rotation of P_i (rotation.js)', () => {
     for (let j = 1; j < sines.length; j++) expect(sines[j], `column ${2 * j}`).toBeLessThan(sines[j - 1]);
   });
 });
+
+describe('the swap sentences follow their numbers', () => {
+  it('equal up to float32 rounding at ROUNDING or less, different above it', async () => {
+    const { ROUNDING, sameUpToRounding } = await import('../../web/src/components/positions/encoding.js');
+    expect(sameUpToRounding(0)).toBe(true);
+    expect(sameUpToRounding(6e-8)).toBe(true);
+    expect(sameUpToRounding(ROUNDING)).toBe(true);
+    expect(sameUpToRounding(ROUNDING * 2)).toBe(false);
+    expect(sameUpToRounding(0.03)).toBe(false);
+  });
+});

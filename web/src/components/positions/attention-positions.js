@@ -14,7 +14,7 @@ import { buildModel } from '../../model.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 import { renderTexCached } from '../../tex.js';
 import { columnsChart } from './columns-chart.js';
-import { encodingOf, swapExperiment, swapPair } from './encoding.js';
+import { encodingOf, sameUpToRounding, swapExperiment, swapPair } from './encoding.js';
 import { RotationSection } from './rotation-section.js';
 import { rotationChoice } from './rotation.js';
 import { POSITIONS_CSS } from './styles.js';
@@ -150,9 +150,10 @@ export class AttentionPositions extends AttentionElement {
       el('p', { class: 'intro', text: t('positions.attentionIntro', { i, j }) }),
       form,
       without,
-      el('p', { class: 'note', 'data-role': 'equivariant', text: t('positions.equivariant', { d: exact(c.diffNoP) }) }),
+      // Each sentence says what its numbers show: equal up to float32 rounding, or not.
+      el('p', { class: 'note', 'data-role': 'equivariant', 'data-same': String(sameUpToRounding(c.diffNoP)), text: t(sameUpToRounding(c.diffNoP) ? 'positions.equivariant' : 'positions.noPDiffers', { d: exact(c.diffNoP) }) }),
       withP,
-      el('p', { class: 'note', 'data-role': 'not-equivariant', text: t('positions.notEquivariant', { d: exact(c.diffWithP) }) }),
+      el('p', { class: 'note', 'data-role': 'not-equivariant', 'data-same': String(sameUpToRounding(c.diffWithP)), text: t(sameUpToRounding(c.diffWithP) ? 'positions.withPSame' : 'positions.notEquivariant', { d: exact(c.diffWithP) }) }),
       this.#xpSection(c),
     ];
   }

@@ -35,6 +35,14 @@ export function swapRows(M, i, j) {
 }
 
 /** Largest |B[π(a)][π(b)] − A[a][b]| for the transposition π = (i j): 0 when B is A permuted. */
+/**
+ * The largest difference two weight matrices (entries in [0, 1], from float32 sums of a few terms)
+ * may show and still be called equal: float32 rounding, not a change. The sentences under the swap
+ * figures say "equal" or "differ" by it (sameUpToRounding), not in advance.
+ */
+export const ROUNDING = 1e-6;
+export const sameUpToRounding = (diff) => diff <= ROUNDING;
+
 export function permutedDifference(A, B, i, j) {
   const p = (k) => (k === i ? j : k === j ? i : k);
   let worst = 0;
