@@ -49,7 +49,8 @@ export class SoftcapSection {
       el('p', { class: 'intro', text: t('decoding.capIntro') }),
       ui.capForm,
       ui.capGrid,
-      el('p', { class: 'note', 'data-role': 'cap-bound', text: t('decoding.capBound', { before: exact(largestMagnitude(run.scores)), after: exact(largestMagnitude(run.capped)), c }) }),
+      // "below c" only when it is: float32 rounds c·tanh(s/c) to c itself for a score of about 9c or more.
+      el('p', { class: 'note', 'data-role': 'cap-bound', text: t(largestMagnitude(run.capped) < c ? 'decoding.capBound' : 'decoding.capBoundAt', { before: exact(largestMagnitude(run.scores)), after: exact(largestMagnitude(run.capped)), c }) }),
       ui.weightGrid,
       el('p', { class: 'note', 'data-role': 'cap-ratio', text: t('decoding.capRatio', { c, bound: factorText(Math.exp(2 * c)), seen: factorText(largestWeightRatio(run.weights, run.mask)) }) }),
       el('h3', { text: t('decoding.windowHeading') }),
