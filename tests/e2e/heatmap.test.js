@@ -107,7 +107,7 @@ describe('canvas heatmap', () => {
     await canvas.hover({ position: { x: cell.x, y: cell.y } });
     const value = await page.locator(`${MAIN} td[data-i="1"][data-j="3"]`).getAttribute('data-value');
     const text = await readout(page);
-    expect(text).toContain('[1][3] (b → d)');
+    expect(text).toContain('[2][4] (b → d)'); // counted from 1 on the page
     expect(text).toContain(`= ${String(Number(Number(value).toPrecision(9))).replace('-', '−').slice(0, 6)}`);
     // Q's row 1 is outlined in the highlight colour (#d1008f) on its canvas, row 0 is not.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -84,14 +84,14 @@ describe('steps panel', () => {
     await w.context.close();
   });
 
-  test('with two heads, head 2’s scores are S⁽²⁾ = Q⁽²⁾K⁽²⁾ᵀ of its slices: columns d4–d7 of Q and K', async () => {
+  test('with two heads, head 2’s scores are S⁽²⁾ = Q⁽²⁾K⁽²⁾ᵀ of its slices: columns d5–d8 of Q and K (counted from 1)', async () => {
     const { page, context, steps } = await stepsOpen('?h=2&dk=4&step=scores&head=1');
     expect(await steps((root) => root.querySelector('.formula').dataset.tex)).toBe('S^{(2)} = Q^{(2)}K^{(2)\\top}');
     expect(await steps((root) => root.querySelector('.step-title').textContent)).toBe('Scores Q⁽²⁾K⁽²⁾ᵀ · Head 2');
-    expect(await steps(note, 'head-slice')).toBe('Head 2 works on its own slices: Q⁽²⁾, K⁽²⁾, V⁽²⁾ are columns d4–d7 of Q, K and V, 6×4 each (n × d_k).');
+    expect(await steps(note, 'head-slice')).toBe('Head 2 works on its own slices: Q⁽²⁾, K⁽²⁾, V⁽²⁾ are columns d5–d8 of Q, K and V, 6×4 each (n × d_k).');
     const operands = (await steps(figures)).filter((f) => f.role !== 'main');
     expect(operands.map((f) => f.name)).toEqual(['Q⁽²⁾', 'K⁽²⁾']);
-    // Q⁽²⁾ is columns 4…7 of the whole Q (step 2).
+    // Q⁽²⁾ is columns 5…8 of the whole Q (step 2), indices 4…7.
     await page.locator('attention-explorer attention-steps [role="tab"]').nth(1).click();
     await page.waitForFunction(() => document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps').shadowRoot.querySelector('[data-step="Q"]'));
     await ready(page);

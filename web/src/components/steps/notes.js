@@ -22,7 +22,8 @@ export function stepNotes(step, { byKey, model, headIndex }, t) {
   const fully = MASKED_ON.includes(step.key) ? fullyMaskedRows(byKey.masked?.mask, n).map((i) => tokens[i]) : [];
   if (fully.length) notes.push(el('p', { class: 'warn', role: 'note', text: t('steps.fullyMasked', { rows: fully.join(', ') }) }));
   if (step.head && config.heads > 1) {
-    const from = headIndex * config.dK;
+    // Columns counted from 1, as the figures label them (d1, d2, …).
+    const from = headIndex * config.dK + 1;
     note('head-slice', t('steps.headSlice', { h: headIndex + 1, s: headMark(headIndex + 1), from: `d${from}`, to: `d${from + config.dK - 1}`, n, dk: config.dK }));
   }
   // d_model / h is a relation of the weights' shapes: the author's Q, K, V or weights have none.
