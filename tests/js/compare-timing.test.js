@@ -4,7 +4,7 @@
 // a time is shown only when the same path's empty call takes under 10 % of it.
 import { describe, expect, it } from 'vitest';
 
-import { MAX_OVERHEAD, measureAgainstEmpty, timingVerdict } from '../../web/src/components/compare/timing.js';
+import { MAX_OVERHEAD, measureAgainstEmpty, pairTimer, timingVerdict } from '../../web/src/components/compare/timing.js';
 import { duration } from '../../web/src/format.js';
 
 /** A virtual clock: `cost` ms per call, read in steps of `step` ms. */
@@ -52,6 +52,30 @@ describe('measureAgainstEmpty: fastest batches of the call and its empty call, i
       expect(ms).toBeGreaterThan(0.018);
       expect(ms).toBeLessThan(0.022);
     }
+  });
+
+  it('rounds may run apart (one idle piece each): a burst of load during some of them is not kept', () => {
+    let t = 0.05;
+    let slow = 1;
+    const now = () => Math.floor(t / 0.1) * 0.1;
+    const fn = () => {
+      t += 0.02 * slow;
+    };
+    const timer = pairTimer(fn, fn, { now });
+    for (let r = 0; r < 8; r++) {
+      // Rounds 0–4 run while the machine is busy: every call takes five times as long.
+      slow = r < 5 ? 5 : 1;
+      timer.round();
+    }
+    expect(timer.rounds()).toBe(8);
+    const { call, empty } = timer.verdict();
+    expect(call).toBeLessThan(0.022);
+    expect(empty).toBeLessThan(0.022);
+    // Had it stopped after the busy rounds, both would read five times too long.
+    const busy = pairTimer(fn, fn, { now });
+    slow = 5;
+    for (let r = 0; r < 5; r++) busy.round();
+    expect(busy.verdict().call).toBeGreaterThan(0.09);
   });
 
   it('times slow calls with few repeats', () => {

@@ -18,10 +18,17 @@ import { renderTexCached } from '../tex.js';
 import { traceMatrix } from '../trace-view.js';
 import { SCORING_TEX, additiveWeights, costs, rowEntropy } from './compare/compare-model.js';
 import { D2lExample } from './compare/d2l-example.js';
-import { MAX_OVERHEAD, measureAgainstEmpty } from './compare/timing.js';
+import { MAX_OVERHEAD, pairTimer } from './compare/timing.js';
 import { COMPARE_CSS } from './compare/styles.js';
 
 export { costs, rowEntropy } from './compare/compare-model.js';
+
+/**
+ * Rounds of timing per method (compare/timing.js: a batch of the empty call and one of the call
+ * each, some 2–3 ms), each in an idle piece of its own: on a machine busy with builds (load 5 on
+ * two cores) four rounds at once still let one 63-token call show and its twin not.
+ */
+const TIMING_ROUNDS = 8;
 
 export class AttentionCompare extends AttentionElement {
   static tag = 'attention-compare';
@@ -34,8 +41,8 @@ export class AttentionCompare extends AttentionElement {
   #example = new D2lExample(this);
   /** The statistics table and the width-mismatch section, kept from one render to the next. */
   #parts = { stats: el('div', { 'data-part': 'stats' }), mismatch: el('div', { 'data-part': 'mismatch' }) };
-  /** One key per method for its timing, which waits until the page is idle (a later render's replaces it). */
-  #timings = { additive: {}, scaled: {}, dot: {} };
+  /** One key per method and round for its timing, which waits until the page is idle (a later render's replaces it). */
+  #timings = Object.fromEntries(['additive', 'scaled', 'dot'].map((key) => [key, Array.from({ length: TIMING_ROUNDS }, () => ({}))]));
 
   constructor() {
     super();
@@ -165,20 +172,24 @@ export class AttentionCompare extends AttentionElement {
 
   /**
    * Each method's time per call and its empty 1×1 call's (compare/timing.js: batches of each in
-   * turn, the fastest kept, some 10 ms a method) are measured when the page is next idle, one method per
-   * piece: measured in the render, the three took 20–50 ms, every change of the panel over a
-   * frame. A time is written into its cell of `tr` with the sizes it was measured at only when
-   * the empty call takes under MAX_OVERHEAD of it (else a dash, and `note` says why); each cell
-   * keeps both measurements (data-call-ms, data-empty-ms).
+   * turn, the fastest kept) are measured when the page is next idle, TIMING_ROUNDS pieces a method:
+   * measured in the render, the three took 20–50 ms, every change of the panel over a frame. A
+   * time is written into its cell of `tr` with the sizes it was measured at only when the empty
+   * call takes under MAX_OVERHEAD of it (else a dash, and `note` says why); each cell keeps both
+   * measurements (data-call-ms, data-empty-ms).
    */
   #timeWhenIdle(methods, tr, note, sizes) {
     const t = this.t;
     tr.dataset.role = 'time';
     const cells = tr.querySelectorAll('td');
     const verdicts = new Map();
-    methods.forEach(([key, , call, empty], i) =>
-      later(this.#timings[key], () => {
-        const verdict = measureAgainstEmpty(call, empty);
+    methods.forEach(([key, , call, empty], i) => {
+      const timer = pairTimer(call, empty);
+      // A later render's pieces take the same keys; whichever piece completes the rounds writes.
+      for (const piece of this.#timings[key]) later(piece, () => {
+        timer.round();
+        if (timer.rounds() < TIMING_ROUNDS) return;
+        const verdict = timer.verdict();
         verdicts.set(key, verdict);
         const cell = cells[i];
         Object.assign(cell.dataset, { callMs: String(verdict.call), emptyMs: String(verdict.empty), shown: String(verdict.show) });
@@ -188,8 +199,8 @@ export class AttentionCompare extends AttentionElement {
         note.dataset.hidden = String(hidden.length);
         const which = hidden.length === methods.length ? t('compare.noTimeAll') : t('compare.noTimeFor', { methods: hidden.join(t('compare.listSep')) });
         note.textContent = hidden.length ? t('compare.noTiming', { which, share: MAX_OVERHEAD * 100 }) : t('compare.timingShown', { share: MAX_OVERHEAD * 100 });
-      }),
-    );
+      });
+    });
   }
 
   /** Queries of another width: the dot product cannot apply (the library's error is shown), additive can. */

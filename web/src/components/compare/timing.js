@@ -28,35 +28,49 @@ export function timingVerdict(call, empty) {
 
 /**
  * Times `call` and its path's `empty` call (each run once untimed first: the warm-up) in batches of
- * at least `batch` ms, `rounds` batches each, taken in turn (empty, call, empty, …) so that a busy
- * stretch of the machine falls on both; each keeps its fastest batch's time per call. A batch
- * under half of `batch` (the batch that sized it was stretched by a pause: the clock may read 0)
- * is run again with twice the calls.
+ * at least `batch` ms, one batch of each per round(), in turn (empty, call), so that a busy stretch
+ * of the machine falls on both; each keeps its fastest batch's time per call (a batch slowed by a
+ * pause, a garbage collection or another tab is never the fastest). A batch under half of `batch`
+ * (the batch that sized it was stretched by a pause: the clock may read 0) is run again with twice
+ * the calls. Rounds may run in separate idle periods: spread out, a burst of load spoils fewer.
  * @param {() => unknown} call
  * @param {() => unknown} empty  the same function with the same options on 1×1 inputs
- * @param {{ batch?: number, rounds?: number, maxCalls?: number, now?: () => number }} [o]
- * @returns {{ show: boolean, call: number, empty: number, share: number }} ms per call
+ * @param {{ batch?: number, maxCalls?: number, now?: () => number }} [o]
+ * @returns {{ round: () => void, rounds: () => number, verdict: () => ReturnType<typeof timingVerdict> }}
  */
-export function measureAgainstEmpty(call, empty, { batch = 1, rounds = 4, maxCalls = 4096, now = () => performance.now() } = {}) {
+export function pairTimer(call, empty, { batch = 1, maxCalls = 4096, now = () => performance.now() } = {}) {
   const sides = [empty, call].map((fn) => ({ fn, k: 1, best: Infinity }));
+  let done = 0;
   const run = (side) => {
     const start = now();
     for (let c = 0; c < side.k; c++) side.fn();
     return now() - start;
   };
-  for (const side of sides) {
+  const size = (side) => {
     side.fn();
     while (run(side) < batch && side.k < maxCalls) side.k *= 2;
-  }
-  for (let r = 0; r < rounds; r++) {
-    for (const side of sides) {
-      let ms = run(side);
-      while (ms < batch / 2 && side.k < maxCalls) {
-        side.k *= 2;
-        ms = run(side);
+  };
+  return {
+    round() {
+      if (done === 0) sides.forEach(size);
+      for (const side of sides) {
+        let ms = run(side);
+        while (ms < batch / 2 && side.k < maxCalls) {
+          side.k *= 2;
+          ms = run(side);
+        }
+        side.best = Math.min(side.best, ms / side.k);
       }
-      side.best = Math.min(side.best, ms / side.k);
-    }
-  }
-  return timingVerdict(sides[1].best, sides[0].best);
+      done++;
+    },
+    rounds: () => done,
+    verdict: () => timingVerdict(sides[1].best, sides[0].best),
+  };
+}
+
+/** pairTimer's `rounds` rounds at once: { show, call, empty, share } (ms per call). */
+export function measureAgainstEmpty(call, empty, { rounds = 4, ...o } = {}) {
+  const timer = pairTimer(call, empty, o);
+  for (let r = 0; r < rounds; r++) timer.round();
+  return timer.verdict();
 }
