@@ -20,6 +20,7 @@ export class AttentionElement extends HTMLElement {
   static tag = '';
   #inputs = {};
   #queued = false;
+  #waiting = 0; // promises waitFor() keeps updateComplete pending on
   #renders = 0;
   #kept = new Map();
   #regionsQueued = false;
@@ -47,7 +48,7 @@ export class AttentionElement extends HTMLElement {
 
   /** Nothing of this element's own waits (see updateComplete). */
   get #settled() {
-    return !this.isConnected || this.hidden || this.#failed || (!this.#queued && 'ready' in this.dataset);
+    return !this.isConnected || this.hidden || this.#failed || (!this.#queued && !this.#waiting && 'ready' in this.dataset);
   }
 
   #ownWorkDone() {
@@ -236,6 +237,20 @@ export class AttentionElement extends HTMLElement {
     p.textContent = t('input.outOfRange', { list: items.join('; ') });
     this.root.prepend(p);
     this.#outOfRangeNote = p;
+  }
+
+  /**
+   * Keep `updateComplete` pending until `work` (a promise a render started, such as a trained
+   * checkpoint loading, whose end asks for the next render) has settled. Returns `work`.
+   */
+  waitFor(work) {
+    this.#waiting++;
+    const done = () => {
+      this.#waiting--;
+      this.#resolveIfSettled();
+    };
+    work.then(done, done);
+    return work;
   }
 
   requestRender() {

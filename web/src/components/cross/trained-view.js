@@ -29,10 +29,12 @@ export class TrainedView {
 
   #load() {
     this.#state = { status: 'loading' };
-    getTrainedDates().then(
-      (loaded) => (this.#state = { status: 'ready', loaded }),
-      (error) => (this.#state = { status: 'failed', error }),
-    ).then(() => this.#host.requestRender());
+    this.#host.waitFor(
+      getTrainedDates().then(
+        (loaded) => (this.#state = { status: 'ready', loaded }),
+        (error) => (this.#state = { status: 'failed', error }),
+      ).then(() => this.#host.requestRender()),
+    );
   }
 
   /** The nodes after the form, for `text` (the date) in `t`'s language. */

@@ -112,7 +112,7 @@ export class TrainedGrammar {
     if (!this.on) return { config, inputs };
     if (!this.#state || this.#state.retry) {
       this.#state = { status: 'loading' };
-      getTrained('grammar').then((loaded) => (this.#state = { status: 'ready', loaded }), (error) => (this.#state = { status: 'failed', error })).then(() => this.#host.requestRender());
+      this.#host.waitFor(getTrained('grammar').then((loaded) => (this.#state = { status: 'ready', loaded }), (error) => (this.#state = { status: 'failed', error })).then(() => this.#host.requestRender()));
     }
     if (this.#state.status !== 'ready') return { config, inputs };
     const run = this.#runFor();
