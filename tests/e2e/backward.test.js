@@ -105,7 +105,7 @@ describe('attention-backward', () => {
       expect(v.rows).toEqual(tokens);
       const square = ['S', 'P', 'dP', 'dS'].includes(key);
       expect(v.shape).toBe(square ? '6×6' : '6×8');
-      expect(v.cols).toEqual(square ? tokens : ['d0', 'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7']);
+      expect(v.cols).toEqual(square ? tokens : ['d1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8']);
       expect(v.katex).toBeGreaterThan(0);
       expect(v.explain.length).toBeGreaterThan(60);
       if (wanted[key]) expect(v.values, key).toEqual(Array.from(wanted[key].data));

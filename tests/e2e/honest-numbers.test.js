@@ -2,7 +2,7 @@
 // same function's empty 1×1 call (measured, kept on the cell) takes under 10 % of it, with the sizes
 // beside it, else a dash and a sentence why; figures of one quantity side by side share one legend;
 // the pooling panel's sentence under its loss chart is the one the drawn curve calls for; no head,
-// layer or query/key label counts from 0 in these panels, in English or Chinese.
+// layer, query/key or dimension label counts from 0 in these panels, in English or Chinese.
 import { describe, expect, test } from 'vitest';
 import { MAX_OVERHEAD } from '../../web/src/components/compare/timing.js';
 import { classifyLoss, curveSentence } from '../../web/src/components/pooling/loss-curve.js';
@@ -100,14 +100,14 @@ describe('numbers that do not mislead', () => {
     await context.close();
   });
 
-  test('no head, layer or query/key label counts from 0 in these panels, in English or Chinese', async () => {
+  test('no head, layer, query/key or dimension label counts from 0 in these panels, in English or Chinese', async () => {
     const { page, problems, context } = await componentPage(
       b.browser,
       s.url,
       '<attention-transformer heads="4" step="attention"></attention-transformer><attention-decoding></attention-decoding><attention-pooling></attention-pooling><attention-compare></attention-compare>',
       { selector: 'attention-transformer' },
     );
-    const ZERO = /\b(head|Head|layer|Layer|query head|key\/value head) 0\b|头 0|第 0 (层|个头)|\b[qk]0\b/;
+    const ZERO = /\b(head|Head|layer|Layer|query head|key\/value head) 0\b|头 0|第 0 (层|个头)|\b[qkdf]0\b/;
     for (const lang of ['en', 'zh-CN']) {
       await page.evaluate((l) => document.querySelectorAll('attention-transformer, attention-decoding, attention-pooling, attention-compare').forEach((e) => e.setAttribute('lang', l)), lang);
       await settled(page);

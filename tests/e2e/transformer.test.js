@@ -113,7 +113,7 @@ describe('attention-transformer', () => {
       expect(f.shape).toBe(step === 'hidden' ? '4×32' : '4×8');
       expect(f.caption).toContain(step === 'hidden' ? '(n×d_ff)' : '(n×d_model)');
       expect(f.rows).toEqual(['the', 'cat', 'sat', 'on']);
-      expect(f.cols[0]).toBe(step === 'hidden' ? 'f0' : 'd0');
+      expect(f.cols[0]).toBe(step === 'hidden' ? 'f1' : 'd1');
       expect(f.cols.length).toBe(m.cols);
       // The numbers are the library's, to the last bit, for the same seeded input.
       expect(f.values).toEqual(Array.from(m.data));

@@ -140,7 +140,7 @@ export class AttentionCompare extends AttentionElement {
     // One quantity side by side: one colour scale and legend (0.47 and 0.88 were both drawn yellow).
     const weights = onOneScale(methods.map(([, result]) => result.weights));
     const figures = methods.map(([key], i) => {
-      const heat = createHeatmap({ t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: weights[i], rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: key });
+      const heat = createHeatmap({ base: 1, t, name: t(`compare.${key}`), file: `compare-${key}-weights`, matrix: weights[i], rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: key });
       heat.el.dataset.method = key;
       return heat.el;
     });
@@ -223,7 +223,7 @@ export class AttentionCompare extends AttentionElement {
       el('p', { text: t('compare.dotFails') }),
       this.#refusal(failure, { n, dq, m: K.rows, dk: K.cols }),
       el('p', { text: t('compare.additiveWorks', { n, m: n }) }),
-      createHeatmap({ t, name, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: 'wide' }).el,
+      createHeatmap({ base: 1, t, name, file: 'additive-wide-weights', matrix: wide.weights, rowLabels: tokens, colLabels: tokens, compact: n > 8, pool: this.#pool, slot: 'wide' }).el,
     ];
   }
 

@@ -18,7 +18,8 @@ import { TrainedGrammar } from '../steps/trained-grammar.js';
 import { SaturationBox } from './saturation.js';
 import { BACKWARD_CSS } from './styles.js';
 
-const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
+/** Column labels d1, d2, … (dimensions counted from 1, as heads and rows are in the page). */
+const dims = (n) => Array.from({ length: n }, (_, j) => `d${j + 1}`);
 const FORWARD = new Set(['S', 'P', 'O']);
 /** Each step's formula: the library's, with what the panel adds (the loss; P is the trace's A). */
 const TEX_EXTRA = { dO: ' = O - T \\qquad L = \\tfrac{1}{2}\\lVert O - T \\rVert^2', P: ' \\qquad P \\equiv A' };
@@ -128,7 +129,7 @@ export class AttentionBackward extends AttentionElement {
     const t = this.t;
     const { heads, dK } = model.config;
     const out = [el('h2', { text: t('backward.heading') }), el('p', { class: 'intro', text: t('backward.intro', { h: head + 1 }) })];
-    if (heads > 1) out.push(el('p', { class: 'note', 'data-role': 'head', text: t('backward.headNote', { heads, h: head + 1, from: `d${head * dK}`, to: `d${(head + 1) * dK - 1}` }) }));
+    if (heads > 1) out.push(el('p', { class: 'note', 'data-role': 'head', text: t('backward.headNote', { heads, h: head + 1, from: `d${head * dK + 1}`, to: `d${(head + 1) * dK}` }) }));
     out.push(el('p', { class: 'note', 'data-role': 'loss', text: t('backward.loss', { loss: Number(pass.loss.toPrecision(5)) }) }));
     return out;
   }
@@ -177,17 +178,18 @@ export class AttentionBackward extends AttentionElement {
     const M = step.weightGrad;
     const from = head * dK;
     const heat = createHeatmap({
+      base: 1,
       t,
       name: t(`backward.weightGrad.${step.key}`, { dm: M.rows, dk: M.cols }),
       file: `backward-dW${w}`,
       matrix: M,
       rowLabels: dims(M.rows),
-      colLabels: Array.from({ length: M.cols }, (_, j) => `d${from + j}`),
+      colLabels: Array.from({ length: M.cols }, (_, j) => `d${from + j + 1}`),
       pool: this.#pool,
       slot: `weight ${step.key}`,
     });
     heat.el.dataset.matrix = `dW${w}`;
-    const note = el('p', { class: 'note', 'data-role': 'weight-grad', text: t('backward.weightNote', { g: step.key, w, from: `d${from}`, to: `d${from + dK - 1}` }) });
+    const note = el('p', { class: 'note', 'data-role': 'weight-grad', text: t('backward.weightNote', { g: step.key, w, from: `d${from + 1}`, to: `d${from + dK}` }) });
     return [note, heat.el];
   }
 
@@ -214,6 +216,7 @@ export class AttentionBackward extends AttentionElement {
     this.#poolShape = shape;
     const tokens = model.tokens;
     const heat = createHeatmap({
+      base: 1,
       t: this.t,
       name: this.t(`backward.name.${step.key}`),
       file: `backward-${step.key}`,

@@ -35,7 +35,7 @@ export class D2lExample {
     const { queries, dq, keys, dk, dv, validLens } = D2L_EXAMPLE;
     const qLabels = labels('q', queries);
     const heat = (slot, name, matrix, colLabels, extra = {}) => {
-      const h = createHeatmap({ t, name, file: `d2l-10-3-${slot}`, matrix, rowLabels: qLabels, colLabels, pool, slot: `d2l-${slot}`, ...extra });
+      const h = createHeatmap({ base: 1, t, name, file: `d2l-10-3-${slot}`, matrix, rowLabels: qLabels, colLabels, pool, slot: `d2l-${slot}`, ...extra });
       h.el.dataset.matrix = `d2l-${slot}`;
       return h.el;
     };

@@ -152,7 +152,7 @@ export class AttentionCost extends AttentionElement {
 
   /** One method's heatmap and notes, in a box kept between renders. */
   #cellBox(cell, tokens, compact) {
-    const heat = createHeatmap({ t: this.t, name: cell.name, file: `cost-${cell.key}-weights`, matrix: cell.matrix, mask: cell.mask, maskedText: '0', rowLabels: tokens, colLabels: cell.cols ?? tokens, compact, pool: this.#pool, slot: cell.key, defer: true });
+    const heat = createHeatmap({ base: 1, t: this.t, name: cell.name, file: `cost-${cell.key}-weights`, matrix: cell.matrix, mask: cell.mask, maskedText: '0', rowLabels: tokens, colLabels: cell.cols ?? tokens, compact, pool: this.#pool, slot: cell.key, defer: true });
     heat.el.dataset.method = cell.key;
     let box = this.#boxes.get(cell.key);
     if (!box) this.#boxes.set(cell.key, (box = el('div', { class: 'cost-cell', 'data-cell': cell.key })));

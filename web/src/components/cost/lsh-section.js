@@ -31,7 +31,7 @@ export class LshSection {
     p.heading.textContent = t('cost.lshHeading');
     p.intro.textContent = t('cost.lshIntro', { b: r.buckets, seed });
     renderTexCached(p.formula, this.#texCache, HASH);
-    const heat = createHeatmap({ t, name: t('cost.lsh', { b: r.buckets }), file: 'cost-lsh-weights', matrix: r.weights, mask: r.mask, maskedText: '0', rowLabels: model.tokens, colLabels: model.tokens, compact: r.n > 8, pool: this.#pool, slot: 'lsh', defer: true });
+    const heat = createHeatmap({ base: 1, t, name: t('cost.lsh', { b: r.buckets }), file: 'cost-lsh-weights', matrix: r.weights, mask: r.mask, maskedText: '0', rowLabels: model.tokens, colLabels: model.tokens, compact: r.n > 8, pool: this.#pool, slot: 'lsh', defer: true });
     heat.el.dataset.matrix = 'lsh';
     const { dk, dv, n } = results;
     const notes = [

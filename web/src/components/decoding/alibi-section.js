@@ -30,7 +30,7 @@ export class AlibiSection {
     const biases = onOneScale(r.heads.map((head) => head.bias), masks);
     const weights = onOneScale(r.heads.map((head) => head.weights), masks);
     const heat = (slot, name, matrix, mask) => {
-      const h = createHeatmap({ t, name, file: `decoding-${slot}`, matrix, mask, maskedText: slot.startsWith('alibi-bias') ? '−∞' : '0', rowLabels: tokens, colLabels: tokens, pool: this.#pool, slot, compact: tokens.length > 8 });
+      const h = createHeatmap({ base: 1, t, name, file: `decoding-${slot}`, matrix, mask, maskedText: slot.startsWith('alibi-bias') ? '−∞' : '0', rowLabels: tokens, colLabels: tokens, pool: this.#pool, slot, compact: tokens.length > 8 });
       h.el.dataset.matrix = slot;
       return h.el;
     };

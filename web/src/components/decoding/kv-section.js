@@ -63,10 +63,11 @@ export class KvSection {
     const ui = this.#sync(t, tokens, choice);
     const d = proj.Q.cols;
     const labels = tokens.slice(0, cached);
-    const cols = Array.from({ length: d }, (_, j) => String(j));
+    // Dimensions counted from 1 (d1, d2, …), as heads and rows are in the page.
+    const cols = Array.from({ length: d }, (_, j) => `d${j + 1}`);
     const last = cached - 1;
     const heat = (slot, name, matrix, rows, columns, extra = {}) => {
-      const h = createHeatmap({ t, name, file: `decoding-${slot}`, matrix, rowLabels: rows, colLabels: columns, pool: this.#pool, slot, compact: matrix.rows > 12 || matrix.cols > 12, ...extra });
+      const h = createHeatmap({ base: 1, t, name, file: `decoding-${slot}`, matrix, rowLabels: rows, colLabels: columns, pool: this.#pool, slot, compact: matrix.rows > 12 || matrix.cols > 12, ...extra });
       h.el.dataset.matrix = slot;
       return h;
     };

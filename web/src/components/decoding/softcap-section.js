@@ -21,7 +21,7 @@ export class SoftcapSection {
   }
 
   #heat(t, slot, name, matrix, tokens, extra = {}) {
-    const h = createHeatmap({ t, name, file: `decoding-${slot}`, matrix, rowLabels: tokens, colLabels: tokens, pool: this.#pool, slot, compact: matrix.rows > 10, ...extra });
+    const h = createHeatmap({ base: 1, t, name, file: `decoding-${slot}`, matrix, rowLabels: tokens, colLabels: tokens, pool: this.#pool, slot, compact: matrix.rows > 10, ...extra });
     h.el.dataset.matrix = slot;
     return h.el;
   }

@@ -203,9 +203,9 @@ export class AttentionPooling extends AttentionElement {
     const range = sharedRange([all.weights, one.weights]);
     const allKey = `${this.#all.key}|${this.language}|${range.max}`;
     if (this.#allMap?.key !== allKey) {
-      const map = createHeatmap({ ...common, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: onScale(all.weights, range), rowLabels: Array.from(xTest, fmt), slot: 'all' });
+      const map = createHeatmap({ base: 1, ...common, name: t('pooling.heatmap'), file: 'pooling-weights', matrix: onScale(all.weights, range), rowLabels: Array.from(xTest, fmt), slot: 'all' });
       this.#allMap = { key: allKey, el: map.el };
     }
-    return [createHeatmap({ ...common, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: onScale(one.weights, range), rowLabels: [`x=${fmt(xq)}`], slot: 'query' }).el, this.#allMap.el];
+    return [createHeatmap({ base: 1, ...common, name: t('pooling.weightsOf', { x: fmt(xq) }), file: 'pooling-query-weights', matrix: onScale(one.weights, range), rowLabels: [`x=${fmt(xq)}`], slot: 'query' }).el, this.#allMap.el];
   }
 }

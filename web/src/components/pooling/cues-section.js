@@ -26,8 +26,8 @@ export function cuesSection(t, lab, seed, pool) {
     el(
       'div',
       { class: 'cue-maps' },
-      el('div', { 'data-role': 'cues-identity' }, createHeatmap({ ...common, name: t('pooling.identityName'), file: 'attention-identity', matrix: identity, ...LABELS, slot: 'cues-identity' }).el),
-      el('div', { 'data-role': 'cues-random' }, createHeatmap({ ...common, name: t('pooling.randomName', { seed }), file: 'attention-random-softmax', matrix: random, ...LABELS, slot: 'cues-random' }).el),
+      el('div', { 'data-role': 'cues-identity' }, createHeatmap({ base: 1, ...common, name: t('pooling.identityName'), file: 'attention-identity', matrix: identity, ...LABELS, slot: 'cues-identity' }).el),
+      el('div', { 'data-role': 'cues-random' }, createHeatmap({ base: 1, ...common, name: t('pooling.randomName', { seed }), file: 'attention-random-softmax', matrix: random, ...LABELS, slot: 'cues-random' }).el),
     ),
     el('p', { class: 'note', 'data-role': 'cues-sums', text: t('pooling.cuesSums', { range }) }),
   );

@@ -24,7 +24,8 @@ export { FFN_FACTOR, FFN_MAX, OPEN_CELLS, STEPS, ffnWeights, positionalOn, rowSt
 
 const OVERVIEW = 'Y = \\operatorname{LayerNorm}\\big(X + \\operatorname{MultiHead}(X)\\big),\\qquad Z = \\operatorname{LayerNorm}\\big(Y + \\operatorname{ReLU}(YW_1 + b_1)W_2 + b_2\\big)';
 const POSITIONAL_VALUES = ['', 'true', 'on', '1', 'yes', 'positional', 'false', 'off', '0', 'no'];
-const dims = (n, prefix) => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
+/** Column labels d1, d2, … or f1, f2, … (dimensions counted from 1, as heads and rows are in the page). */
+const dims = (n, prefix) => Array.from({ length: n }, (_, j) => `${prefix}${j + 1}`);
 
 export class AttentionTransformer extends AttentionElement {
   static tag = 'attention-transformer';
@@ -252,7 +253,7 @@ export class AttentionTransformer extends AttentionElement {
     const colLabels = wide ? dims(ffn.dFf, 'f') : dims(model.config.dModel, 'd');
     const name = `${t(`transformer.name.${key}`)} (${wide ? 'n×d_ff' : 'n×d_model'})`;
     const tex = formulas[key].split('=')[0].trim() || undefined;
-    const main = createHeatmap({ t, name, file: `transformer-${key}`, matrix: matrices[key], rowLabels: model.tokens, colLabels, tex, pool: this.#pool, slot: `main-${key}`, onCell: (i, j) => this.#highlightOperands(i, j) });
+    const main = createHeatmap({ base: 1, t, name, file: `transformer-${key}`, matrix: matrices[key], rowLabels: model.tokens, colLabels, tex, pool: this.#pool, slot: `main-${key}`, onCell: (i, j) => this.#highlightOperands(i, j) });
     main.el.dataset.matrix = key;
     main.el.dataset.role = 'main';
     const { items, operands } = this.#content.build(key, c, t, this.#pool);

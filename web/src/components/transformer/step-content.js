@@ -9,7 +9,8 @@ import { fillStatsTable } from './stats-table.js';
 /** A step's operands are shown open at first only up to this many numbers. */
 export const OPEN_CELLS = 2048;
 
-const dims = (n, prefix) => Array.from({ length: n }, (_, j) => `${prefix}${j}`);
+/** Column labels d1, d2, … or f1, f2, … (dimensions counted from 1, as heads and rows are in the page). */
+const dims = (n, prefix) => Array.from({ length: n }, (_, j) => `${prefix}${j + 1}`);
 const sameCell = (i, j) => ({ cells: [[i, j]] });
 const sameRow = (i) => ({ rows: [i] });
 
@@ -81,7 +82,7 @@ export class StepContent {
     // One quantity side by side: the heads' weights on one colour scale and legend.
     const weights = onOneScale(c.result.heads.map((head) => head.weights), c.result.heads.map(() => c.bits));
     const figures = c.result.heads.map((head, k) => {
-      const h = createHeatmap({ t, name: t('transformer.head', { h: k + 1 }), matrix: weights[k], mask: c.bits, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: true, exportable: false, pool, slot: `head-${k}` });
+      const h = createHeatmap({ base: 1, t, name: t('transformer.head', { h: k + 1 }), matrix: weights[k], mask: c.bits, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: true, exportable: false, pool, slot: `head-${k}` });
       h.el.dataset.matrix = `head-${k}`;
       return h.el;
     });
@@ -123,7 +124,7 @@ export class StepContent {
 
   #operand({ key, c, t, pool, operands }, k, map) {
     const m = c.matrices[k];
-    const h = createHeatmap({ t, name: `${t(`transformer.name.${k}`)}`, matrix: m, rowLabels: c.model.tokens, colLabels: dims(m.cols, k === 'hidden' ? 'f' : 'd'), compact: true, exportable: false, pool, slot: `op-${key}-${k}` });
+    const h = createHeatmap({ base: 1, t, name: `${t(`transformer.name.${k}`)}`, matrix: m, rowLabels: c.model.tokens, colLabels: dims(m.cols, k === 'hidden' ? 'f' : 'd'), compact: true, exportable: false, pool, slot: `op-${key}-${k}` });
     h.el.dataset.matrix = `op-${k}`;
     operands.push({ heat: h, map });
     return h.el;

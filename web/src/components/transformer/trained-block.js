@@ -8,7 +8,8 @@ import { createHeatmap, place } from '../../heatmap.js';
 import { LAYER_STEPS, sentenceLayerSteps } from '../../trained/grammar-stream.js';
 import { TrainedGrammar } from '../steps/trained-grammar.js';
 
-const dims = (n) => Array.from({ length: n }, (_, j) => `d${j}`);
+/** Column labels d1, d2, … (dimensions counted from 1, as heads and rows are in the page). */
+const dims = (n) => Array.from({ length: n }, (_, j) => `d${j + 1}`);
 
 export class TrainedBlock {
   #host;
@@ -48,7 +49,7 @@ export class TrainedBlock {
 
   #step(t, key, matrix, tokens, layer) {
     const name = t(`transformer.trained.step.${key}`, { layer: layer + 1 });
-    const heat = createHeatmap({ t, name, file: `trained-${key}`, matrix, rowLabels: tokens, colLabels: dims(matrix.cols), compact: true, pool: this.#pool, slot: key });
+    const heat = createHeatmap({ base: 1, t, name, file: `trained-${key}`, matrix, rowLabels: tokens, colLabels: dims(matrix.cols), compact: true, pool: this.#pool, slot: key });
     heat.el.dataset.matrix = key;
     return el('li', { 'data-step': key }, el('h3', { class: 'step-title', text: name }), heat.el);
   }
