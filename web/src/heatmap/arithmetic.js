@@ -8,14 +8,15 @@ import { exact } from '../format.js';
 
 /**
  * The symbols of each step: the cell's (`value`), its two factors' (`a`, `b`: written a_{i,k}, b_{k,j};
- * `byRow`: b_{j,k}, a key's row), the operands named in words (`from`), the softmax's input (`x`).
+ * `byRow`: b_{j,k}, a key's row), the index summed over (`index`), the operands named (`from`), the
+ * softmax's input (`x`).
  */
 export const SYMBOLS = {
-  scores: { value: 's', a: 'q', b: 'k', byRow: true, from: 'Q, K' },
+  scores: { value: 's', a: 'q', b: 'k', byRow: true, index: 'c', from: 'Q, K' },
   scaled: { value: 's′', score: 's', from: 'S' },
   weights: { value: 'a', x: 's′', from: 'S′' },
-  output: { value: 'o', a: 'a', b: 'v', from: 'A, V' },
-  product: { value: 'c', a: 'a', b: 'b', from: 'A, B' },
+  output: { value: 'o', a: 'a', b: 'v', index: 'k', from: 'A, V' },
+  product: { value: 'c', a: 'a', b: 'b', index: 'k', from: 'A, B' },
 };
 
 // A term or an exponential wraps as a whole where the line allows (within itself only when wider than the line).
@@ -40,19 +41,21 @@ export function arithmeticLines(t, a, s = {}) {
   const i = a.i + 1;
   const j = a.j + 1;
   const lines = { scores: dotLines, output: dotLines, product: dotLines, scaled: scaledLines, weights: weightLines }[a.step](t, a, S, i, j);
-  const check = el('p', { class: 'check', 'data-agrees': String(a.agrees) }, t('heatmap.arith.page', { from: S.from }), ' ', t('heatmap.arith.library'), ' ', sym(S.value, i, j), ' = ', el('span', { class: 'num', 'data-value': String(a.value), text: exact(a.value) }), ' ', el('strong', { text: t(a.agrees ? 'heatmap.arith.agrees' : 'heatmap.arith.differs') }));
-  return [...lines, check].map((p, k) => {
+  const note = el('p', { class: 'page-note', text: t('heatmap.arith.page', { from: S.from }) });
+  const check = el('p', { class: 'check', 'data-agrees': String(a.agrees) }, t('heatmap.arith.library'), ' ', sym(S.value, i, j), ' = ', el('span', { class: 'num', 'data-value': String(a.value), text: exact(a.value) }), ' ', el('strong', { text: t(a.agrees ? 'heatmap.arith.agrees' : 'heatmap.arith.differs') }));
+  return [...lines, note, check].map((p, k) => {
     p.dataset.line = String(k);
     p.style.margin = '0.15rem 0';
     return p;
   });
 }
 
-/** c_ij = Σ_c a_ic × b_cj, term by term (the first 3, …, the last 2 of more than 6), = the page's sum. */
+/** c_ij = Σ_k a_ik × b_kj (a score: Σ_c q_ic × k_jc), term by term (the first 3, …, the last 2 of more than 6), = the page's sum. */
 function dotLines(t, a, S, i, j) {
   const n = a.terms.length;
+  const x = S.index;
   const bSym = (k) => (S.byRow ? sym(S.b, j, k) : sym(S.b, k, j));
-  const head = el('p', { class: 'formula-line' }, sym(S.value, i, j), ' = ', ...(S.byRow ? [S.a, el('sub', { text: String(i) }), ' · ', S.b, el('sub', { text: String(j) }), ' = '] : []), `Σ`, el('sub', { text: `c=1…${n}` }), ' ', sym(S.a, i, 'c'), ' × ', bSym('c'));
+  const head = el('p', { class: 'formula-line' }, sym(S.value, i, j), ' = ', ...(S.byRow ? [S.a, el('sub', { text: String(i) }), ' · ', S.b, el('sub', { text: String(j) }), ' = '] : []), `Σ`, el('sub', { text: `${x}=1…${n}` }), ' ', sym(S.a, i, x), ' × ', bSym(x));
   // Each term carries the + before it, so a line never starts with one alone.
   const terms = a.shown.map((k, at) => {
     const plus = at ? '+ ' : '';

@@ -118,7 +118,7 @@ function update(view, o, cells, compact) {
   part(view, 'legend', legendKey(t, cells), () => makeLegend(t, cells), (node) => view.readout.before(node));
   const bar = barKey(t, name, o);
   part(view, 'bar', bar, () => (bar ? makeBar(t, name, view.exp) : null), (node) => view.figure.append(node));
-  const idle = t('heatmap.readoutIdle');
+  const idle = t(o.arithmetic ? 'heatmap.readoutIdleArith' : 'heatmap.readoutIdle');
   if (view.readout.textContent !== idle) view.readout.textContent = idle;
   const label = t('heatmap.table', { name, rows, cols });
   fillHeaders(view.table, { label, rowLabels, colLabels });
