@@ -18,7 +18,7 @@ import { renderTexCached } from '../tex.js';
 import { traceMatrix } from '../trace-view.js';
 import { SCORING_TEX, additiveWeights, costs, rowEntropy } from './compare/compare-model.js';
 import { D2lExample } from './compare/d2l-example.js';
-import { MAX_OVERHEAD, pairTimer } from './compare/timing.js';
+import { MAX_OVERHEAD, pairTimer, pathVerdicts } from './compare/timing.js';
 import { COMPARE_CSS } from './compare/styles.js';
 
 export { costs, rowEntropy } from './compare/compare-model.js';
@@ -182,19 +182,25 @@ export class AttentionCompare extends AttentionElement {
     const t = this.t;
     tr.dataset.role = 'time';
     const cells = tr.querySelectorAll('td');
-    const verdicts = new Map();
-    methods.forEach(([key, , call, empty], i) => {
+    const bests = new Map();
+    // Scaled and unscaled dot-product attention are one function: one fixed cost for both (pathVerdicts).
+    const pathOf = (key) => (key === 'additive' ? 'additive' : 'dot-product');
+    methods.forEach(([key, , call, empty]) => {
       const timer = pairTimer(call, empty);
-      // A later render's pieces take the same keys; whichever piece completes the rounds writes.
+      // A later render's pieces take the same keys; whichever piece completes the rounds records,
+      // and the last method's writes every cell.
       for (const piece of this.#timings[key]) later(piece, () => {
         timer.round();
         if (timer.rounds() < TIMING_ROUNDS) return;
-        const verdict = timer.verdict();
-        verdicts.set(key, verdict);
-        const cell = cells[i];
-        Object.assign(cell.dataset, { callMs: String(verdict.call), emptyMs: String(verdict.empty), shown: String(verdict.show) });
-        cell.textContent = verdict.show ? t(key === 'additive' ? 'compare.timeAtAdditive' : 'compare.timeAt', { time: duration(verdict.call), ...sizes }) : '—';
-        if (verdicts.size < methods.length) return;
+        bests.set(key, timer.best());
+        if (bests.size < methods.length) return;
+        const verdicts = pathVerdicts(bests, pathOf);
+        methods.forEach(([k], i) => {
+          const verdict = verdicts.get(k);
+          const cell = cells[i];
+          Object.assign(cell.dataset, { callMs: String(verdict.call), emptyMs: String(verdict.empty), shown: String(verdict.show) });
+          cell.textContent = verdict.show ? t(k === 'additive' ? 'compare.timeAtAdditive' : 'compare.timeAt', { time: duration(verdict.call), ...sizes }) : '—';
+        });
         const hidden = methods.filter(([k]) => !verdicts.get(k).show).map(([k]) => t(`compare.${k}`));
         note.dataset.hidden = String(hidden.length);
         const which = hidden.length === methods.length ? t('compare.noTimeAll') : t('compare.noTimeFor', { methods: hidden.join(t('compare.listSep')) });

@@ -36,7 +36,7 @@ export function timingVerdict(call, empty) {
  * @param {() => unknown} call
  * @param {() => unknown} empty  the same function with the same options on 1×1 inputs
  * @param {{ batch?: number, maxCalls?: number, now?: () => number }} [o]
- * @returns {{ round: () => void, rounds: () => number, verdict: () => ReturnType<typeof timingVerdict> }}
+ * @returns {{ round: () => void, rounds: () => number, best: () => { call: number, empty: number }, verdict: () => ReturnType<typeof timingVerdict> }}
  */
 export function pairTimer(call, empty, { batch = 1, maxCalls = 4096, now = () => performance.now() } = {}) {
   const sides = [empty, call].map((fn) => ({ fn, k: 1, best: Infinity }));
@@ -64,8 +64,22 @@ export function pairTimer(call, empty, { batch = 1, maxCalls = 4096, now = () =>
       done++;
     },
     rounds: () => done,
+    best: () => ({ call: sides[1].best, empty: sides[0].best }),
     verdict: () => timingVerdict(sides[1].best, sides[0].best),
   };
+}
+
+/**
+ * The verdicts of several timers when some time the same path's empty call (`pathOf(key)`: scaled
+ * and unscaled dot-product attention are one function): each empty call is the fastest of its
+ * path's, so two calls of one path are judged against one measurement of its fixed cost.
+ * @param {Map<string, { call: number, empty: number }>} bests  each timer's best (pairTimer's best())
+ * @returns {Map<string, ReturnType<typeof timingVerdict>>}
+ */
+export function pathVerdicts(bests, pathOf) {
+  const empty = new Map();
+  for (const [key, b] of bests) empty.set(pathOf(key), Math.min(empty.get(pathOf(key)) ?? Infinity, b.empty));
+  return new Map([...bests].map(([key, b]) => [key, timingVerdict(b.call, empty.get(pathOf(key)))]));
 }
 
 /** pairTimer's `rounds` rounds at once: { show, call, empty, share } (ms per call). */
