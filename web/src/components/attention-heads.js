@@ -18,6 +18,12 @@ import { DEFAULT_GRAMMAR, TrainedGrammar } from './steps/trained-grammar.js';
 /** Column labels d1, d2, … (counted from 1, as heads are). */
 const dims = (n) => Array.from({ length: n }, (_, j) => `d${j + 1}`);
 
+/** Head k's symbols in its weights' arithmetic, as its formulas write them: a⁽²⁾ = softmax(S′⁽²⁾). */
+function headSymbols(k) {
+  const h = headMark(k + 1);
+  return { value: `a${h}`, x: `s′${h}`, from: `S′${h}` };
+}
+
 /** Head k's matrices for the arithmetic of its cells (cell-arithmetic.js): its Q, K, V, scores, softmax input, weights, output. */
 function headMatrices(result, k) {
   const of = (id) => traceStep(result, id, k);
@@ -86,7 +92,7 @@ export class AttentionHeads extends AttentionElement {
       const weights = traceStep(result, 'weights', k);
       const name = `${t('heads.head', { h: k + 1 })} · ${weightsName}`;
       const m = headMatrices(result, k);
-      const h = createHeatmap({ t, name, file: `head-${k + 1}-weights`, matrix: shown[k], mask: traceMask(result, k), maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: weights.formula, pool: this.#pool, slot: `head-${k}`, base: 1, arithmetic: (i, j) => cellArithmetic('weights', i, j, m) });
+      const h = createHeatmap({ t, name, file: `head-${k + 1}-weights`, matrix: shown[k], mask: traceMask(result, k), maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: tokens.length > 8, tex: weights.formula, pool: this.#pool, slot: `head-${k}`, base: 1, arithmetic: (i, j) => cellArithmetic('weights', i, j, m), symbols: headSymbols(k) });
       h.el.dataset.head = String(k);
       return h.el;
     });
