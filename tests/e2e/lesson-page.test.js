@@ -103,6 +103,12 @@ describe('the lesson is the landing view', () => {
     await page.goto(`${s.url}/#masks`);
     await page.waitForSelector('#masks');
     expect(await page.evaluate(() => Math.abs(document.getElementById('masks').getBoundingClientRect().top) < 5)).toBe(true);
+    // Its figure renders once the reader is near it; one far below waits.
+    await settled(page);
+    expect(await page.evaluate(() => ['masks', 'scoring'].map((id) => document.querySelector(`#${id} [data-later]`)).map((f) => [f.hidden, 'ready' in f.dataset]))).toEqual([
+      [false, true],
+      [true, false],
+    ]);
     await context.close();
   });
 

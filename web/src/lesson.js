@@ -44,6 +44,34 @@ export function startLesson(article, lang) {
     follow();
   };
 
+  // A figure far below the screen renders when the reader comes near it: the page's first figure
+  // does not wait for the ten below it (a hidden element renders once shown, base.js).
+  const near = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        near.unobserve(entry.target);
+        for (const component of entry.target.querySelectorAll('[data-later]')) {
+          component.previousElementSibling?.remove(); // its room
+          component.hidden = false;
+        }
+      }
+    },
+    { rootMargin: '100% 0px' },
+  );
+  for (const section of article.querySelectorAll('.lesson-section')) {
+    for (const component of components) {
+      if (!section.contains(component)) continue;
+      component.hidden = true;
+      component.setAttribute('data-later', '');
+      // About a screen of room meanwhile, so the sections below do not all come near at once; a
+      // sibling, not the section's own height, so a link to a section keeps it in place while the
+      // figures above it arrive (the browser's scroll anchoring).
+      component.before(Object.assign(document.createElement('div'), { className: 'figure-room' }));
+    }
+    near.observe(section);
+  }
+
   input.addEventListener('input', () => {
     typed = input.value.trim() !== '';
     follow();
