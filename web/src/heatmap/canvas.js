@@ -52,11 +52,17 @@ export function canvasLang(canvas) {
   return document.documentElement.lang;
 }
 
-/** Cell sizes (CSS px) of a heatmap: number cells as wide as --attn-cell-size, compact ones small; large matrices smaller. */
+const MIN_CELL = 12; // px: the smallest compact cell, still one a pointer or a finger can pick out
+
+/**
+ * Cell sizes (CSS px) of a heatmap: number cells as wide as --attn-cell-size, compact ones small;
+ * large matrices smaller, to fit a desktop panel's width (about 1,100 px), but never under
+ * MIN_CELL: a wider figure scrolls sideways, and its caption says so (styles.js).
+ */
 function cellSize(rows, cols, compact, theme) {
   // Whole CSS pixels: crisp edges at any device pixel ratio.
   if (!compact) return { cw: Math.round(theme.cell), ch: Math.round(theme.cell * 0.7) };
-  const side = Math.max(1, Math.min(Math.round(1.05 * theme.rem) + GAP, Math.floor(1100 / Math.max(rows, cols))));
+  const side = Math.max(MIN_CELL, Math.min(Math.round(1.05 * theme.rem) + GAP, Math.floor(1100 / Math.max(rows, cols))));
   return { cw: side, ch: side };
 }
 

@@ -114,7 +114,8 @@ function update(view, o, cells, compact) {
   const figureClass = `heatmap ${cells.scale.kind === 'sequential' ? 'seq' : 'div'}${compact ? ' compact' : ''}`;
   if (view.figure.className !== figureClass) view.figure.className = figureClass;
   Object.assign(view.exp, { matrix: o.matrix, rowLabels, colLabels, isMasked: cells.isMasked, tex: o.tex, file });
-  part(view, 'caption', `${name}\u0000${rows}×${cols}`, () => makeCaption(name, rows, cols), (node) => view.scroll.before(node));
+  const more = t('heatmap.more');
+  part(view, 'caption', `${name}\u0000${rows}×${cols}\u0000${more}`, () => makeCaption(name, rows, cols, more), (node) => view.scroll.before(node));
   part(view, 'legend', legendKey(t, cells), () => makeLegend(t, cells), (node) => view.readout.before(node));
   const bar = barKey(t, name, o);
   part(view, 'bar', bar, () => (bar ? makeBar(t, name, view.exp) : null), (node) => view.figure.append(node));

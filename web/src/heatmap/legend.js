@@ -3,8 +3,9 @@
 import { short } from '../format.js';
 import { el } from '../dom.js';
 
-export function makeCaption(name, rows, cols) {
-  const caption = el('figcaption', { part: 'heatmap-caption' });
+export function makeCaption(name, rows, cols, more) {
+  // `more`: the cue shown after the shape while the figure is wider than its box (styles.js).
+  const caption = el('figcaption', { part: 'heatmap-caption', 'data-more': more });
   caption.append(el('span', { class: 'name', text: name }), el('span', { class: 'shape', text: ` ${rows}×${cols}` }));
   return caption;
 }
