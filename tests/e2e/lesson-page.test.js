@@ -4,7 +4,7 @@
 // figure's lab link opens the explorer at the same sentence and step; every link that names a
 // setting of the explorer still opens the explorer.
 import { describe, expect, test } from 'vitest';
-import { ready, settled, watchedPage } from './browser.js';
+import { quantise, ready, screenshotFile, settled, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
@@ -48,7 +48,7 @@ describe('the lesson is the landing view', () => {
     ['zh-CN', 1280, 800],
     ['en', 375, 667],
     ['zh-CN', 375, 667],
-  ])('%s at %i × %i: the statement and every cell of a figure in the first screen', async (lang, width, height) => {
+  ])('%s at %i × %i: the statement and every cell of a figure in the first screen (screenshot)', async (lang, width, height) => {
     const { page, context } = await open(`?lang=${lang}`, { width, height });
     const seen = await firstScreen(page);
     expect(seen.explorer).toBe(false);
@@ -60,6 +60,9 @@ describe('the lesson is the landing view', () => {
     // The statement is the page's, in the page's language.
     const statement = await page.locator('.statement').textContent();
     expect(statement).toMatch(lang === 'en' ? /^Attention lets each word/ : /^注意力让句子里的每个词/);
+    const file = screenshotFile(`lesson-${lang === 'en' ? 'en' : 'zh'}-${width}.png`);
+    await page.screenshot({ path: file });
+    quantise(file);
     await context.close();
   });
 

@@ -30,7 +30,7 @@ const figure = (page) =>
       cell: Math.min(cw, ch),
       cutRows: box.scrollHeight > box.clientHeight + 1,
       sideways: box.scrollWidth > box.clientWidth + 1,
-      cue: Number(getComputedStyle(fig.querySelector('figcaption'), '::after').opacity),
+      cue: parseFloat(getComputedStyle(fig.querySelector('figcaption'), '::after').fontSize) > 0 ? 1 : 0,
       cueText: getComputedStyle(fig.querySelector('figcaption'), '::after').content,
       page: document.documentElement.scrollWidth - innerWidth,
     };

@@ -97,12 +97,12 @@ figure.heatmap { margin: 0.4rem 0; max-width: 100%; padding: 0 6px 6px; }
 .scroll { position: relative; overflow: auto; max-width: 100%; }
 /* A figure wider than its box (a long sentence, a phone) scrolls sideways, and its caption says so
    while there is more to its right: the box's scroll position drives the cue, which a box that does
-   not scroll leaves hidden (an inactive scroll timeline). The arrow keys move the focused cell and
+   not scroll leaves at size 0 (an inactive scroll timeline: no room taken). The arrow keys move the focused cell and
    the box follows it (heatmap/focus.js). */
 figure.heatmap { timeline-scope: --attn-heatmap-x; }
 figure.heatmap > .scroll { scroll-timeline: --attn-heatmap-x x; }
-figure.heatmap > figcaption::after { content: attr(data-more); margin-inline-start: 0.6rem; color: var(--_accent); font-weight: 600; opacity: 0; animation: attn-more linear both; animation-timeline: --attn-heatmap-x; }
-@keyframes attn-more { from { opacity: 1; } 97% { opacity: 1; } to { opacity: 0; } }
+figure.heatmap > figcaption::after { content: attr(data-more); color: var(--_accent); font-weight: 600; font-size: 0; animation: attn-more linear both; animation-timeline: --attn-heatmap-x; }
+@keyframes attn-more { from, 97% { font-size: 0.8rem; margin-inline-start: 0.6rem; } to { font-size: 0; margin-inline-start: 0; } }
 .scroll canvas { display: block; cursor: crosshair; }
 /* The canvas's colour properties hold the theme's colours, resolved (light-dark() included), for
    canvas.js to read; they draw nothing. While printing (data-print) they are the light ones. */
