@@ -91,6 +91,15 @@ describe('attention-steps with trained weights (the grammar model, layer 0)', ()
     await w.context.close();
   });
 
+  test('the operands are named as the trained model’s, not as the reader’s own', async () => {
+    const w = await open('<attention-steps weights="trained" step="Q"></attention-steps>');
+    await trainedShown(w.page);
+    const captions = await w.page.evaluate(() => [...document.querySelector('attention-steps').shadowRoot.querySelectorAll('.operands figcaption .name')].map((c) => c.textContent));
+    expect(captions[0]).toBe('X (trained)');
+    expect(captions.join(' ')).not.toContain('yours');
+    await w.context.close();
+  });
+
   test('the checkpoint is fetched only once trained weights are chosen', async () => {
     const w = await open('<attention-steps sentence="the cat sat"></attention-steps>');
     expect((await requested(w.page)).filter((p) => p.endsWith('.bin') || p.includes('training'))).toEqual([]);

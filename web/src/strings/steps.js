@@ -25,6 +25,7 @@ export default {
     'steps.dkBreaks': 'd_k = {dk} here, not d_model / h = {dm} / {h} = {ratio}: the concatenation is h·d_k = {width} wide instead of d_model = {dm}, and W_O ({width}×{dm}) maps it back to width {dm}.',
     'steps.dkBreaksOne': 'd_k = {dk} here, not d_model / h = {dm} / 1 = {dm}: the output rows are d_v = {dk} wide instead of d_model = {dm} (one head has no W_O here to map them back).',
     'steps.yours': '{name} (yours)',
+    'steps.trainedName': '{name} (trained)',
     'steps.ownQKV': 'Q, K and V are yours (inputs.Q, inputs.K, inputs.V: {n} rows, d_k = {dk}), so the steps start at the scores; nothing before them is drawn from the seed.',
     'steps.ownWeights': 'These are your attention weights (inputs.weights: {h} head(s) of {n}×{n}), shown as given: nothing on this panel computed them.',
     'step.weightsGiven': 'Attention weights (yours)',
@@ -65,7 +66,6 @@ export default {
     'steps.trained.loading': 'Loading the training build and the trained grammar model… (random weights until then)',
     'steps.trained.error': 'The trained grammar model could not be loaded: {msg}',
     'steps.trained.about': 'Trained weights: the first attention layer of the grammar model shipped with the library (a decoder-only Transformer, 2 layers, 48 wide, 4 heads, trained to continue sentences of a small grammar). X is what that layer reads: LN(√48 · E[token] + P), the trained token embedding scaled, the sinusoidal positions added and layer-normalised, one row for <bos> and one for each of the {count} tokens; W_Q, W_K, W_V, W_O are its trained weights and the mask is causal. The settings above do not apply in this mode.',
-    'steps.trained.unknown': '{count} token(s) outside the model’s vocabulary, shown as <unk> (the model never saw them): {list}.',
     'steps.trained.cut': 'The model reads at most {n} tokens: the last {cut} were left out.',
   },
   'zh-CN': {
@@ -92,6 +92,7 @@ export default {
     'steps.dkBreaks': '这里 d_k = {dk}，而不是 d_model / h = {dm} / {h} = {ratio}：拼接结果的宽度为 h·d_k = {width}，而不是 d_model = {dm}，再由 W_O（{width}×{dm}）映射回宽度 {dm}。',
     'steps.dkBreaksOne': '这里 d_k = {dk}，而不是 d_model / h = {dm} / 1 = {dm}：输出行的宽度为 d_v = {dk}，而不是 d_model = {dm}（单头时这里没有 W_O 把它映射回去）。',
     'steps.yours': '{name}（你的）',
+    'steps.trainedName': '{name}（训练所得）',
     'steps.ownQKV': 'Q、K、V 是你给的（inputs.Q、inputs.K、inputs.V：{n} 行，d_k = {dk}），所以从注意力分数算起；之前没有任何矩阵由种子生成。',
     'steps.ownWeights': '这是你给的注意力权重（inputs.weights：{h} 个头，各 {n}×{n}），按原样显示：本面板没有计算它们。',
     'step.weightsGiven': '注意力权重（你的）',
@@ -132,7 +133,6 @@ export default {
     'steps.trained.loading': '正在加载训练版本的库和训练好的语法模型……（加载完成前显示随机权重）',
     'steps.trained.error': '无法加载训练好的语法模型：{msg}',
     'steps.trained.about': '训练好的权重：库自带的语法模型的第一个注意力层（仅解码器的 Transformer，2 层，宽 48，4 个头，训练它续写一个小型语法的句子）。X 是这一层读入的内容：LN(√48 · E[词元] + P)，即训练好的词元嵌入乘以缩放因子、加上正弦位置编码后再做层规范化，<bos> 一行，之后 {count} 个词元各一行；W_Q、W_K、W_V、W_O 是训练好的权重，掩蔽为因果掩蔽。此模式下上方的设置不起作用。',
-    'steps.trained.unknown': '有 {count} 个词元不在模型的词表中，显示为 <unk>（模型从未见过）：{list}。',
     'steps.trained.cut': '模型最多读入 {n} 个词元：末尾的 {cut} 个没有读入。',
   },
 };

@@ -108,7 +108,7 @@ export class AttentionSteps extends AttentionElement {
     const headIndex = Math.min(this.headIndex, model.config.heads - 1);
     const { result, steps } = traceSteps(lab, model, headIndex);
     const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
-    this.#traced = { key, inputs, lab, model, headIndex, result, steps, byKey, keys: steps.map((s) => s.key) };
+    this.#traced = { key, inputs, lab, model, headIndex, result, steps, byKey, keys: steps.map((s) => s.key), trained: this.#trained.ready !== null };
     return this.#traced;
   }
 

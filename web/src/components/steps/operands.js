@@ -18,13 +18,15 @@ const sameCell = (i, j) => ({ cells: [[i, j]] });
 /**
  * The operands of `step` as `operand(name, matrix, rowLabels, colLabels, map, mask?)` makes
  * them; `map(i, j)` is what cell (i, j) of the step came from: { rows?, cols?, cells? }.
- * `traced` = { byKey, model, result, headIndex } (byKey: the panel's steps by key).
+ * `traced` = { byKey, model, result, headIndex, trained } (byKey: the panel's steps by key; trained:
+ * the matrices are a trained model's, not the author's).
  */
 export function operandList(step, traced, t, operand) {
-  const { byKey, model, result, headIndex } = traced;
+  const { byKey, model, result, headIndex, trained } = traced;
   const tokens = model.tokens;
-  // The author's own matrices are named as theirs ("W_Q (yours)"), the seeded ones plainly.
-  const own = (name, input) => (model.given?.has(input) ? t('steps.yours', { name }) : name);
+  // The author's own matrices are named as theirs ("W_Q (yours)"), a trained model's as trained,
+  // the seeded ones plainly.
+  const own = (name, input) => (model.given?.has(input) ? t(trained ? 'steps.trainedName' : 'steps.yours', { name }) : name);
   const W = { Q: [own('W_Q', 'Wq'), model.Wq], K: [own('W_K', 'Wk'), model.Wk], V: [own('W_V', 'Wv'), model.Wv] };
   if (model.mode === 'weights') return [];
   // The chosen head's Q, K, V (a single-head result is its own only head).
