@@ -5,7 +5,7 @@
 // runs assert no timing.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { FIT_FROM, METHOD_KEYS, SIZES, exponents, fittedRows, growthExponent, measureAll, perCall, projections, sizesUpTo, storedKiB } from '../../web/src/components/cost/measure.js';
+import { FIT_FROM, METHOD_KEYS, SIZES, exponents, fittedRows, growthExponent, measureAll, perCall, projections, shownTimes, sizesUpTo, storedKiB } from '../../web/src/components/cost/measure.js';
 import { randomMatrix } from '../../web/src/random.js';
 import { loadLab } from './helpers.js';
 
@@ -128,6 +128,18 @@ describe('perCall (on a clock each call moves by a known amount)', () => {
   });
 });
 
+describe('shownTimes: a time is shown only where its empty call takes under a tenth of it', () => {
+  const row = (call, empty) => ({ n: 64, call: Object.fromEntries(METHOD_KEYS.map((k) => [k, call])), empty: Object.fromEntries(METHOD_KEYS.map((k) => [k, empty])) });
+  it('shows a call ten times its empty call or more, hides the rest', () => {
+    expect(shownTimes(row(1, 0.099))).toEqual({ full: true, local: true, linear: true, linformer: true });
+    expect(shownTimes(row(1, 0.1))).toEqual({ full: false, local: false, linear: false, linformer: false });
+    expect(shownTimes({ ...row(1, 0.05), empty: { ...row(1, 0.05).empty, linformer: 0.5 } })).toEqual({ full: true, local: true, linear: true, linformer: false });
+  });
+  it('shows nothing for a row measured without its empty calls', () => {
+    expect(Object.values(shownTimes({ n: 64, full: 1, local: 1, linear: 1, linformer: 1 }))).toEqual([false, false, false, false]);
+  });
+});
+
 describe('measureAll against the library', () => {
   let lab;
   beforeAll(async () => {
@@ -144,6 +156,8 @@ describe('measureAll against the library', () => {
     });
     expect(result.rows.map((r) => r.n)).toEqual([64, 128]);
     for (const r of result.rows) for (const key of METHOD_KEYS) expect(r[key], `${key} at ${r.n}`).toBeGreaterThan(0);
+    // Each timed call and each variant's empty 1×1 call, for the rule of what is shown.
+    for (const r of result.rows) for (const key of METHOD_KEYS) expect([r.call[key] > 0, r.empty[key] > 0], `${key} at ${r.n}`).toEqual([true, true]);
     for (const r of result.rows) for (const key of METHOD_KEYS) expect(Number.isFinite(r[key]), `${key} at ${r.n}`).toBe(true);
     // A size is announced before it is timed, and again once its row is in.
     expect(progress).toEqual([

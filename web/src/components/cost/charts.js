@@ -3,7 +3,8 @@
 // were stored. Each is built whole from a run's rows (cost/measure.js) and the settings.
 import { PALETTE, legendItem, lineChart } from '../../chart.js';
 import { el } from '../../dom.js';
-import { fittedRows, growthExponent, storedKiB } from './measure.js';
+import { MAX_OVERHEAD } from '../compare/timing.js';
+import { fittedRows, growthExponent, shownTimes, storedKiB } from './measure.js';
 import { fmt } from './sentence.js';
 
 /** The variants, in the order drawn, with their line colours and dash patterns. */
@@ -38,23 +39,33 @@ function logLogFigure(role, title, sizes, x, series, key) {
   return el('figure', { class: 'chart chart-wrap', part: 'chart', 'data-role': role }, el('figcaption', { text: title }), chart, key.node);
 }
 
+/** How many of a row's times are shown. */
+const shownCount = (r) => Object.values(shownTimes(r)).filter(Boolean).length;
+
 /** Ms against n for each variant (lines and points), the key naming each fitted exponent. */
 export function timeChart(t, rows, s, sizes) {
   const labels = seriesLabels(t, s);
   const fitted = fittedRows(rows);
   const series = [];
   const key = el('div', { class: 'key' });
+  // Only the times worth showing (shownTimes: the empty call under a tenth of the call) are drawn and fitted.
+  const time = (r, key) => (shownTimes(r)[key] ? r[key] : NaN);
   for (const meth of METHODS) {
-    const y = rows.map((r) => r[meth.key]);
-    series.push({ label: labels[meth.key], y, color: meth.color, dash: meth.dash }, { label: labels[meth.key], y, color: meth.color, points: true });
-    const e = growthExponent(fitted.map((r) => r.n), fitted.map((r) => r[meth.key]));
+    const kept = rows.filter((r) => shownTimes(r)[meth.key]);
+    const x = kept.map((r) => r.n);
+    const y = kept.map((r) => r[meth.key]);
+    if (kept.length) series.push({ label: labels[meth.key], x, y, color: meth.color, dash: meth.dash }, { label: labels[meth.key], x, y, color: meth.color, points: true });
+    const e = growthExponent(fitted.map((r) => r.n), fitted.map((r) => time(r, meth.key)));
     const item = legendItem(Number.isFinite(e) ? `${labels[meth.key]}: ${t('cost.slope', { e: e.toFixed(2) })}` : labels[meth.key], meth.color, meth.dash);
     item.dataset.method = meth.key;
     if (Number.isFinite(e)) item.dataset.exponent = e.toFixed(3);
     key.append(item);
   }
+  // Nothing long enough to time yet (the first sizes): the note alone, no axes of no points.
+  if (!series.length) return el('figure', { class: 'chart chart-wrap', part: 'chart', 'data-role': 'time-chart' }, el('figcaption', { text: t('cost.timeChart') }), el('p', { class: 'note', 'data-role': 'not-timed', text: t('cost.notTimed', { share: MAX_OVERHEAD * 100 }) }));
   const figure = logLogFigure('time-chart', t('cost.timeChart'), sizes, rows.map((r) => r.n), series, { node: key, xLabel: t('cost.n') });
   figure.append(el('p', { class: 'note', text: t('cost.slopeNote', { from: fitted[0].n, to: fitted[fitted.length - 1].n }) }));
+  if (rows.some((r) => shownCount(r) < METHODS.length)) figure.append(el('p', { class: 'note', 'data-role': 'not-timed', text: t('cost.notTimed', { share: MAX_OVERHEAD * 100 }) }));
   return figure;
 }
 
@@ -63,7 +74,10 @@ export function timesTable(t, rows, s, open) {
   const labels = seriesLabels(t, s);
   const head = el('tr', {}, el('th', { scope: 'col', text: 'n' }), ...METHODS.map((meth) => el('th', { scope: 'col', text: `${labels[meth.key]} (${t('cost.ms')})` })), el('th', { scope: 'col', text: '4n²' }));
   const body = el('tbody');
-  for (const r of rows) body.append(el('tr', { 'data-n': String(r.n) }, el('th', { scope: 'row', text: String(r.n) }), ...METHODS.map((meth) => el('td', { text: ms(r[meth.key]) })), el('td', { text: fmt(4 * r.n * r.n) })));
+  for (const r of rows) {
+    const shown = shownTimes(r);
+    body.append(el('tr', { 'data-n': String(r.n) }, el('th', { scope: 'row', text: String(r.n) }), ...METHODS.map((meth) => el('td', { text: shown[meth.key] ? ms(r[meth.key]) : '—' })), el('td', { text: fmt(4 * r.n * r.n) })));
+  }
   const table = el('table', { class: 'stats', 'data-role': 'times' }, el('thead', {}, head), body);
   const details = el('details', { part: 'data' }, el('summary', { text: t('cost.table') }), el('div', { class: 'scroll' }, table));
   if (open) details.open = true;

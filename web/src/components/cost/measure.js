@@ -3,6 +3,7 @@
 // the growth exponent fitted to the times, and the bytes each pattern would take if stored.
 // It touches no DOM, so its unit tests (tests/js/cost-measure.test.js) run it in Node.
 import { randomMatrix } from '../../random.js';
+import { timingVerdict } from '../compare/timing.js';
 
 /** Sequence lengths measured, up to the `max-n` attribute. */
 export const SIZES = [64, 128, 256, 512, 1024, 2048, 4096];
@@ -106,6 +107,22 @@ function variantCalls(lab, Q, K, V, s, { E, F }) {
   };
 }
 
+/**
+ * Ms per call of each variant on 1×1 inputs, with the same options: its empty call, the fixed cost
+ * of any call on its path (into WebAssembly, the checks, the copies). A time is shown only where this
+ * is under a tenth of it (timingVerdict, as the compare panel does).
+ */
+function emptyTimes(lab, s) {
+  const one = randomMatrix(1, s.d, s.seed * 7 + 6);
+  const calls = { full: () => lab.scaledDotProductAttention(one, one, one, { weights: false }), ...variantCalls(lab, one, one, one, s, projections(s.k, 1, s.seed)) };
+  return Object.fromEntries(Object.entries(calls).map(([key, call]) => [key, perCall(call, true)]));
+}
+
+/** Which of a row's times are worth showing ({ full: true, local: false, … }): each call against its empty call. */
+export function shownTimes(row) {
+  return Object.fromEntries(METHOD_KEYS.map((key) => [key, Boolean(row.call && row.empty) && timingVerdict(row.call[key], row.empty[key]).show]));
+}
+
 /** Warm-up, untimed: the engine compiles and optimises the WASM functions on their first calls. */
 async function warmUp(lab, s, pause) {
   const n = SIZES[0];
@@ -138,7 +155,8 @@ async function inputsFor(n, s, pause) {
 }
 
 /**
- * One row { n, full, local, linear, linformer } (ms for all n query rows), or null when abandoned.
+ * One row { n, full, local, linear, linformer } (ms for all n query rows; `call`: ms per timed call
+ * of each), or null when abandoned.
  * Six rounds of the variants, the first three each followed by a third of full attention's blocks
  * (at least one); the fastest round counts, as a burst of other work on the machine rarely spans
  * them all. Full attention runs fused (no n×n weights stored), a block of query rows per timed
@@ -168,7 +186,8 @@ async function measureSize(lab, n, s, pause) {
       if (!(await pause())) return null;
     }
   }
-  return { n, full: perRow * n, ...best };
+  // Each timed call, for the empty-call rule: a block of full attention's rows, a whole variant call.
+  return { n, full: perRow * n, ...best, call: { full: perRow * Math.min(block, n), ...best } };
 }
 
 /**
@@ -190,12 +209,14 @@ export async function measureAll(lab, s, { stillWanted = () => true, onProgress 
     return stillWanted();
   };
   if (!(await warmUp(lab, s, pause))) return null;
+  const empty = emptyTimes(lab, s);
+  if (!(await pause())) return null;
   for (const n of sizesUpTo(s.maxN)) {
     onProgress({ current: n, rows, ms: performance.now() - started });
     if (!(await pause())) return null;
     const row = await measureSize(lab, n, s, pause);
     if (!row) return null;
-    rows.push(row);
+    rows.push({ ...row, empty });
     onProgress({ current: n, rows, ms: performance.now() - started });
   }
   return { rows, ms: performance.now() - started, longestChunk };
