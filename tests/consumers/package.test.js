@@ -123,7 +123,7 @@ describe('the packed package', () => {
       expect(paths).toContain(f);
     // the per-family declarations dist/index.d.ts re-exports
     for (const f of readdirSync(join(root, 'bindings', 'types'))) expect(paths).toContain(`dist/types/${f}`);
-    for (const f of paths) expect(f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+|bin\/[a-z-]+\.mjs|docs\/[a-z-]+\.md|docs\/screenshots\/page-en-1280\.png)$/);
+    for (const f of paths) expect(f).toMatch(/^(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+|bin\/[a-z-]+\.mjs|docs\/[a-z-]+\.md|docs\/screenshots\/lesson-en-1280\.png)$/);
     expect(readFileSync(join(pkgDir, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} attention-lab contributors/);
     expect(manifest.license).toBe('MIT');
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/); // semantic version
