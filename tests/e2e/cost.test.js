@@ -141,14 +141,14 @@ describe('attention-cost', () => {
       const last = rows.at(-1).output.split(' ').map(Number);
       last.forEach((x, t) => expect(Math.abs(x - ref.fullOutput.data[row * 4 + t])).toBeLessThanOrEqual(2e-6 + 2e-6 * Math.abs(x)));
       const sumLine = await inCost(page, '#o', "return root.querySelector('[data-role=online-sum]').textContent");
-      expect(sumLine).toContain(`weights e^(sⱼ − m) / ℓ sum to 1, as full attention’s row ${row} does (1)`);
+      expect(sumLine).toContain(`weights e^(sⱼ − m) / ℓ sum to 1, as full attention’s row ${row + 1} does (1)`); // counted from 1
     };
     // the default: the last row (5, "mat"), blocks of 2 keys: three blocks
     expect(await inCost(page, '#o', "return root.querySelector('#online-row').value")).toBe('5');
     await expectTrace(5, 2);
     // the reader picks row 1 and blocks of 4 keys, from the keyboard
     await page.locator('#o').locator('#online-row').selectOption('1');
-    await page.waitForFunction(() => document.querySelector('#o').shadowRoot.querySelector('table[data-role=online-table] caption').textContent.includes('i = 1'));
+    await page.waitForFunction(() => document.querySelector('#o').shadowRoot.querySelector('table[data-role=online-table] caption').textContent.includes('i = 2')); // row 1 of the library, the page's 2nd
     await expectTrace(1, 2);
     await page.locator('#o').locator('#online-block').selectOption('4');
     await page.waitForFunction(() => document.querySelector('#o').shadowRoot.querySelectorAll('table[data-role=online-table] tbody tr').length === 2);
@@ -186,7 +186,7 @@ describe('attention-cost', () => {
         cells: [...root.querySelectorAll('figure[data-matrix=lsh] td[data-i]')].map((td) => ({ i: Number(td.dataset.i), j: Number(td.dataset.j), value: td.dataset.value, masked: td.classList.contains('masked') })),
       }`);
       expect(shown.buckets).toEqual(want.buckets.map((b) => [b, String(b)]));
-      expect(shown.heads.slice(1)).toEqual(ref.tokens.map((tok, i) => `${i} ${tok}`));
+      expect(shown.heads.slice(1)).toEqual(ref.tokens.map((tok, i) => `${i + 1} ${tok}`)); // counted from 1
       expect(shown.cells.length).toBe(n * n);
       for (const c of shown.cells) {
         const visible = want.mask[c.i * n + c.j] === 1;
@@ -314,7 +314,7 @@ describe('attention-cost', () => {
     const zhText = await inCost(page, '#z', "return { notes: [...root.querySelectorAll('.note')].map((p) => p.textContent), online: root.querySelector('[data-role=online-softmax] h3').textContent, caption: root.querySelector('table[data-role=online-table] caption').textContent, formulas: root.querySelector('[data-role=formulas]').textContent, masked: root.querySelectorAll('table[data-role=online-table] [data-field=max]').length }");
     expect(zhText.notes).toContain('因果掩蔽：局部注意力和线性注意力只看当前及之前的词元；Linformer 混合后的键无法按位置掩蔽，因此不显示掩蔽。');
     expect(zhText.online).toBe('融合路径内部：逐块计算的在线 softmax');
-    expect(zhText.caption).toBe('查询 i = 4（“制”），每块 2 个键：每块处理完之后的状态');
+    expect(zhText.caption).toBe('查询 i = 5（“制”），每块 2 个键：每块处理完之后的状态');
     expect(zhText.masked).toBe(3);
     expect(zhText.formulas).not.toMatch(/vs/);
     // Causal: nothing after the query is visible, in full, local (w = 32) and linear attention.

@@ -183,7 +183,7 @@ describe('canvas heatmap', () => {
     const pixel = await canvas.evaluate((c, [x, y]) => [...c.getContext('2d').getImageData(Math.floor(x * devicePixelRatio), Math.floor(y * devicePixelRatio), 1, 1).data], [x0 + 10.5 * w, y0 + 500.5 * h]);
     expect(pixel[3]).toBe(255);
     await canvas.hover({ position: { x: x0 + 10.5 * w, y: y0 + 50.5 * h } });
-    expect(await figure.locator('.readout').textContent()).toMatch(/\[50\]\[10\] \(50 → 10\) = \d/);
+    expect(await figure.locator('.readout').textContent()).toMatch(/\[51\]\[11\] \(51 → 11\) = \d/); // counted from 1
     expect(problems.console).toEqual([]);
     await context.close();
   });

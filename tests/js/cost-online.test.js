@@ -48,7 +48,7 @@ describe('online-softmax walk-through', () => {
     const c = closingValues(walk);
     expect(c.end.out).toBe(vec(walk.trace.output));
     expect(c.end.full).toBe(vec(results.full.output.data.slice(20, 24)));
-    expect(c.sum).toEqual({ sum: num(walk.trace.sum), max: num(walk.trace.max), weightSum: '1', i: 5, fullSum: '1' });
+    expect(c.sum).toEqual({ sum: num(walk.trace.sum), max: num(walk.trace.max), weightSum: '1', i: 6, fullSum: '1' }); // the page counts row 5 as the 6th
     expect([num(-Infinity), num(-0.123456), vec(Float32Array.from([1, -2, 3, 4, 5]))]).toEqual(['−∞', '−0.1235', '[1, −2, 3, 4, …]']);
   });
 });

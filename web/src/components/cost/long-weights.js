@@ -7,7 +7,7 @@ import { randomMatrix } from '../../random.js';
 import { fmt } from './sentence.js';
 
 export const LONG_N = 1024;
-const LABELS = Array.from({ length: LONG_N }, (_, i) => String(i));
+const LABELS = Array.from({ length: LONG_N }, (_, i) => String(i + 1)); // positions counted from 1, as the page does
 
 /** The section, a <details> kept between renders (its open state with it); closed, nothing is computed. */
 export class LongWeights {
@@ -37,7 +37,7 @@ export class LongWeights {
     }
     const n = LONG_N;
     // No export buttons: an SVG of a million cells is no download to offer.
-    const heat = createHeatmap({ t, name: title, matrix: this.#weights, rowLabels: LABELS, colLabels: LABELS, compact: true, exportable: false, pool: this.#pool, slot: 'long' });
+    const heat = createHeatmap({ t, name: title, matrix: this.#weights, rowLabels: LABELS, colLabels: LABELS, compact: true, exportable: false, pool: this.#pool, slot: 'long', base: 1 });
     heat.el.dataset.matrix = 'full-1024';
     const note = t('cost.fullCost', { n, scores: fmt(n * n), dk: d, dv: d, macs: fmt(n * n * 2 * d), bytes: fmt(4 * n * n) });
     place(this.#details, [summary, heat.el, el('p', { class: 'note', text: note })]);

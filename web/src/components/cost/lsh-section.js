@@ -46,7 +46,7 @@ export class LshSection {
 
 /** A 1×n table: each token over its bucket, the bucket also as a colour (bucket-0 … bucket-3). */
 function bucketTable(t, r, tokens) {
-  const head = el('tr', {}, el('th', { scope: 'col', text: t('cost.lshToken') }), ...tokens.map((token, i) => el('th', { scope: 'col', text: `${i} ${token}` })));
+  const head = el('tr', {}, el('th', { scope: 'col', text: t('cost.lshToken') }), ...tokens.map((token, i) => el('th', { scope: 'col', text: `${i + 1} ${token}` }))); // positions from 1, as the page counts
   const cells = Array.from(r.bucket, (b, i) => el('td', { class: `bucket bucket-${b % LSH_BUCKETS}`, 'data-i': String(i), 'data-bucket': String(b), text: String(b) }));
   const row = el('tr', {}, el('th', { scope: 'row', text: t('cost.lshBucket') }), ...cells);
   const caption = el('caption', { text: t('cost.lshCaption', { b: r.buckets }) });

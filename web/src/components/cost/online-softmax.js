@@ -67,7 +67,7 @@ export class OnlineSoftmax {
     const { rowSelect, blockSelect } = this.#parts;
     rowSelect.label.textContent = t('cost.onlineRow');
     blockSelect.label.textContent = t('cost.onlineBlock');
-    const rowOptions = tokens.map((token, i) => `${i}: ${token}`);
+    const rowOptions = tokens.map((token, i) => `${i + 1}: ${token}`); // counted from 1, as the page does
     if ([...rowSelect.input.options].map((o) => o.textContent).join('\n') !== rowOptions.join('\n'))
       rowSelect.input.replaceChildren(...rowOptions.map((text, i) => el('option', { value: String(i), text })));
     if (!blockSelect.input.options.length) blockSelect.input.replaceChildren(...BLOCK_SIZES.map((b) => el('option', { value: String(b), text: String(b) })));
@@ -97,7 +97,7 @@ export class OnlineSoftmax {
         ),
       );
     });
-    const caption = el('caption', { text: t('cost.onlineCaption', { i: walk.row, token: tokens[walk.row] ?? '', b: walk.block }) });
+    const caption = el('caption', { text: t('cost.onlineCaption', { i: walk.row + 1, token: tokens[walk.row] ?? '', b: walk.block }) });
     return el('table', { class: 'stats online-table', part: 'stats', 'data-role': 'online-table' }, caption, el('thead', {}, head), body);
   }
 }

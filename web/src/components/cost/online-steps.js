@@ -47,7 +47,8 @@ export function onlineWalk(lab, results, row, block) {
 export function closingValues(walk) {
   const { trace, row } = walk;
   return {
-    end: { out: vec(trace.output), i: row, full: vec(walk.fullRow), diff: walk.diff.toPrecision(2) },
-    sum: { sum: num(trace.sum), max: num(trace.max), weightSum: num(trace.weightSum), i: row, fullSum: num(walk.fullSum) },
+    // The page counts rows from 1 (the library and the select's values from 0).
+    end: { out: vec(trace.output), i: row + 1, full: vec(walk.fullRow), diff: walk.diff.toPrecision(2) },
+    sum: { sum: num(trace.sum), max: num(trace.max), weightSum: num(trace.weightSum), i: row + 1, fullSum: num(walk.fullSum) },
   };
 }
