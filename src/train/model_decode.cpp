@@ -2,6 +2,7 @@
 // the last row, stop at eos or after max_new tokens. The encoder runs once;
 // each step recomputes the decoder over the whole (short) sequence; with causal self-attention row i of the last pass
 // is exactly what step i computed, so the attention maps are read from it.
+// attend: one forward pass over given ids, its attention maps and logits.
 #include <algorithm>
 #include <cstring>
 
@@ -39,6 +40,7 @@ Status TransformerModel::generate(const std::int32_t* source, std::size_t source
   State& s = *state_;
   const ModelConfig& c = s.config;
   const bool seq2seq = c.kind == ModelKind::encoder_decoder;
+  if (c.kind == ModelKind::encoder_only) return Status::bad_argument;  // it fills masks, it does not continue
   if (out_length == nullptr || (max_new > 0 && out == nullptr)) return Status::bad_argument;
   if (prefix == nullptr || prefix_length == 0 || prefix_length > c.max_length) return Status::bad_argument;
   if (max_new > c.max_length - prefix_length + 1) return Status::bad_argument;
@@ -72,6 +74,24 @@ Status TransformerModel::generate(const std::int32_t* source, std::size_t source
   if (seq2seq && maps.encoder) copy_maps(s.encoder, 0, 2, c.heads, S, S, S, S, maps.encoder);
   if (maps.decoder) copy_maps(s.decoder, 0, per, c.heads, L, L, T, T, maps.decoder);
   if (seq2seq && maps.cross) copy_maps(s.decoder, 1, per, c.heads, L, S, T, S, maps.cross);
+  return Status::ok;
+}
+
+Status TransformerModel::attend(const std::int32_t* ids, std::size_t length, float* maps, float* logits) {
+  State& s = *state_;
+  const ModelConfig& c = s.config;
+  if (c.kind == ModelKind::encoder_decoder) return Status::bad_argument;
+  if (ids == nullptr || length == 0 || length > c.max_length) return Status::bad_argument;
+  if (workspace_floats(c, 1, 0, length) > kMaxWorkspaceFloats) return Status::bad_argument;
+  if (!ids_in_range(ids, length, c.vocab_size)) return Status::bad_argument;
+  // 1. One pass of batch 1 over the ids (the decoder's mask causal, the encoder's not).
+  plan_workspace(s, 1, 0, length);
+  if (Status st = forward_pass(s, nullptr, ids); st != Status::ok) return st;
+  // 2. Every self-attention sublayer's weights (the first of each layer's two), then the logits.
+  if (maps) copy_maps(s.decoder, 0, 2, c.heads, length, length, length, length, maps);
+  if (logits)
+    for (std::size_t i = 0; i < length; ++i)
+      std::memcpy(logits + i * c.vocab_size, s.logits.row(i), c.vocab_size * sizeof(float));
   return Status::ok;
 }
 

@@ -317,8 +317,9 @@ double workspace_floats(const ModelConfig& c, std::size_t batch, std::size_t sou
   const double norm = 2 * d + 2, attention = 4 * d, ffn = 2 * ff;
   const double enc_layer = enc_rows * (2 * norm + attention + ffn) + B * H * S * S;
   const double dec_layer = dec_rows * (3 * norm + attention + 2 * d + ffn) + 2 * B * S * d + B * H * T * (T + S);
-  const double stacks =
-      static_cast<double>(c.encoder_layers) * enc_layer + static_cast<double>(c.decoder_layers) * dec_layer;
+  // An encoder-only model's stack runs where a decoder-only model's decoder does (dec_rows, no cross).
+  const double encoder_layers = c.kind == ModelKind::encoder_decoder ? static_cast<double>(c.encoder_layers) : 0.0;
+  const double stacks = encoder_layers * enc_layer + static_cast<double>(main_stack_layers(c)) * dec_layer;
   const double longest = std::max(S, T);
   const double scratch = 6 * longest * longest + 4 * longest * d + 3 * d * d;
   const double pack = (d + 8) * (std::max({d, ff, static_cast<double>(c.vocab_size)}) + 8);  // per scratch (3)
@@ -354,7 +355,9 @@ Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_
       if (Status st = forward_stack(s, s.layout.encoder, s.encoder, source); st != Status::ok) return st;
     }
   }
-  fill_bits(s.decoder.self_bits.data(), input, B, T, T, cfg.pad_id, true);
+  // The decoder's self-attention is causal; an encoder-only model's stack sees every position.
+  const bool causal = cfg.kind != ModelKind::encoder_only;
+  fill_bits(s.decoder.self_bits.data(), input, B, T, T, cfg.pad_id, causal);
   if (Status st = forward_stack(s, s.layout.decoder, s.decoder, input); st != Status::ok) return st;
   const float* p = s.params.data();
   return linear_forward(s.decoder.output(pre), dense(p + s.layout.output_w, cfg.d_model, cfg.vocab_size),

@@ -13,6 +13,12 @@ const std::uint8_t kMagic[4] = {'A', 'T', 'L', 'M'};
 constexpr std::size_t kHashBytes = 8;
 constexpr std::size_t kPrecisionOffset = 100;
 
+// The version an image of this kind and precision is written as (model_image.h).
+std::uint32_t image_version(ModelKind kind, SavePrecision precision) {
+  if (kind == ModelKind::encoder_only) return kEncoderOnlyImageVersion;
+  return precision == SavePrecision::float32 ? kImageVersion : kCompactImageVersion;
+}
+
 // How one tensor's values are stored in an image of some precision.
 enum class Storage { f32, f16, int8 };
 
@@ -71,7 +77,7 @@ void write_header(std::uint8_t*& out, const ModelConfig& c, std::int64_t steps, 
                   SavePrecision precision) {
   std::memcpy(out, kMagic, 4);
   out += 4;
-  put(out, precision == SavePrecision::float32 ? kImageVersion : kCompactImageVersion, 4);
+  put(out, image_version(c.kind, precision), 4);
   for (int e : {static_cast<int>(c.kind), static_cast<int>(c.cross_scoring), c.scaled ? 1 : 0,
                 static_cast<int>(c.norm), static_cast<int>(c.positions), static_cast<int>(c.activation)})
     put(out, static_cast<std::uint32_t>(e), 4);
@@ -110,32 +116,38 @@ void write_tensor(std::uint8_t*& out, const float* w, const ParameterInfo& t, Sa
   }
 }
 
-// Magic, version and precision agree; a version-1 byte count is its declared count's; the hash.
-Status check_framing(const std::uint8_t* bytes, std::size_t size, SavePrecision* precision) {
+// Magic, version and precision agree; a float32 byte count is its declared count's; the hash.
+Status check_framing(const std::uint8_t* bytes, std::size_t size, SavePrecision* precision,
+                     std::uint32_t* version_out) {
   if (bytes == nullptr || size < image_bytes(0)) return Status::bad_argument;
   if (std::memcmp(bytes, kMagic, 4) != 0) return Status::bad_argument;
   const std::uint64_t version = get(bytes + 4, 4);
   const auto code = static_cast<SavePrecision>(get(bytes + kPrecisionOffset, 4));
   const bool compact = code == SavePrecision::float16 || code == SavePrecision::int8;
-  if (!(version == kImageVersion && code == SavePrecision::float32) && !(version == kCompactImageVersion && compact))
+  if (!(version == kImageVersion && code == SavePrecision::float32) && !(version == kCompactImageVersion && compact) &&
+      !(version == kEncoderOnlyImageVersion && (compact || code == SavePrecision::float32)))
     return Status::bad_argument;
   const std::uint64_t declared = get(bytes + 112, 8);
   if (declared > kMaxParameters) return Status::bad_argument;
-  // A version-1 image must be exactly the size of the count it declares (checked before hashing).
+  // A float32 image (version 1 or 3) must be exactly the size of the count it declares (checked before hashing).
   if (!compact && ((size - image_bytes(0)) / 4 != declared || (size - image_bytes(0)) % 4 != 0))
     return Status::bad_argument;
   if (fnv1a(bytes, size - kHashBytes) != get(bytes + size - kHashBytes, 8)) return Status::bad_argument;
   *precision = code;
+  *version_out = static_cast<std::uint32_t>(version);
   return Status::ok;
 }
 
-// The config fields and the step count, each in its domain.
-Status read_config(const std::uint8_t* bytes, ModelConfig* config, std::int64_t* steps) {
+// The config fields and the step count, each in its domain: the kind the version's (0 or 1 in
+// versions 1 and 2, 2 in version 3), every other enum 0 or 1.
+Status read_config(const std::uint8_t* bytes, std::uint32_t version, ModelConfig* config, std::int64_t* steps) {
   std::uint32_t e[6];
   for (std::size_t i = 0; i < 6; ++i) {
     e[i] = static_cast<std::uint32_t>(get(bytes + 8 + 4 * i, 4));
-    if (e[i] > 1) return Status::bad_argument;
+    if (i > 0 && e[i] > 1) return Status::bad_argument;
   }
+  const std::uint32_t encoder_only = static_cast<std::uint32_t>(ModelKind::encoder_only);
+  if (version == kEncoderOnlyImageVersion ? e[0] != encoder_only : e[0] > 1) return Status::bad_argument;
   std::uint64_t dims[7];
   for (std::size_t i = 0; i < 7; ++i) {
     dims[i] = get(bytes + 32 + 8 * i, 8);
@@ -236,10 +248,11 @@ Status write_image(const ModelConfig& config, std::int64_t steps, const float* p
 
 Status read_image_header(const std::uint8_t* bytes, std::size_t size, ImageHeader* header) {
   SavePrecision precision = SavePrecision::float32;
-  if (Status s = check_framing(bytes, size, &precision); s != Status::ok) return s;
+  std::uint32_t version = 0;
+  if (Status s = check_framing(bytes, size, &precision, &version); s != Status::ok) return s;
   ImageHeader h;
   h.precision = precision;
-  if (Status s = read_config(bytes, &h.config, &h.steps); s != Status::ok) return s;
+  if (Status s = read_config(bytes, version, &h.config, &h.steps); s != Status::ok) return s;
   // The declared count must be the config's (estimated first: no table is built for a wild one).
   const std::uint64_t declared = get(bytes + 112, 8);
   if (parameter_count_estimate(h.config) != static_cast<double>(declared)) return Status::bad_argument;

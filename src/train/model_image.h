@@ -1,6 +1,8 @@
 // The saved form of a TransformerModel: a little-endian image
-//   offset   0  "ATLM", u32 version: 1 (float32 parameters) or 2 (compact)
-//            8  u32 kind, cross_scoring, scaled (0/1), norm, positions, activation
+//   offset   0  "ATLM", u32 version: 1 (float32 parameters) or 2 (compact), of an encoder–decoder
+//               or decoder-only model; 3 (any precision) of an encoder-only model
+//            8  u32 kind (versions 1 and 2: 0 or 1; version 3: 2), cross_scoring, scaled (0/1), norm,
+//               positions, activation
 //           32  u64 vocab_size, max_length, d_model, heads, d_ff, encoder_layers, decoder_layers, seed
 //           96  i32 pad_id, u32 precision: 0 float32 (version 1; was "reserved (0)"), 1 float16, 2 int8 (version 2)
 //          104  i64 steps, u64 parameter count
@@ -13,6 +15,9 @@
 //                          as rows f32 scales then rows × cols int8 values, row-major
 //                          (quantize.h: the rounding rules)
 //          end  u64 FNV-1a hash of every byte before it
+// Version 3 is laid out as versions 1 (float32) and 2 (float16, int8) are; its own number keeps a
+// reader that knows only versions 1 and 2 from taking an encoder-only model for another kind (such
+// a reader refuses the version), and a kind of 2 in a version-1 or -2 header is refused.
 // Reading checks everything before the parameters are allocated: the magic
 // and version, the byte count (version 1: against the declared count, ≤ 2^28,
 // before hashing), the hash, every field's domain, the config, the count
@@ -33,6 +38,7 @@ namespace attn {
 
 constexpr std::uint32_t kImageVersion = 1;         // float32
 constexpr std::uint32_t kCompactImageVersion = 2;  // float16, int8
+constexpr std::uint32_t kEncoderOnlyImageVersion = 3;  // an encoder_only model, any precision
 constexpr std::size_t kImageHeaderBytes = 120;
 
 struct ImageHeader {

@@ -94,9 +94,13 @@ double stack_estimate(const ModelConfig& c, std::size_t layers, bool cross) {
 
 }  // namespace
 
+std::size_t main_stack_layers(const ModelConfig& c) {
+  return c.kind == ModelKind::encoder_only ? c.encoder_layers : c.decoder_layers;
+}
+
 double parameter_count_estimate(const ModelConfig& c) {
   const bool seq2seq = c.kind == ModelKind::encoder_decoder;
-  double total = stack_estimate(c, c.decoder_layers, seq2seq);
+  double total = stack_estimate(c, main_stack_layers(c), seq2seq);
   if (seq2seq) total += stack_estimate(c, c.encoder_layers, false);
   return total + static_cast<double>(c.d_model) * static_cast<double>(c.vocab_size) +
          static_cast<double>(c.vocab_size);
@@ -106,15 +110,16 @@ Status check_config(const ModelConfig& c) {
   const int kind = static_cast<int>(c.kind), scoring = static_cast<int>(c.cross_scoring);
   const int norm = static_cast<int>(c.norm), positions = static_cast<int>(c.positions);
   const int activation = static_cast<int>(c.activation);
-  if (kind < 0 || kind > 1 || scoring < 0 || scoring > 1 || norm < 0 || norm > 1 || positions < 0 ||
+  if (kind < 0 || kind > 2 || scoring < 0 || scoring > 1 || norm < 0 || norm > 1 || positions < 0 ||
       positions > 1 || activation < 0 || activation > 1)
     return Status::bad_argument;
   for (std::size_t size : {c.vocab_size, c.max_length, c.d_model, c.heads, c.d_ff})
     if (size == 0 || size > kMaxDimension) return Status::bad_argument;
-  const bool seq2seq = c.kind == ModelKind::encoder_decoder;
-  if (c.decoder_layers == 0 || c.decoder_layers > kMaxLayers) return Status::bad_argument;
-  if (seq2seq && (c.encoder_layers == 0 || c.encoder_layers > kMaxLayers)) return Status::bad_argument;
-  if (!seq2seq && c.encoder_layers != 0) return Status::bad_argument;
+  const bool has_encoder = c.kind != ModelKind::decoder_only, has_decoder = c.kind != ModelKind::encoder_only;
+  if (has_decoder ? c.decoder_layers == 0 || c.decoder_layers > kMaxLayers : c.decoder_layers != 0)
+    return Status::bad_argument;
+  if (has_encoder ? c.encoder_layers == 0 || c.encoder_layers > kMaxLayers : c.encoder_layers != 0)
+    return Status::bad_argument;
   if (c.d_model % c.heads != 0) return Status::bad_argument;
   if (c.pad_id < 0 || static_cast<std::size_t>(c.pad_id) >= c.vocab_size) return Status::bad_argument;
   if (parameter_count_estimate(c) > static_cast<double>(kMaxParameters)) return Status::bad_argument;
@@ -126,7 +131,10 @@ ModelLayout build_layout(const ModelConfig& c) {
   Builder b(layout);
   const bool seq2seq = c.kind == ModelKind::encoder_decoder;
   if (seq2seq) layout.encoder = b.stack("encoder", c, c.encoder_layers, false);
-  layout.decoder = b.stack("decoder", c, c.decoder_layers, seq2seq);
+  // The stack the logits read: an encoder-only model's is its encoder (named so), kept where a
+  // decoder-only model keeps its decoder, so both take one path through the passes.
+  const bool encoder_only = c.kind == ModelKind::encoder_only;
+  layout.decoder = b.stack(encoder_only ? "encoder" : "decoder", c, main_stack_layers(c), seq2seq);
   layout.output_w = b.add("output.w", c.d_model, c.vocab_size, ParameterInit::xavier);
   layout.output_b = b.add("output.b", 1, c.vocab_size, ParameterInit::zeros);
   return layout;

@@ -9,6 +9,7 @@
 //   and score_v: heads × d_k when additive: head h's W_q, W_k are rows h·d_k …, its w_v row h)
 //   and decoder.<l>.cross_norm between attention and ffn (encoder–decoder only),
 //   output.w (d_model × vocab), output.b.
+// An encoder_only model has one stack, encoder.… (without cross-attention), then output.w, output.b.
 // Attention projections have no bias (as in D2L's MultiHeadAttention).
 #pragma once
 
@@ -59,11 +60,15 @@ struct StackOffsets {
 struct ModelLayout {
   std::vector<ParameterInfo> tensors;
   std::vector<ParameterInit> init;  // one per tensor
-  StackOffsets encoder;             // no layers for decoder_only
-  StackOffsets decoder;
+  StackOffsets encoder;             // encoder_decoder only (no layers otherwise)
+  StackOffsets decoder;             // the stack the logits read: the decoder, or an encoder_only
+                                    // model's encoder (named encoder.*, run without a causal mask)
   std::size_t output_w = 0, output_b = 0;
   std::size_t count = 0;            // floats in all
 };
+
+// The layers of the stack the logits read: decoder_layers, or an encoder_only model's encoder_layers.
+std::size_t main_stack_layers(const ModelConfig& config);
 
 // The parameter count of a config, in double (so absurd sizes do not wrap);
 // check_config refuses counts above kMaxParameters.

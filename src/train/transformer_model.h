@@ -3,12 +3,17 @@
 // are kept for the backward pass in buffers that grow only when a batch is
 // larger than any before (so a steady training loop allocates nothing).
 //
-// Two kinds, as Dive into Deep Learning (10.7) and GPT build them:
+// Three kinds, as Dive into Deep Learning (10.7), GPT and BERT build them:
 //   encoder_decoder  encoder: embedding + positions, N × [self-attention, add & norm, FFN, add & norm];
 //                    decoder: embedding + positions, N × [causal self-attention, add & norm,
 //                    cross-attention over the encoder's output, add & norm, FFN, add & norm];
 //                    then a linear layer to vocabulary logits.
 //   decoder_only     the decoder without cross-attention (a causal language model).
+//   encoder_only     one stack of encoder layers (every position sees every other, padding
+//                    aside), then the linear layer to vocabulary logits: trained by masked
+//                    prediction (a batch's target is the original id where a token was masked,
+//                    pad_id elsewhere). Its stack is named encoder.*; it has encoder_layers
+//                    layers and decoder_layers = 0, and reads no source (its ids are `input`).
 // Norm placement post (as in the paper and D2L) or pre (x + f(LN(x)), a final LN).
 // The cross-attention's scores: scaled dot-product, unscaled dot-product
 // (scaled = false) or additive, so the scoring functions and the √d_k
@@ -26,7 +31,7 @@
 
 namespace attn {
 
-enum class ModelKind : int { encoder_decoder = 0, decoder_only = 1 };
+enum class ModelKind : int { encoder_decoder = 0, decoder_only = 1, encoder_only = 2 };
 enum class CrossScoring : int { dot = 0, additive = 1 };
 enum class NormPlacement : int { post = 0, pre = 1 };
 enum class PositionKind : int { sinusoidal = 0, learned = 1 };
@@ -45,7 +50,7 @@ struct ModelConfig {
   std::size_t heads = 4;       // d_model % heads == 0
   std::size_t d_ff = 64;
   std::size_t encoder_layers = 1;  // 0 for decoder_only
-  std::size_t decoder_layers = 1;
+  std::size_t decoder_layers = 1;  // 0 for encoder_only
   CrossScoring cross_scoring = CrossScoring::dot;
   bool scaled = true;          // ÷√d_k in the dot-product scores (self and cross)
   NormPlacement norm = NormPlacement::post;
@@ -55,15 +60,18 @@ struct ModelConfig {
   std::int32_t pad_id = 0;     // a padding token: masked as a key, ignored in the loss
 };
 
-// bad_argument for a size of 0 (but encoder_layers of a decoder-only model),
-// d_model not divisible by heads, an unknown enum, a pad_id outside the
-// vocabulary, or a parameter count above 2^28. A decoder_only model must have
-// encoder_layers = 0; layers are at most 256 per stack.
+// bad_argument for a size of 0 (but encoder_layers of a decoder-only model and
+// decoder_layers of an encoder-only one), d_model not divisible by heads, an
+// unknown enum, a pad_id outside the vocabulary, or a parameter count above
+// 2^28. A decoder_only model must have encoder_layers = 0, an encoder_only one
+// decoder_layers = 0; layers are at most 256 per stack.
 Status check_config(const ModelConfig& config);
 
 // A batch of `size` sequences padded with pad_id. Teacher forcing: input row
 // b is what the decoder reads (BOS then the target shifted right), target row
 // b the token it should predict at each position (pad_id: not counted).
+// An encoder_only model reads input (its masked ids) and predicts target at
+// each position in the same way (masked prediction).
 struct Batch {
   std::size_t size = 0;
   const std::int32_t* source = nullptr;  // size × source_length (encoder_decoder only)
@@ -146,10 +154,20 @@ class TransformerModel {
   Status generate(const std::int32_t* source, std::size_t source_length, const std::int32_t* prefix,
                   std::size_t prefix_length, std::int32_t eos, std::size_t max_new, std::int32_t* out,
                   std::size_t* out_length, const AttentionMaps& maps);
+  // (bad_argument for an encoder_only model: it predicts masked tokens, it does not continue text.)
+
+  // One forward pass over `ids` (batch 1, n = length ids, 1 ≤ n ≤ max_length) of a decoder_only or
+  // encoder_only model: maps (layers × heads × n × n, layer-major; each row sums to 1 over its
+  // visible keys: j ≤ i for the decoder, every non-padding key for the encoder) and logits
+  // (n × vocab_size, row i the prediction at position i). Either output may be nullptr.
+  // bad_argument for an encoder_decoder model, a length of 0 or above max_length, or an id
+  // outside the vocabulary; nothing is written then.
+  Status attend(const std::int32_t* ids, std::size_t length, float* maps, float* logits);
 
   // A versioned little-endian image: magic "ATLM", version, the config, the
   // step count, the parameters (Adam moments are not saved). float32 (version 1)
-  // is bit-exact; float16 and int8 (version 2) are about 1/2 and 1/4 of it.
+  // is bit-exact; float16 and int8 (version 2) are about 1/2 and 1/4 of it; an
+  // encoder_only model's image is version 3 at any precision (model_image.h).
   // saved_bytes is 0 for an unknown precision. save gives bad_argument (nothing
   // written) for a capacity below saved_bytes, an unknown precision, or a
   // compact precision and a parameter that is not finite or (float16) of

@@ -3,8 +3,9 @@
 // floats); int8 rows against a plain reference quantizer written here (sizes
 // 1, 3, 64, 65; ties; zero rows; huge and tiny rows); save → load of compact
 // images giving exactly the reference's dequantized parameters; compact images
-// refused when hostile; and float32 images unchanged byte for byte from the
-// code before compact images existed.
+// refused when hostile; float32 images unchanged byte for byte from the
+// code before compact images existed; an encoder-only model's version-3 image at
+// every precision, and its kind refused under a version-1 or -2 header.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -295,7 +296,8 @@ std::size_t expected_bytes(const TransformerModel& m, SavePrecision p) {
 void expect_round_trip(TransformerModel& m, SavePrecision p) {
   const std::vector<std::uint8_t> bytes = saved(m, p);
   ASSERT_EQ(bytes.size(), expected_bytes(m, p));
-  EXPECT_EQ(bytes[4], p == SavePrecision::float32 ? 1 : 2);  // version
+  const bool encoder_only = m.config().kind == ModelKind::encoder_only;
+  EXPECT_EQ(bytes[4], encoder_only ? 3 : p == SavePrecision::float32 ? 1 : 2);  // version
   EXPECT_EQ(bytes[100], static_cast<std::uint8_t>(p));       // precision
   Status s = Status::bad_mask;
   auto back = loaded(bytes, &s);
@@ -492,6 +494,86 @@ TEST(CompactImage, RefusesTruncatedCorruptAndHostileImages) {
     EXPECT_EQ(field(first, bits(0.5f), 4), Status::ok);           // ... unless its scale is not 0
   }
   EXPECT_EQ(load_status(saved(*m, SavePrecision::int8)), Status::ok);  // still loads after all that
+}
+
+// ---- encoder-only models: version 3
+
+ModelConfig encoder_only() {
+  ModelConfig c = odd_sizes();
+  c.kind = ModelKind::encoder_only;
+  c.encoder_layers = 2;
+  c.decoder_layers = 0;
+  return c;
+}
+
+TEST(EncoderOnlyImage, SaveThenLoadGivesTheReferenceParametersAtEveryPrecision) {
+  auto m = make(encoder_only());
+  fill(*m, false);
+  for (SavePrecision p : {SavePrecision::float32, SavePrecision::float16, SavePrecision::int8}) {
+    expect_round_trip(*m, p);
+    Status s = Status::bad_mask;
+    auto back = loaded(saved(*m, p), &s);
+    ASSERT_EQ(s, Status::ok);
+    EXPECT_EQ(back->config().kind, ModelKind::encoder_only);
+    EXPECT_EQ(back->config().encoder_layers, 2u);
+    EXPECT_EQ(back->config().decoder_layers, 0u);
+    EXPECT_EQ(back->tensors().front().name, "encoder.embedding");
+  }
+}
+
+// Version 3 is laid out as versions 1 and 2 are: only the version and the kind tell an
+// encoder-only model apart, so a reader of versions 1 and 2 refuses it, and each version holds its
+// own kinds.
+TEST(EncoderOnlyImage, EachVersionHoldsOnlyItsOwnKinds) {
+  auto m = make(encoder_only());
+  fill(*m, false);
+  for (SavePrecision p : {SavePrecision::float32, SavePrecision::float16, SavePrecision::int8}) {
+    const std::vector<std::uint8_t> good = saved(*m, p);
+    ASSERT_EQ(load_status(good), Status::ok);
+    auto with = [&](std::size_t offset, std::uint32_t value) {
+      std::vector<std::uint8_t> bad = good;
+      for (std::size_t i = 0; i < 4; ++i) bad[offset + i] = static_cast<std::uint8_t>(value >> (8 * i));
+      rehash(bad);
+      return load_status(bad);
+    };
+    // Kind 2 under the version the other kinds would have at this precision: refused.
+    EXPECT_EQ(with(4, p == SavePrecision::float32 ? 1 : 2), Status::bad_argument);
+    EXPECT_EQ(with(4, 4), Status::bad_argument);
+    EXPECT_EQ(with(8, 3), Status::bad_argument);  // an unknown kind
+    for (std::size_t at = 0; at < good.size(); at += 5) {
+      std::vector<std::uint8_t> bad = good;
+      bad[at] ^= 0x10;
+      EXPECT_EQ(load_status(bad), Status::bad_argument) << "byte " << at;
+    }
+  }
+  // A decoder-only model's image (versions 1 and 2) is refused under version 3.
+  ModelConfig lm = odd_sizes();
+  lm.kind = ModelKind::decoder_only;
+  lm.encoder_layers = 0;
+  auto other = make(lm);
+  for (SavePrecision p : {SavePrecision::float32, SavePrecision::int8}) {
+    std::vector<std::uint8_t> bytes = saved(*other, p);
+    ASSERT_EQ(load_status(bytes), Status::ok);
+    bytes[4] = 3;
+    rehash(bytes);
+    EXPECT_EQ(load_status(bytes), Status::bad_argument);
+  }
+  // The same layout under version 1 with kind 2 written in: refused though every size agrees.
+  ModelConfig same = lm;
+  same.kind = ModelKind::encoder_only;
+  same.encoder_layers = 1;
+  same.decoder_layers = 0;
+  std::vector<std::uint8_t> lm_bytes = saved(*other, SavePrecision::float32);
+  auto encoder = make(same);
+  ASSERT_EQ(encoder->parameter_count(), other->parameter_count());
+  lm_bytes[8] = 2;                               // kind
+  lm_bytes[32 + 8 * 5] = 1;                      // encoder_layers
+  lm_bytes[32 + 8 * 6] = 0;                      // decoder_layers
+  rehash(lm_bytes);
+  EXPECT_EQ(load_status(lm_bytes), Status::bad_argument);
+  lm_bytes[4] = 3;                               // ... and accepted as version 3
+  rehash(lm_bytes);
+  EXPECT_EQ(load_status(lm_bytes), Status::ok);
 }
 
 // ---- float32 images are what they were

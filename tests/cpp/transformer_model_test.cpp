@@ -3,7 +3,8 @@
 // kind, norm placement and cross-attention scoring; a tiny model memorising a
 // batch; bit-identical runs from one seed; save → load; hostile images and
 // tokens refused; a diverging step leaving the weights alone; greedy decoding
-// and its attention maps.
+// and its attention maps; the encoder-only kind (masked prediction) and attend:
+// its maps against a float64 reference, which rows see which tokens.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "reference.h"
 #include "test_util.h"
 #include "train/model_image.h"
 #include "train/model_layout.h"
@@ -47,8 +49,8 @@ ModelConfig tiny(ModelKind kind) {
   c.d_model = 8;
   c.heads = 2;
   c.d_ff = 16;
-  c.encoder_layers = kind == ModelKind::encoder_decoder ? 1 : 0;
-  c.decoder_layers = 1;
+  c.encoder_layers = kind == ModelKind::decoder_only ? 0 : 1;
+  c.decoder_layers = kind == ModelKind::encoder_only ? 0 : 1;
   c.seed = 3;
   return c;
 }
@@ -71,8 +73,13 @@ OwnedBatch owned(std::size_t size, std::vector<std::int32_t> source, std::size_t
   return b;
 }
 
-// Two sequences, lengths 3–5, with padding in the source, input and target.
+constexpr std::int32_t kMask = 6;  // the mask token of the encoder-only batches (vocabulary 7)
+
+// Two sequences, lengths 3–5, with padding in the source, input and target. Encoder-only: masked
+// prediction (the target the original id at masked or replaced positions, pad elsewhere).
 OwnedBatch small_batch(ModelKind kind) {
+  if (kind == ModelKind::encoder_only)
+    return owned(2, {}, 0, {3, kMask, 5, 4, /**/ kMask, 5, 3, kPad}, {kPad, 4, kPad, 3, /**/ 4, kPad, kPad, kPad}, 4);
   std::vector<std::int32_t> source;
   if (kind == ModelKind::encoder_decoder) source = {3, 4, 5, 6, 3, /**/ 6, 5, 4, kPad, kPad};
   return owned(2, source, kind == ModelKind::encoder_decoder ? 5 : 0, {kBos, 3, 4, 5, /**/ kBos, 6, 3, kPad},
@@ -167,7 +174,11 @@ INSTANTIATE_TEST_SUITE_P(
         Variant{"DecoderOnlyPost", ModelKind::decoder_only, attn::NormPlacement::post, attn::CrossScoring::dot, true,
                 attn::PositionKind::learned, attn::Activation::gelu},
         Variant{"DecoderOnlyPre", ModelKind::decoder_only, attn::NormPlacement::pre, attn::CrossScoring::dot, true,
-                attn::PositionKind::sinusoidal, attn::Activation::gelu}),
+                attn::PositionKind::sinusoidal, attn::Activation::gelu},
+        Variant{"EncoderOnlyPost", ModelKind::encoder_only, attn::NormPlacement::post, attn::CrossScoring::dot, true,
+                attn::PositionKind::learned, attn::Activation::gelu},
+        Variant{"EncoderOnlyPre", ModelKind::encoder_only, attn::NormPlacement::pre, attn::CrossScoring::dot, true,
+                attn::PositionKind::sinusoidal, attn::Activation::relu}),
     variant_name);
 
 // ---- training
@@ -180,8 +191,8 @@ ModelConfig memoriser(ModelKind kind) {
   c.d_model = 16;
   c.heads = 2;
   c.d_ff = 32;
-  c.encoder_layers = kind == ModelKind::encoder_decoder ? 1 : 0;
-  c.decoder_layers = 1;
+  c.encoder_layers = kind == ModelKind::decoder_only ? 0 : 1;
+  c.decoder_layers = kind == ModelKind::encoder_only ? 0 : 1;
   c.seed = 11;
   return c;
 }
@@ -376,6 +387,14 @@ TEST(TransformerModel, RefusesBadConfigs) {
   EXPECT_EQ(refused([](ModelConfig& c) { c.pad_id = -1; }), Status::bad_argument);
   EXPECT_EQ(refused([](ModelConfig& c) { c.norm = static_cast<attn::NormPlacement>(2); }), Status::bad_argument);
   EXPECT_EQ(refused([](ModelConfig& c) { c.kind = ModelKind::decoder_only; }), Status::bad_argument);
+  // An encoder-only model has encoder layers and no decoder layers.
+  EXPECT_EQ(refused([](ModelConfig& c) { c.kind = ModelKind::encoder_only; }), Status::bad_argument);
+  EXPECT_EQ(refused([](ModelConfig& c) { c.kind = ModelKind::encoder_only; c.encoder_layers = 0; c.decoder_layers = 0; }),
+            Status::bad_argument);
+  EXPECT_EQ(refused([](ModelConfig& c) { c.kind = ModelKind::encoder_only; c.encoder_layers = 257; c.decoder_layers = 0; }),
+            Status::bad_argument);
+  EXPECT_EQ(refused([](ModelConfig& c) { c.kind = static_cast<ModelKind>(3); }), Status::bad_argument);
+  EXPECT_EQ(attn::check_config(tiny(ModelKind::encoder_only)), Status::ok);
   // 2^28 parameters is the limit: vocab 2^20 × d_model 256 in the embeddings alone is over it.
   EXPECT_EQ(refused([](ModelConfig& c) { c.vocab_size = std::size_t{1} << 20; c.d_model = 256; }),
             Status::bad_argument);
@@ -383,7 +402,7 @@ TEST(TransformerModel, RefusesBadConfigs) {
 }
 
 TEST(TransformerModel, NamesEveryTensorOnceAndInitialisesThem) {
-  for (auto kind : {ModelKind::encoder_decoder, ModelKind::decoder_only}) {
+  for (auto kind : {ModelKind::encoder_decoder, ModelKind::decoder_only, ModelKind::encoder_only}) {
     ModelConfig c = tiny(kind);
     c.cross_scoring = attn::CrossScoring::additive;
     c.norm = attn::NormPlacement::pre;
@@ -412,7 +431,11 @@ TEST(TransformerModel, NamesEveryTensorOnceAndInitialisesThem) {
     EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());
     const bool seq2seq = kind == ModelKind::encoder_decoder;
     EXPECT_EQ(std::count(names.begin(), names.end(), "decoder.0.cross.score_v"), seq2seq ? 1 : 0);
-    EXPECT_EQ(std::count(names.begin(), names.end(), "decoder.final_norm.gamma"), 1);
+    const bool encoder_only = kind == ModelKind::encoder_only;
+    EXPECT_EQ(std::count(names.begin(), names.end(), "decoder.final_norm.gamma"), encoder_only ? 0 : 1);
+    EXPECT_EQ(std::count(names.begin(), names.end(), "encoder.final_norm.gamma"), encoder_only || seq2seq ? 1 : 0);
+    if (encoder_only)
+      for (const std::string& name : names) EXPECT_FALSE(name.starts_with("decoder.")) << name;
     EXPECT_EQ(names.back(), "output.b");
   }
 }
@@ -525,6 +548,177 @@ TEST(TransformerModel, GenerateFillsAttentionMapsThatAreRowsOfWeights) {
   ASSERT_EQ(m->generate(source, S, &kBos, 1, out[1], max_new, again, &n2, {}), Status::ok);
   EXPECT_LE(n2, 2u);
   EXPECT_EQ(again[n2 - 1], out[1]);
+}
+
+// ---- the encoder-only kind and attend
+
+// attend's outputs of a model over ids: maps (layers × heads × n × n) and logits (n × vocab).
+struct Attended {
+  std::vector<float> maps, logits;
+};
+
+Attended attended(TransformerModel& m, const std::vector<std::int32_t>& ids) {
+  const ModelConfig& c = m.config();
+  const std::size_t n = ids.size();
+  const std::size_t layers = c.kind == ModelKind::encoder_only ? c.encoder_layers : c.decoder_layers;
+  Attended a{std::vector<float>(layers * c.heads * n * n, -1.0f), std::vector<float>(n * c.vocab_size, -1.0f)};
+  EXPECT_EQ(m.attend(ids.data(), n, a.maps.data(), a.logits.data()), Status::ok);
+  return a;
+}
+
+// Layer 0's self-attention weights against float64 attention over the model's own embeddings:
+// X = √d · E[id] + P[i] (learned positions), heads side by side in W_Q and W_K, the decoder's mask
+// causal and the encoder's over every non-padding key.
+TEST(TransformerModel, AttendGivesLayerZerosWeightsAsAFloat64Reference) {
+  for (auto kind : {ModelKind::decoder_only, ModelKind::encoder_only}) {
+    ModelConfig c = tiny(kind);
+    c.positions = attn::PositionKind::learned;
+    c.encoder_layers = kind == ModelKind::encoder_only ? 2 : 0;
+    c.decoder_layers = kind == ModelKind::decoder_only ? 2 : 0;
+    auto m = make(c);
+    const std::vector<std::int32_t> ids = {kBos, 3, kPad, 5, 4};  // a padding key in the middle
+    const Attended a = attended(*m, ids);
+    const std::string stack = kind == ModelKind::encoder_only ? "encoder" : "decoder";
+    auto tensor = [&](const std::string& name) {
+      for (const attn::ParameterInfo& t : m->tensors())
+        if (t.name == name) {
+          ref::MatD out(t.rows, t.cols);
+          for (std::size_t i = 0; i < t.rows * t.cols; ++i) out.data[i] = m->parameters()[t.offset + i];
+          return out;
+        }
+      ADD_FAILURE() << "no tensor " << name;
+      return ref::MatD();
+    };
+    const ref::MatD table = tensor(stack + ".embedding"), positions = tensor(stack + ".positions");
+    const std::size_t n = ids.size(), d = c.d_model;
+    ref::MatD x(n, d);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < d; ++j)
+        x.at(i, j) = std::sqrt(static_cast<double>(d)) * table.at(static_cast<std::size_t>(ids[i]), j) + positions.at(i, j);
+    ref::Visibility vis(n, std::vector<bool>(n));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) vis[i][j] = ids[j] != kPad && (kind == ModelKind::encoder_only || j <= i);
+    const ref::MultiHead want = ref::multi_head_attention(x, c.heads, tensor(stack + ".0.attention.w_q"),
+                                                          tensor(stack + ".0.attention.w_k"),
+                                                          tensor(stack + ".0.attention.w_v"),
+                                                          tensor(stack + ".0.attention.w_o"), vis);
+    for (std::size_t h = 0; h < c.heads; ++h)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+          const double ref_w = want.heads[h].weights.at(i, j), got = a.maps[(h * n + i) * n + j];
+          EXPECT_NEAR(got, ref_w, 1e-5 + 1e-4 * std::fabs(ref_w)) << stack << " head " << h << " row " << i << " col " << j;
+        }
+    // Every layer's rows sum to 1; masked keys (padding; later ones for the decoder) are exactly 0.
+    for (std::size_t l = 0; l < 2; ++l)
+      for (std::size_t h = 0; h < c.heads; ++h)
+        for (std::size_t i = 0; i < n; ++i) {
+          double sum = 0;
+          for (std::size_t j = 0; j < n; ++j) {
+            const float w = a.maps[((l * c.heads + h) * n + i) * n + j];
+            if (!vis[i][j]) { EXPECT_EQ(w, 0.0f) << stack << " " << l << " " << h << " " << i << " " << j; }
+            sum += w;
+          }
+          EXPECT_NEAR(sum, 1.0, 1e-5);
+        }
+  }
+}
+
+// Changing a later token moves an encoder row's logits; a decoder row's stay bit for bit the same.
+TEST(TransformerModel, AnEncoderRowSeesLaterTokensADecoderRowDoesNot) {
+  for (auto kind : {ModelKind::decoder_only, ModelKind::encoder_only}) {
+    auto m = make(tiny(kind));
+    const std::vector<std::int32_t> ids = {3, 4, 5, 3, 4}, changed = {3, 4, 5, 6, 4};  // position 3 differs
+    const Attended a = attended(*m, ids), b = attended(*m, changed);
+    const std::size_t V = m->config().vocab_size, n = ids.size();
+    for (std::size_t i = 0; i < 3; ++i) {
+      const bool same = std::memcmp(a.logits.data() + i * V, b.logits.data() + i * V, V * sizeof(float)) == 0;
+      EXPECT_EQ(same, kind == ModelKind::decoder_only) << "row " << i;
+    }
+    // The encoder's row 0 puts weight on every later key; the decoder's on none.
+    for (std::size_t h = 0; h < m->config().heads; ++h)
+      for (std::size_t j = 1; j < n; ++j) {
+        const float w = a.maps[h * n * n + j];
+        if (kind == ModelKind::encoder_only) { EXPECT_GT(w, 0.0f) << h << " " << j; }
+        else { EXPECT_EQ(w, 0.0f) << h << " " << j; }
+      }
+  }
+}
+
+// For a decoder-only model, attend over the ids a decode read gives the maps generate returned,
+// bit for bit, and its last row's argmax is the decode's last token.
+TEST(TransformerModel, AttendGivesTheMapsGenerateReturns) {
+  ModelConfig c = tiny(ModelKind::decoder_only);
+  c.decoder_layers = 2;
+  c.max_length = 8;
+  auto m = make(c);
+  const std::int32_t prefix[] = {kBos, 3, 4};
+  const std::size_t max_new = 4, T = 3 + max_new - 1, H = c.heads, L = 2;
+  std::vector<float> dec(L * H * T * T, -1.0f);
+  std::int32_t out[max_new];
+  std::size_t n = 0;
+  ASSERT_EQ(m->generate(nullptr, 0, prefix, 3, -1, max_new, out, &n, {nullptr, dec.data(), nullptr}), Status::ok);
+  ASSERT_EQ(n, max_new);
+  std::vector<std::int32_t> read(prefix, prefix + 3);
+  read.insert(read.end(), out, out + n - 1);
+  ASSERT_EQ(read.size(), T);
+  const Attended a = attended(*m, read);
+  EXPECT_EQ(std::memcmp(a.maps.data(), dec.data(), dec.size() * sizeof(float)), 0);
+  const float* last = a.logits.data() + (T - 1) * c.vocab_size;
+  EXPECT_EQ(std::max_element(last, last + c.vocab_size) - last, out[n - 1]);
+  // Either output may be left out.
+  std::vector<float> logits(T * c.vocab_size);
+  ASSERT_EQ(m->attend(read.data(), T, nullptr, logits.data()), Status::ok);
+  EXPECT_EQ(logits, a.logits);
+}
+
+TEST(TransformerModel, AttendAndGenerateRefuseWhatTheyCannotDo) {
+  std::vector<float> maps(2 * 8 * 8), logits(8 * 7);
+  const std::vector<std::int32_t> ids = {3, 4, 5, 6, 3, 4, 5};  // 7 ids, above max_length 6
+  auto seq2seq = make(tiny(ModelKind::encoder_decoder));
+  EXPECT_EQ(seq2seq->attend(ids.data(), 3, maps.data(), logits.data()), Status::bad_argument);
+  for (auto kind : {ModelKind::decoder_only, ModelKind::encoder_only}) {
+    auto m = make(tiny(kind));
+    EXPECT_EQ(m->attend(ids.data(), 0, maps.data(), logits.data()), Status::bad_argument);
+    EXPECT_EQ(m->attend(ids.data(), 7, maps.data(), logits.data()), Status::bad_argument);
+    EXPECT_EQ(m->attend(nullptr, 3, maps.data(), logits.data()), Status::bad_argument);
+    for (std::int32_t bad : {7, -1}) {
+      std::vector<std::int32_t> with_bad = {3, bad, 4};
+      EXPECT_EQ(m->attend(with_bad.data(), 3, maps.data(), logits.data()), Status::bad_argument);
+    }
+    EXPECT_EQ(m->attend(ids.data(), 6, maps.data(), logits.data()), Status::ok);
+  }
+  // An encoder-only model fills in masked tokens; it does not continue text.
+  auto mlm = make(tiny(ModelKind::encoder_only));
+  std::int32_t out[2];
+  std::size_t n = 0;
+  EXPECT_EQ(mlm->generate(nullptr, 0, &kBos, 1, kEos, 2, out, &n, {}), Status::bad_argument);
+}
+
+// Masked prediction that only both directions solve: in each row the masked token equals the
+// token two places after it (the token before it says nothing), so a causal model cannot learn it.
+TEST(TransformerModel, EncoderOnlyLearnsAMaskedTokenFromTheRightWhereADecoderCannot) {
+  double accuracy[2] = {0, 0};
+  for (auto kind : {ModelKind::encoder_only, ModelKind::decoder_only}) {
+    ModelConfig c = memoriser(kind);
+    c.vocab_size = 13;
+    c.max_length = 5;
+    auto m = make(c);
+    std::vector<std::int32_t> input, target;
+    for (std::int32_t x = 3; x < 12; ++x)
+      for (std::int32_t y : {4, 9}) {
+        // [y, mask, x', x, y]: the masked position holds x, the same as position 3.
+        const std::int32_t row_in[] = {y, 12, (x + 2) % 9 + 3, x, y}, row_target[] = {kPad, x, kPad, kPad, kPad};
+        input.insert(input.end(), row_in, row_in + 5);
+        target.insert(target.end(), row_target, row_target + 5);
+      }
+    const Batch b{input.size() / 5, nullptr, 0, input.data(), target.data(), 5};
+    train(*m, b, 150, 1e-2f);
+    attn::EvalResult r;
+    ASSERT_EQ(m->evaluate(b, &r), Status::ok);
+    accuracy[kind == ModelKind::encoder_only ? 0 : 1] = r.accuracy;
+  }
+  EXPECT_EQ(accuracy[0], 1.0);
+  EXPECT_LE(accuracy[1], 0.5);
 }
 
 // ---- save and load
