@@ -160,7 +160,8 @@ export function createTokenizer(vocabulary) {
     let out = '';
     const run = [];
     const flush = () => {
-      if (run.length) out += new TextDecoder().decode(Uint8Array.from(run));
+      // ignoreBOM: a U+FEFF the text began with is text, not a byte-order mark to drop
+      if (run.length) out += new TextDecoder('utf-8', { ignoreBOM: true }).decode(Uint8Array.from(run));
       run.length = 0;
     };
     for (let i = 0; i < ids.length; i++) {
