@@ -173,6 +173,9 @@ export const ARG_BLOCKS = {
     model: 'ptr', source: 'ptr', sourceLength: 'u32', prefix: 'ptr', prefixLength: 'u32', eos: 'i32', maxNew: 'u32',
     tokens: 'ptr', outLength: 'ptr', encoder: 'ptr', decoder: 'ptr', cross: 'ptr', status: 'ptr',
   },
+  // one forward pass of batch 1 (decoder-only or encoder-only): maps layers × heads × length × length
+  // and logits length × vocabSize, each optional (0: not wanted)
+  modelAttend: { model: 'ptr', ids: 'ptr', length: 'u32', maps: 'ptr', logits: 'ptr', status: 'ptr' },
   // precision: attn::SavePrecision (0 float32, 1 float16, 2 int8); modelSavedBytes returns the image's bytes
   modelSavedBytes: { model: 'ptr', precision: 'u32' },
   modelSave: { model: 'ptr', precision: 'u32', bytes: 'ptr', capacity: 'u32' },

@@ -7,6 +7,8 @@ import type { TaskOps } from './types/tasks.js';
 import type { TrainingOps } from './types/training.js';
 
 export * from './index.js';
+export type { AttendResult } from './types/training.js';
+export type { MlmBatchOptions } from './types/tasks.js';
 
 /** The library of the training build: everything {@link AttentionLab} has, and training. */
 export interface TrainingLab extends AttentionLab, BackwardOps, TrainingOps, TaskOps, CheckpointOps {

@@ -2,9 +2,9 @@
 // (an example's key is hashed; see splitOf). A task module supplies `draw(random, split)`, one
 // example of that split, and gets back the object of the contract (docs/api.md, "Training tasks").
 import { AttentionError } from '../errors.js';
-import { lmBatch, seq2seqBatch } from './batch.js';
+import { lmBatch, mlmBatch, seq2seqBatch } from './batch.js';
 import { drawer, hashString } from './seeded.js';
-import { BOS, EOS, PAD, UNK } from './vocabulary.js';
+import { BOS, EOS, MASK_TOKEN, PAD, UNK } from './vocabulary.js';
 
 /** The most rows one batch may hold. */
 export const MAX_BATCH = 65536;
@@ -23,19 +23,30 @@ function batchOptions(name, options) {
 
 /**
  * A task object. spec: { name, kind, vocab (createVocabulary), maxSourceLength, maxLength, draw,
- * defaults, goal, examples, check, extra? (more own properties), batchExtras? (options → draw's 3rd argument) }.
+ * defaults, goal, examples, check, extra? (more own properties), batchExtras? (options → draw's 3rd argument),
+ * maskRate? ('mlm': the share of positions masked, default 0.15) }.
  * The task, the split and the seed choose the stream (hashed), so a train and a validation batch of one
  * seed differ, and so do two tasks' batches of one seed.
+ * An 'mlm' task's vocabulary lists MASK_TOKEN among its symbols; its draw returns { source, target, ids }
+ * and its batch masks them (mlmBatch, seeded from the same stream); the task's `mask` is that id.
  */
 export function defineTask(spec) {
   const { name, kind, vocab } = spec;
-  const build = kind === 'seq2seq' ? seq2seqBatch : lmBatch;
+  const mask = kind === 'mlm' ? vocab.vocabulary.indexOf(MASK_TOKEN) : -1;
+  if (kind === 'mlm' && mask < 0) throw new Error(`tasks.${name}: an 'mlm' task's vocabulary must list ${MASK_TOKEN}`);
+  const maskRate = spec.maskRate ?? 0.15;
+  const builders = {
+    seq2seq: seq2seqBatch,
+    lm: lmBatch,
+    mlm: (rows, random) => mlmBatch(rows, { mask, vocabSize: vocab.vocabulary.length, rate: maskRate, seed: random.int(0, 0xffffffff) }),
+  };
+  const build = builders[kind] ?? lmBatch;
   function batch(options) {
     const o = batchOptions(name, options);
     const random = drawer(hashString(`${name}/${o.split}/${o.seed}`));
     const extras = spec.batchExtras ? spec.batchExtras(o) : {};
     const rows = Array.from({ length: o.size }, () => spec.draw(random, o.split, extras));
-    return build(rows);
+    return build(rows, random);
   }
   return Object.freeze({
     name,
@@ -45,6 +56,7 @@ export function defineTask(spec) {
     bos: BOS,
     eos: EOS,
     unk: UNK,
+    ...(kind === 'mlm' ? { mask } : {}),
     maxSourceLength: spec.maxSourceLength,
     maxLength: spec.maxLength,
     encode: vocab.encode,

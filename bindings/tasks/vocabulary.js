@@ -9,6 +9,8 @@ export const PAD = 0;
 export const BOS = 1;
 export const EOS = 2;
 export const UNK = 3;
+/** The masked-prediction token an 'mlm' task lists among its symbols (not a fifth special: ids 0…3 stay as they are). */
+export const MASK_TOKEN = '<mask>';
 
 const isCJK = (s) => /[\u3000-\u9fff\uff00-\uffef]/u.test(s);
 

@@ -161,6 +161,12 @@ int model_generate(addr p) {
   return 0;
 }
 
+int model_attend(addr p) {
+  const auto& a = block<ModelAttendArgs>(p);
+  *i32(a.status) = status(model_at(a.model)->attend(ci32(a.ids), a.length, f32(a.maps), f32(a.logits)));
+  return 0;
+}
+
 // JS checks the precision and (float16) the parameters' range first: a refusal here is a bug.
 double model_saved_bytes(addr p) {
   const auto& a = block<ModelSavedBytesArgs>(p);
@@ -187,6 +193,7 @@ EMSCRIPTEN_BINDINGS(training_ops) {
   emscripten::function("_modelGradients", &model_gradients);
   emscripten::function("_modelTrainStep", &model_train_step);
   emscripten::function("_modelGenerate", &model_generate);
+  emscripten::function("_modelAttend", &model_attend);
   emscripten::function("_modelSavedBytes", &model_saved_bytes);
   emscripten::function("_modelSave", &model_save);
 }

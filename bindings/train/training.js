@@ -1,5 +1,5 @@
 // The training family: createTransformer and loadTransformer, a small
-// Transformer (encoder–decoder or decoder-only) that the core trains with
+// Transformer (encoder–decoder, decoder-only or encoder-only) that the core trains with
 // Adam (src/train/transformer_model.h). The model lives in the core's own
 // heap allocation, held here by its address; the model object
 // (transformer-model.js) frees it on dispose() or, if forgotten, when it is
@@ -54,11 +54,11 @@ function describe(context, fn, handle) {
   return { settings: settingsOf(numbers), padId: numbers[14], parameterCount: count, tensors: list };
 }
 
-/** A loaded model's settings through createTransformer's own checks (an lm stores crossScoring 'dot', unused). */
+/** A loaded model's settings through createTransformer's own checks (an lm or mlm stores crossScoring 'dot', unused). */
 function acceptedSettings(fn, settings) {
   const { crossScoring, ...rest } = settings;
   try {
-    modelConfig('createTransformer', settings.kind === 'lm' && crossScoring === 'dot' ? rest : settings);
+    modelConfig('createTransformer', settings.kind !== 'seq2seq' && crossScoring === 'dot' ? rest : settings);
   } catch (error) {
     if (!(error instanceof AttentionError)) throw error;
     fail(INVALID_ARGUMENT, `${fn}: the saved model's settings are not ones createTransformer accepts: ${error.message.replace(/^createTransformer: /, '')}`);

@@ -77,7 +77,7 @@ function checkLength(fn, name, length, config) {
 
 /**
  * batch → { size, length, input, target, sourceLength, source } with flat Int32Arrays (source null for
- * a decoder-only model), every id inside the vocabulary, lengths within the model's maxLength.
+ * a decoder-only or encoder-only model), every id inside the vocabulary, lengths within the model's maxLength.
  */
 export function toBatch(fn, batch, config, pad = 0) {
   if (batch === null || typeof batch !== 'object' || Array.isArray(batch))
@@ -101,6 +101,10 @@ function sourceOf(fn, batch, config, pad, size) {
   const given = batch.source !== undefined && batch.source !== null;
   if (config.kind === 'lm') {
     if (given) fail(INVALID_ARGUMENT, `${fn}: this is a decoder-only ('lm') model, which reads no source; leave batch.source out`);
+    return null;
+  }
+  if (config.kind === 'mlm') {
+    if (given) fail(INVALID_ARGUMENT, `${fn}: this is an encoder-only ('mlm') model, which reads no source: its masked ids are batch.input (mlmBatch makes them); leave batch.source out`);
     return null;
   }
   if (!given) fail(SHAPE_MISMATCH, `${fn}: this encoder–decoder ('seq2seq') model needs batch.source, the rows its encoder reads`);

@@ -14,7 +14,7 @@ export const CREATE_OPTIONS = [
 
 // Each enumerated option's names, in the core's numbering.
 export const CHOICES = {
-  kind: ['seq2seq', 'lm'],
+  kind: ['seq2seq', 'lm', 'mlm'],
   crossScoring: ['dot', 'additive'],
   norm: ['post', 'pre'],
   positions: ['sinusoidal', 'learned'],
@@ -37,7 +37,7 @@ function choice(fn, name, value, fallback) {
 function taskShape(fn, task) {
   if (task === null || typeof task !== 'object' || !Array.isArray(task.vocabulary))
     fail(INVALID_ARGUMENT, `${fn}: task must be a task object such as lab.tasks.dates (with a vocabulary array), got ${task === null ? 'null' : typeof task}`);
-  if (!CHOICES.kind.includes(task.kind)) fail(INVALID_ARGUMENT, `${fn}: task.kind must be 'seq2seq' or 'lm', got ${JSON.stringify(task.kind)}`);
+  if (!CHOICES.kind.includes(task.kind)) fail(INVALID_ARGUMENT, `${fn}: task.kind must be 'seq2seq', 'lm' or 'mlm', got ${JSON.stringify(task.kind)}`);
   const maxLength = Math.max(task.maxLength ?? 0, task.kind === 'seq2seq' ? task.maxSourceLength ?? 0 : 0);
   return { vocabSize: task.vocabulary.length, maxLength, kind: task.kind, sizes: task.defaults?.model ?? {} };
 }
@@ -55,8 +55,15 @@ function toSeed(fn, value) {
   return value;
 }
 
-// The layer counts of the kind: a decoder-only model has no encoder.
+// The layer counts of the kind: a decoder-only model has no encoder, an encoder-only model no decoder.
 function layers(fn, o, sizes, kind) {
+  if (kind === 'mlm') {
+    const decoderLayers = toCount(fn, 'decoderLayers', o.decoderLayers ?? 0);
+    if (decoderLayers !== 0) fail(INVALID_ARGUMENT, `${fn}: an encoder-only ('mlm') model has no decoder, so decoderLayers must be 0, got ${decoderLayers}; give its layers as encoderLayers`);
+    if (o.crossScoring !== undefined) fail(INVALID_ARGUMENT, `${fn}: an encoder-only ('mlm') model has no cross-attention, so crossScoring does not apply; leave it out`);
+    const encoderLayers = toPositiveSize(fn, 'encoderLayers', o.encoderLayers ?? sizes.encoderLayers ?? SIZE_DEFAULTS.decoderLayers);
+    return { encoderLayers, decoderLayers };
+  }
   const decoderLayers = toPositiveSize(fn, 'decoderLayers', o.decoderLayers ?? sizes.decoderLayers ?? SIZE_DEFAULTS.decoderLayers);
   if (kind === 'lm') {
     const encoderLayers = toCount(fn, 'encoderLayers', o.encoderLayers ?? 0);

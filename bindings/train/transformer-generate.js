@@ -22,6 +22,8 @@ function specialId(fn, name, value, fallback, vocabSize) {
 function request(state, fn, ids, options) {
   const o = checkOptions(fn, options, GENERATE_OPTIONS);
   const { config, task } = state;
+  if (config.kind === 'mlm')
+    fail(INVALID_ARGUMENT, `${fn}: an encoder-only ('mlm') model predicts masked tokens from both sides; it does not continue text. Use model.attend(ids): its logits give the prediction at every position`);
   const bos = specialId(fn, 'bos', o.bos, task?.bos ?? BOS, config.vocabSize);
   const eos = specialId(fn, 'eos', o.eos, task?.eos ?? EOS, config.vocabSize);
   const given = toIds(fn, 'ids', ids, config.vocabSize);

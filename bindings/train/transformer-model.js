@@ -1,11 +1,13 @@
 // The model object createTransformer and loadTransformer return: training
 // steps, evaluation, gradients and named parameters (copies in and out),
-// greedy generation (transformer-generate.js), save and dispose. Every call
+// greedy generation (transformer-generate.js), one pass's attention maps and logits
+// (transformer-attend.js), save and dispose. Every call
 // checks its batch in JS first (transformer-batch.js), so a status from the
 // core here is a bug (INTERNAL). After dispose() every call throws DISPOSED.
 import { AttentionError, fail } from '../errors.js';
 import { checkOptions, nearestName, toMatrix, toNumber } from '../validate.js';
 import { checkCoreStatus, toBatch } from './transformer-batch.js';
+import { attend } from './transformer-attend.js';
 import { generate } from './transformer-generate.js';
 
 const { DISPOSED, INVALID_ARGUMENT, SHAPE_MISMATCH } = AttentionError.codes;
@@ -65,6 +67,7 @@ export function makeModel(context, handle, description, task) {
     parameters: guarded('TransformerModel.parameters', () => readTensors(state, 'TransformerModel.parameters', INFO.parameters)),
     setParameters: guarded('TransformerModel.setParameters', (values) => setParameters(state, values)),
     generate: guarded('TransformerModel.generate', (ids, options) => generate(state, ids, options)),
+    attend: guarded('TransformerModel.attend', (ids) => attend(state, ids)),
     save: guarded('TransformerModel.save', (options) => save(state, options)),
     dispose() {
       if (state.disposed) return;

@@ -142,7 +142,26 @@ export interface Tasks {
   readonly repeat: RepeatTask;
 }
 
+/** Options of {@link TaskOps.mlmBatch}. */
+export interface MlmBatchOptions {
+  /** The id of the mask token (a task lists `'<mask>'` among its symbols). */
+  mask: number;
+  /** The model's vocabulary size: random replacements are drawn from the ids 4 … vocabSize − 1 (the mask excluded). */
+  vocabSize: number;
+  /** The chance that a position is chosen, in (0, 1]. Default 0.15. Every non-empty row has at least one. */
+  rate?: number;
+  /** An integer in 0…2^32 − 1; one seed gives the same batch. Default 1. */
+  seed?: number;
+}
+
 export interface TaskOps {
   /** The training tasks (pure JavaScript; the same objects in every instance). */
   readonly tasks: Tasks;
+  /**
+   * A masked-prediction batch for an 'mlm' model (BERT's rule): each chosen position reads the mask
+   * 80 % of the time, a random ordinary token 10 %, itself 10 %, and its target is its own id; every
+   * other target is 0 (not counted). input is the ids (no BOS or EOS) padded with 0; source is null.
+   * Throws an AttentionError (INVALID_ARGUMENT) naming a bad option or id.
+   */
+  mlmBatch(rows: ReadonlyArray<{ ids: ArrayLike<number>; source?: string; target?: string }>, options: MlmBatchOptions): TaskBatch;
 }

@@ -4,7 +4,7 @@ import type { Matrix, MatrixInput } from './shared.js';
 /** The fields of a task (lab.tasks.*) that createTransformer and the model read. */
 export interface TransformerTaskLike {
   name?: string;
-  kind: 'seq2seq' | 'lm';
+  kind: 'seq2seq' | 'lm' | 'mlm';
   vocabulary: readonly string[];
   pad?: number;
   bos?: number;
@@ -24,9 +24,9 @@ export interface TransformerSizes {
   heads: number;
   /** Hidden width of the position-wise FFN. Default 64. */
   dFF: number;
-  /** Encoder blocks (0 for a decoder-only model). Default: decoderLayers. */
+  /** Encoder blocks (0 for a decoder-only model). Default: decoderLayers ('seq2seq'), 1 ('mlm'). */
   encoderLayers: number;
-  /** Decoder blocks. Default 1. */
+  /** Decoder blocks (0 for an encoder-only model). Default 1 (0 for 'mlm'). */
   decoderLayers: number;
   /** The cross-attention's scores: dot product or additive (Bahdanau). Whether dot products are divided by √d_k is `scaled`. Default 'dot'. */
   crossScoring: 'dot' | 'additive';
@@ -48,15 +48,19 @@ export interface CreateTransformerOptions extends Partial<TransformerSizes> {
   vocabSize?: number;
   /** Without a task: the longest source or decoder row the model takes. */
   maxLength?: number;
-  /** 'seq2seq' (encoder–decoder, the default) or 'lm' (decoder-only). */
-  kind?: 'seq2seq' | 'lm';
+  /**
+   * 'seq2seq' (encoder–decoder, the default), 'lm' (decoder-only, causal) or 'mlm' (encoder-only:
+   * every position sees every other; trained by masked prediction on {@link TaskOps.mlmBatch}'s batches;
+   * its layers are `encoderLayers`, its tensors `encoder.*`).
+   */
+  kind?: 'seq2seq' | 'lm' | 'mlm';
   /** Seed of the Xavier initialisation (an integer ≥ 0). Default 1. */
   seed?: number;
 }
 
 /** A model's configuration, as the core holds it. */
 export interface TransformerConfig extends TransformerSizes {
-  kind: 'seq2seq' | 'lm';
+  kind: 'seq2seq' | 'lm' | 'mlm';
   vocabSize: number;
   maxLength: number;
   seed: number;
@@ -138,6 +142,17 @@ export interface GenerateAttention {
   labels: { encoder: AttentionLabels | null; decoder: AttentionLabels; cross: AttentionLabels | null };
 }
 
+/** What {@link TransformerModel.attend} returns: copies of one forward pass's numbers. */
+export interface AttendResult {
+  /**
+   * attention[layer][head]: n × n self-attention weights, row i over keys j; each row sums to 1 over
+   * its visible keys (an 'lm' model's j ≤ i, an 'mlm' model's every non-padding position).
+   */
+  attention: Matrix[][];
+  /** n × vocabSize: row i the logits of the prediction at position i. */
+  logits: Matrix;
+}
+
 export interface GenerateResult {
   /** The ids produced, the end id included when it was produced. */
   tokens: number[];
@@ -180,8 +195,18 @@ export interface TransformerModel {
   parameters(): Record<string, Matrix>;
   /** Overwrites the named tensors (any subset); every name and shape is checked before anything is written. */
   setParameters(values: Record<string, MatrixInput>): void;
-  /** Greedy decoding: a seq2seq model reads `ids` as its source; a decoder-only model continues BOS + `ids`. */
+  /**
+   * Greedy decoding: a seq2seq model reads `ids` as its source; a decoder-only model continues BOS + `ids`.
+   * An 'mlm' model does not continue text: it throws (use {@link TransformerModel.attend}).
+   */
   generate(ids: TokenRow, options?: GenerateOptions): GenerateResult;
+  /**
+   * One forward pass of an 'lm' or 'mlm' model over `ids` as given (no BOS added; 1 … maxLength ids of
+   * the vocabulary): every layer's and head's attention weights and every position's logits.
+   * Throws an AttentionError (INVALID_ARGUMENT) for a 'seq2seq' model, empty ids, more than maxLength
+   * ids or an id outside the vocabulary (naming it).
+   */
+  attend(ids: TokenRow): AttendResult;
   /** A versioned image of the config, the step count and the parameters (not Adam's moments). */
   save(options?: SaveOptions): Uint8Array;
   /** Frees the model's memory; every later call throws an AttentionError with code DISPOSED. */

@@ -3,7 +3,7 @@
 // --noEmit`); every API member is used once, and each `@ts-expect-error` line
 // is a wrong call the declarations must reject.
 import { AttentionError, AttentionRangeError, createWorkerPool, init, type WorkerPool, type PoolMultiHeadLayer } from 'attention-lab';
-import { init as initTraining, type TrainingLab } from 'attention-lab/training';
+import { init as initTraining, type AttendResult, type MlmBatchOptions, type TrainingLab } from 'attention-lab/training';
 import type {
   AdditiveOptions,
   AlibiBiasOptions,
@@ -261,6 +261,16 @@ export async function main(): Promise<number> {
   // @ts-expect-error a precision is 'float32', 'float16' or 'int8'
   model.save({ precision: 'int4' });
 
+  const encoder: TransformerModel = trainer.createTransformer({ vocabSize: 10, maxLength: 6, kind: 'mlm', encoderLayers: 2 });
+  const attended: AttendResult = encoder.attend([4, 5, 6]);
+  const attendedWeights: Matrix | undefined = attended.attention[0]?.[0];
+  const maskOptions: MlmBatchOptions = { mask: 9, vocabSize: 10, rate: 0.15, seed: 1 };
+  const maskedInput: Int32Array = trainer.mlmBatch([{ ids: [4, 5, 6] }], maskOptions).input;
+  // @ts-expect-error mlmBatch needs the mask id and the vocabulary size
+  trainer.mlmBatch([{ ids: [4] }], { rate: 0.2 });
+  // @ts-expect-error a kind is 'seq2seq', 'lm' or 'mlm'
+  trainer.createTransformer({ vocabSize: 10, maxLength: 6, kind: 'bert' });
+  void [attended.logits, attendedWeights, maskedInput];
   const recipe: CheckpointRecipe = trainer.checkpoints.dates;
   const trainedName: CheckpointName = 'grammar';
   const trainedOptions: LoadTrainedOptions = { url: new URL('https://cdn.example/dates.bin') };
