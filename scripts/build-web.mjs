@@ -36,7 +36,7 @@ function newest(dir) {
 const outputs = [join(dist, 'components.js'), join(dist, 'components', 'explorer.js'), join(dist, TRAIN_WORKER), join(site, 'app.js'), join(site, 'training.js'), join(site, TRAIN_WORKER), join(site, 'index.html'), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => join(site, w))];
 if (process.argv.includes('--if-missing') && outputs.every(existsSync)) {
   const built = Math.min(...outputs.map((p) => statSync(p).mtimeMs));
-  const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs);
+  const sources = Math.max(newest(web), ...[...WASM, ...TRAINING_WASM, ...CHECKPOINTS].map((w) => statSync(join(dist, w)).mtimeMs), statSync(join(dist, 'api.js')).mtimeMs, statSync(join(root, 'scripts/prerender-tex.mjs')).mtimeMs);
   if (built >= sources) {
     console.log('build-web: site/ and dist/components.js are up to date');
     process.exit(0);

@@ -67,12 +67,20 @@ function katexCss() {
 }
 
 const VIRTUAL = 'virtual:katex-css';
+// The formulas typeset at build time (scripts/prerender-tex.mjs runs the steps panel on dist/'s
+// library to find them), computed once per build process.
+const PRERENDERED = 'virtual:prerendered-tex';
+let prerendered = null;
 
 export function katexPlugin() {
   return {
     name: 'attention-lab-katex-css',
-    resolveId: (id) => (id === VIRTUAL ? `\0${VIRTUAL}` : null),
-    load(id) {
+    resolveId: (id) => (id === VIRTUAL || id === PRERENDERED ? `\0${id}` : null),
+    async load(id) {
+      if (id === `\0${PRERENDERED}`) {
+        prerendered ??= import('../scripts/prerender-tex.mjs').then((m) => m.prerenderedTex());
+        return `export default ${JSON.stringify(await prerendered)};\n`;
+      }
       if (id !== `\0${VIRTUAL}`) return null;
       const { rules, fontFaces } = katexCss();
       return `export const rules = ${JSON.stringify(rules)};\n/** The @font-face rules, each src a woff2 file next to the bundle. */\nexport const fontFaces = ${fontFaces};\n`;
@@ -109,7 +117,7 @@ export function entriesConfig({ entries, outDir }) {
       minify: true,
       reportCompressedSize: false,
       lib: { entry: entries, formats: ['es'], fileName: (format, name) => `${name}.js` },
-      rolldownOptions: { treeshake: { moduleSideEffects: true }, output: { chunkFileNames: 'shared-[hash].js', minify: true } },
+      rolldownOptions: { treeshake: { moduleSideEffects: true }, output: { chunkFileNames: (chunk) => (chunk.name === 'katex' ? 'katex-[hash].js' : 'shared-[hash].js'), minify: true } },
     },
   };
 }

@@ -93,8 +93,21 @@ export function cancel(key) {
   if (waiting.delete(key)) settled();
 }
 
-/** Whether some keyed work waits (a heatmap's cells, a retired table). */
-export const fillsPending = () => waiting.size > 0;
+let held = 0; // promises hold() waits on
+
+/** Whether some keyed work waits (a heatmap's cells, a retired table), or work hold() was given. */
+export const fillsPending = () => waiting.size > 0 || held > 0;
+
+/** Keep whenFilled's callbacks waiting until `work` (a promise: a module loading) has settled. */
+export function hold(work) {
+  held++;
+  const done = () => {
+    held--;
+    settled();
+  };
+  work.then(done, done);
+  return work;
+}
 
 /** Call `callback` once no keyed work waits (at once if none does). */
 export function whenFilled(callback) {
@@ -103,7 +116,7 @@ export function whenFilled(callback) {
 }
 
 function settled() {
-  if (waiting.size) return;
+  if (waiting.size || held) return;
   for (const callback of whenDone.splice(0)) callback();
 }
 

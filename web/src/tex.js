@@ -1,10 +1,14 @@
-// Formulas typeset with KaTeX, bundled (no network). @font-face only works at
-// document level, so the font faces are added to the document once, pointing
-// at the woff2 files shipped next to the bundle (katex-fonts/); the other
-// KaTeX rules go into each shadow root.
-import katex from 'katex';
+// Formulas typeset with KaTeX, bundled (no network). The steps panel's formulas are typeset at build
+// time (scripts/prerender-tex.mjs: templates whose numbers are filled in here, tex-template.js), so a
+// page showing only that panel never loads KaTeX's script; any other formula loads it on first use.
+// @font-face only works at document level, so the font faces are added to the document once,
+// pointing at the woff2 files shipped next to the bundle (katex-fonts/); the other KaTeX rules go
+// into each shadow root.
 import { fontFaces, rules } from 'virtual:katex-css';
+import PRERENDERED from 'virtual:prerendered-tex';
 import { texNumber } from './format.js';
+import { hold } from './scheduler.js';
+import { fillTemplate, texKey } from './tex-template.js';
 
 let fontsAdded = false;
 // A page without `<!doctype html>` is in quirks mode, where KaTeX refuses to render (its HTML
@@ -31,17 +35,60 @@ function addFontFaces() {
 /** KaTeX's element rules, for a shadow root's stylesheet. */
 export const katexRules = rules;
 
-/** Typeset `tex` into `element` (display style). TeX comes from the library or our own templates. */
+let katex = null;
+let katexLoading = null;
+/** KaTeX's script, loaded once; the page's settled signal waits for it (scheduler.js hold). */
+function loadKatex() {
+  katexLoading ??= hold(import('katex').then((module) => (katex = module.default)));
+  return katexLoading;
+}
+
+const wanted = new WeakMap(); // the TeX each element was last asked to show
+
+/**
+ * Typeset `tex` into `element` (display style). TeX comes from the library or our own templates.
+ * Returns a promise when KaTeX's script had to be loaded first (settled once the formula is drawn).
+ */
 export function renderTex(element, tex, { display = true } = {}) {
   addFontFaces();
-  // katex.render builds DOM nodes and sets their styles through the CSSOM (renderToString's
-  // style attributes would need style-src 'unsafe-inline').
+  wanted.set(element, tex);
+  const { key, numbers } = texKey(tex);
+  const html = display && !QUIRKS ? PRERENDERED[key] : undefined;
+  if (html) {
+    element.replaceChildren(parsed(fillTemplate(html, numbers)));
+    pinDrawnMath(element, tex);
+    return undefined;
+  }
+  if (katex) return typeset(element, tex, display);
+  element.replaceChildren();
+  const current = () => wanted.get(element) === tex;
+  // Without KaTeX (its chunk could not be fetched) the formula is shown as its TeX, and the next one tries again.
+  return loadKatex().then(() => current() && typeset(element, tex, display), () => {
+    katexLoading = null;
+    if (current()) element.textContent = tex;
+  });
+}
+
+function typeset(element, tex, display) {
   if (QUIRKS) {
     element.replaceChildren(katex.__renderToDomTree(tex, { displayMode: display, throwOnError: false, output: 'mathml' }).toNode());
     return;
   }
+  // katex.render builds DOM nodes and sets their styles through the CSSOM (renderToString's
+  // style attributes would need style-src 'unsafe-inline').
   katex.render(tex, element, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
   pinDrawnMath(element, tex);
+}
+
+/** Nodes from HTML typeset at build time, its styles (data-katex-style there) set through the CSSOM, as katex.render does. */
+function parsed(html) {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  for (const node of template.content.querySelectorAll('[data-katex-style]')) {
+    node.style.cssText = node.dataset.katexStyle;
+    node.removeAttribute('data-katex-style');
+  }
+  return template.content;
 }
 
 // Characters of a language with its own glyph forms (CJK) in a formula's \text{…}.
@@ -70,9 +117,14 @@ export function renderTexCached(element, cache, tex) {
   shown.set(element, tex);
   const nodes = cache.get(tex);
   if (nodes?.length && !nodes[0].isConnected) return element.replaceChildren(...nodes);
-  renderTex(element, tex);
-  if (cache.size > 64) cache.clear();
-  cache.set(tex, [...element.childNodes]);
+  const keep = () => {
+    if (shown.get(element) !== tex) return;
+    if (cache.size > 64) cache.clear();
+    cache.set(tex, [...element.childNodes]);
+  };
+  const drawing = renderTex(element, tex);
+  if (drawing) drawing.then(keep);
+  else keep();
 }
 
 /** A matrix as a TeX bmatrix with its live numbers (masked entries as −∞). */
