@@ -154,7 +154,7 @@ describe('reader tokenizer training', () => {
     expect(small.tokenize('the').tokens).not.toEqual(['▁the']);
   });
 
-  it('shipped a vocabulary made with the training script's settings (run it again after changing them)', () => {
+  it("shipped a vocabulary made with the training script's settings (run it again after changing them)", () => {
     expect(vocabulary.specials).toEqual(SPECIALS);
     expect(tokenizer.size).toBe(SIZE);
     expect(Array.from(vocabulary.chars).filter((c) => /\p{Script=Han}/u.test(c))).toHaveLength(HAN_PIECES);
