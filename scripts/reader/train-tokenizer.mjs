@@ -28,14 +28,14 @@ export const MIN_COUNT = 25;
 // no bytes (function words, pronouns, measure words, and everyday animals, things, places, adjectives
 // and verbs such as the reader's example sentences use). Those missing from the most frequent take
 // the places of the least frequent.
-export const MODERN_HAN = Array.from(
+export const MODERN_HAN = Array.from(new Set(
   '的了是我你他她它们这那哪个么什吗呢吧啊呀哦嗯没很都也就还在有和跟把被让给对从向往到说话做事东西怎样' +
     '为因所以但如果可能会要想知道看见听觉得谁多少几点现已经再又才刚正着过来去上下里外前后左右边面头家' +
     '人孩子爸妈朋友学生老师吃喝睡走跑买卖开关用找等帮请谢起喜欢爱累饿冷热快慢新旧好坏真假错动物马路太' +
     '狗猫狐狸驴猴熊猪鼠鸭鸡牛羊兔鸟鱼虎狼蛇象鹿桌椅柜箱床门窗灯伞钥匙杯碗盘筷锅瓶包书笔纸电脑手机车站' +
     '街桥河湖海山城村店市场校医院厨房仓库公园隧道坑栅栏篱笆胖瘦笨聪宽窄深浅高矮长短重轻脏干净忙闲吵静' +
     '陡硬软跳爬躲站抖挤堵推拉拿放送借读写唱玩哭笑坐躺洗块件只条张辆本双今天明昨早晚年月星期分钟红黄蓝绿白黑',
-);
+));
 
 const isHan = (c) => /\p{Script=Han}/u.test(c);
 const utf8Bytes = (s) => Buffer.from(s, 'utf8').toString('latin1'); // compares in UTF-8 byte order
