@@ -110,8 +110,8 @@ const ZH_NOTES = /[（(][^（）()]{0,40}[）)]|\[[^\]]{0,40}\]/g;
 // than taught with holes or commentary.
 const ZH_OTHER = /[^\p{Script=Han}。，、？！：；「」“”『』《》‘’…·〔〕]/u;
 
-/** Chinese documents in a fixed order, simplified by `toSimplified` (see converter()). */
-export function* chinese(toSimplified) {
+/** Chinese documents in a fixed order, simplified by `toSimplified` (see converter()); `counts.dropped` counts those left out. */
+export function* chinese(toSimplified, counts = { dropped: 0 }) {
   const base = join(MODULES, 'chinese-poetry/dist');
   for (const source of ZH_SOURCES) {
     const dir = join(base, source.dir);
@@ -124,7 +124,10 @@ export function* chinese(toSimplified) {
         if (typeof lines === 'string') lines = [lines];
         lines = lines.filter((l) => typeof l === 'string').map((l) => toSimplified(tidy(l.replace(ZH_NOTES, ''))));
         lines = lines.map((l) => l.replace(/\s+/g, '')).filter(Boolean); // no spaces inside Chinese text
-        if (lines.length === 0 || lines.some((l) => ZH_OTHER.test(l))) continue;
+        if (lines.length === 0 || lines.some((l) => ZH_OTHER.test(l))) {
+          counts.dropped++;
+          continue;
+        }
         yield { key: `${source.dir}/${name}#${i}`, paragraphs: source.poem ? [lines.join('')] : lines };
       }
     }
@@ -173,15 +176,18 @@ async function main() {
   }
   const started = performance.now();
   mkdirSync(out, { recursive: true });
+  const zh = { dropped: 0 };
   const summary = {
     en: write(out, 'en', english()),
-    zh: write(out, 'zh', chinese(await converter())),
+    zh: write(out, 'zh', chinese(await converter(), zh)),
   };
+  summary.zh.dropped = zh.dropped;
   writeFileSync(join(out, 'corpus.json'), JSON.stringify(summary, null, 2) + '\n');
   for (const language of LANGUAGES) {
     const s = summary[language];
     const cells = SPLITS.map((split) => `${split} ${s[split].documents} docs ${s[split].chars.toLocaleString('en')} chars`);
-    console.log(`${language}: ${cells.join(', ')}; ${s.repeated} repeated documents dropped`);
+    const dropped = s.dropped ? `, ${s.dropped} with holes or notes` : '';
+    console.log(`${language}: ${cells.join(', ')}; dropped ${s.repeated} repeated documents${dropped}`);
   }
   console.log(`corpus: wrote ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
