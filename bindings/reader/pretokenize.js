@@ -17,8 +17,8 @@ export const MAX_RUN = 64;
  * units cover the text exactly (every code point, lone surrogates too, is in one of them).
  */
 export function forEachUnit(text, visit) {
-  UNIT.lastIndex = 0;
-  for (let m = UNIT.exec(text); m; m = UNIT.exec(text)) {
+  // matchAll works on a copy of the pattern: a visit that tokenizes again cannot move its lastIndex
+  for (const m of text.matchAll(UNIT)) {
     const start = m.index;
     const end = start + m[0].length;
     if (end - start <= MAX_RUN) visit(start, end);
