@@ -1,5 +1,5 @@
-// Trains the reader's tokenizer on build/reader/{en,zh}.train.txt (scripts/reader/corpus.mjs) and
-// writes bindings/reader/vocabulary.json: byte-fallback BPE shared by English and Chinese.
+// Trains the reader's tokenizer on the text its models learn from, and writes
+// bindings/reader/vocabulary.json: byte-fallback BPE shared by English and Chinese.
 //   - the specials, then the 256 byte pieces (for any character not below: no unknown id);
 //   - single characters: HAN_PIECES Han characters (a fixed list of modern ones the classical
 //     corpus rarely has, then the most frequent), and every other character seen MIN_COUNT times
@@ -7,11 +7,16 @@
 //   - merges, learnt inside the units of bindings/reader/pretokenize.js (so only within English
 //     words, numbers and runs of punctuation: a Han character is never merged), until the
 //     vocabulary has SIZE pieces.
+// The text: the corpora's training split (build/reader/{en,zh}.train.txt, scripts/reader/corpus.mjs)
+// and the generated sentences' (generated-{en,zh}-train.jsonl, scripts/reader/sentences.mjs at its
+// defaults). Without the second, "The animal didn't cross the street" read as "T he ▁an im al
+// ▁did n 't ▁c ross …": the speeches and Moby-Dick spend the merges on other words.
 // Deterministic: equal counts are broken by the pieces' UTF-8 bytes (left piece, then right), and
 // nothing depends on time or on the order of a Map other than the input's.
 //
-//   node scripts/reader/train-tokenizer.mjs [--in=build/reader] [--out=bindings/reader/vocabulary.json]
-import { readFileSync, writeFileSync } from 'node:fs';
+//   node scripts/reader/train-tokenizer.mjs [--in=build/reader] [--generated=build/reader | none]
+//     [--size=4096] [--han=2000] [--out=bindings/reader/vocabulary.json]
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,14 +168,21 @@ export function trainTokenizer(texts, { size = SIZE, hanPieces = HAN_PIECES, min
   return { format: 'attention-lab byte-fallback BPE 1', specials: [...SPECIALS], chars: alphabet.join(''), merges };
 }
 
-/** Pieces per whitespace-separated word and per character (code point) of a text, and the share of byte pieces. */
+/**
+ * Pieces per whitespace-separated word and per character (code point, spaces not counted) of a
+ * text, and the share of byte pieces; each line is tokenized alone, so line breaks are not counted.
+ */
 export function measure(tokenizer, text) {
-  const { ids } = tokenizer.tokenize(text);
+  let pieces = 0;
+  let bytes = 0;
+  for (const line of text.split('\n')) {
+    const { ids } = tokenizer.tokenize(line);
+    pieces += ids.length;
+    for (const id of ids) if (tokenizer.isByte(id)) bytes++;
+  }
   const words = text.split(/\s+/u).filter(Boolean).length;
   const chars = Array.from(text.replace(/\s+/gu, '')).length;
-  let bytes = 0;
-  for (const id of ids) if (tokenizer.isByte(id)) bytes++;
-  return { pieces: ids.length, words, chars, perWord: ids.length / words, perChar: ids.length / chars, byteShare: bytes / ids.length };
+  return { pieces, words, chars, perWord: pieces / words, perChar: pieces / chars, byteShare: bytes / pieces };
 }
 
 /** vocabulary.json's text: one line per field, merges on a few long lines (compact, still diffable). */
@@ -183,13 +195,34 @@ export function serialise(vocabulary) {
   );
 }
 
+/** The `text` of each line of a generated-*.jsonl file, a line each. */
+const generatedText = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line).text)
+    .join('\n');
+
 async function main() {
   const arg = (name, fallback) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
   const input = resolve(ROOT, arg('in', 'build/reader'));
+  const generated = arg('generated', 'build/reader');
   const output = resolve(ROOT, arg('out', 'bindings/reader/vocabulary.json'));
+  const size = Number(arg('size', SIZE));
+  const hanPieces = Number(arg('han', HAN_PIECES));
   const read = (language, split) => readFileSync(join(input, `${language}.${split}.txt`), 'utf8');
+  const sentences = (language, split) => {
+    const file = resolve(ROOT, generated, `generated-${language}-${split}.jsonl`);
+    if (!existsSync(file)) {
+      console.error(`train-tokenizer: ${file} is missing: run node scripts/reader/sentences.mjs first, or pass --generated=none`);
+      process.exit(1);
+    }
+    return generatedText(file);
+  };
   const started = performance.now();
-  const vocabulary = trainTokenizer([read('en', 'train'), read('zh', 'train')], { log: (s) => console.log(`train-tokenizer: ${s}`) });
+  const texts = [read('en', 'train'), read('zh', 'train')];
+  if (generated !== 'none') texts.push(sentences('en', 'train'), sentences('zh', 'train'));
+  const vocabulary = trainTokenizer(texts, { size, hanPieces, log: (s) => console.log(`train-tokenizer: ${s}`) });
   const json = serialise(vocabulary);
   writeFileSync(output, json);
   const seconds = (performance.now() - started) / 1000;
@@ -200,10 +233,12 @@ async function main() {
     `train-tokenizer: ${tokenizer.size} pieces = ${SPECIALS.length} specials + ${BYTE_PIECES} bytes + ${han} Han + ${other} other characters + ${vocabulary.merges.length / 2} merges`,
   );
   console.log(`train-tokenizer: wrote ${output}, ${json.length} bytes, ${gzipSync(json, { level: 9 }).length} gzipped, in ${seconds.toFixed(1)} s`);
-  const en = measure(tokenizer, read('en', 'validation'));
-  const zh = measure(tokenizer, read('zh', 'validation'));
-  console.log(`validation en: ${en.pieces} pieces, ${en.perWord.toFixed(3)} per word, ${en.perChar.toFixed(3)} per character, ${(100 * en.byteShare).toFixed(3)} % bytes`);
-  console.log(`validation zh: ${zh.pieces} pieces, ${zh.perChar.toFixed(3)} per character, ${(100 * zh.byteShare).toFixed(3)} % bytes`);
+  const report = (name, en, zh) => {
+    console.log(`${name} en: ${en.pieces} pieces, ${en.perWord.toFixed(3)} per word, ${en.perChar.toFixed(3)} per character, ${(100 * en.byteShare).toFixed(3)} % bytes`);
+    console.log(`${name} zh: ${zh.pieces} pieces, ${zh.perChar.toFixed(3)} per character, ${(100 * zh.byteShare).toFixed(3)} % bytes`);
+  };
+  report('corpora, validation', measure(tokenizer, read('en', 'validation')), measure(tokenizer, read('zh', 'validation')));
+  if (generated !== 'none') report('generated, dev', measure(tokenizer, sentences('en', 'dev')), measure(tokenizer, sentences('zh', 'dev')));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
