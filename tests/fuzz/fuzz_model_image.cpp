@@ -4,8 +4,9 @@
 //   1  the rest as an image whose trailing hash is made right, so the header's
 //      fields (magic, version, enums, sizes, counts, reserved, steps) and the
 //      parameters' values are what gets checked;
-//   2  the saved image of a small model (every kind, norm, scoring, positions,
-//      activation; sizes ≤ 8) with some bytes changed, then truncated or
+//   2  the saved image of a small model (every kind (an encoder-only one's is
+//      version 3), norm, scoring, positions, activation; sizes ≤ 8) with some
+//      bytes changed, then truncated or
 //      extended now and then, the hash made right or not;
 //   3, 4  the same with a compact image (float16, int8), the model's parameters
 //      now and then replaced by values of any family first (zeros, ties, ±FLT_MAX,
@@ -14,8 +15,12 @@
 // then: the byte count is saved_bytes at the image's precision; a float32 image
 // saved again gives the same bytes, a float16 one too, an int8 one saves again
 // and loads; every parameter is finite and (compact images) exactly what a
-// plain reading of the bytes gives (f32, float16 bits, q × scale); evaluate and
-// generate on in-range tokens return ok without reading or writing out of bounds.
+// plain reading of the bytes gives (f32, float16 bits, q × scale); the version
+// is the kind's and precision's (3 for an encoder-only model, else 1 or 2);
+// evaluate, generate (refused for an encoder-only model) and attend (refused for
+// an encoder–decoder one) on in-range tokens return ok without reading or
+// writing out of bounds, attend's rows summing to 1 (or 0: every key padding)
+// when every weight is within kWeightLimit.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -50,6 +55,13 @@ std::unique_ptr<attn::TransformerModel> small_model(fuzz::Decoder& in) {
   c.decoder_layers = in.dim(1, 2);
   c.seed = in.in_range<std::uint64_t>(0, UINT64_MAX);
   c.pad_id = static_cast<std::int32_t>(in.dim(0, c.vocab_size - 1));
+  // Half the decoder-only models are encoder-only ones of the same layers, chosen by the seed's
+  // low bit: the same bytes are read as before, so the kept corpus reaches what it reached.
+  if (c.kind == attn::ModelKind::decoder_only && (c.seed & 1)) {
+    c.kind = attn::ModelKind::encoder_only;
+    c.encoder_layers = c.decoder_layers;
+    c.decoder_layers = 0;
+  }
   attn::Status s = attn::Status::ok;
   std::unique_ptr<attn::TransformerModel> m(attn::TransformerModel::create(c, &s));
   FUZZ_CHECK(s == attn::Status::ok && m, "a small consistent config was refused");
@@ -130,6 +142,29 @@ void exercise(attn::TransformerModel& m, fuzz::Decoder& in) {
   attn::Batch b{1, seq2seq ? source.data() : nullptr, seq2seq ? n : 0, input.data(), target.data(), n};
   attn::EvalResult r;
   FUZZ_CHECK(m.evaluate(b, &r) == attn::Status::ok, "evaluate refused a consistent batch of a loaded model");
+  // attend: every self-attention map of the one stack (rows sum to 1 but a fully padded row's) and the logits.
+  const bool encoder_only = c.kind == attn::ModelKind::encoder_only;
+  const std::size_t layers = encoder_only ? c.encoder_layers : c.decoder_layers;
+  std::vector<float> weights(layers * c.heads * n * n), logits(n * c.vocab_size);
+  const attn::Status attended = m.attend(input.data(), n, weights.data(), logits.data());
+  FUZZ_CHECK(attended == (seq2seq ? attn::Status::bad_argument : attn::Status::ok), "attend's status for the kind");
+  // Weights beyond kWeightLimit (which the JS layer refuses at load) may overflow into NaN rows.
+  const float* params = m.parameters();
+  const bool bounded = std::all_of(params, params + m.parameter_count(),
+                                   [](float x) { return std::fabs(x) <= attn::kWeightLimit; });
+  if (!seq2seq && bounded)
+    for (std::size_t row = 0; row < layers * c.heads * n; ++row) {
+      double sum = 0;
+      for (std::size_t j = 0; j < n; ++j) sum += weights[row * n + j];
+      FUZZ_CHECK(std::fabs(sum - 1.0) < 1e-4 || sum == 0.0, "an attention row of attend does not sum to 1");
+    }
+  if (encoder_only) {
+    std::int32_t one = 0;
+    std::size_t got = 0;
+    FUZZ_CHECK(m.generate(nullptr, 0, input.data(), 1, 0, 1, &one, &got, {}) == attn::Status::bad_argument,
+               "generate took an encoder-only model");
+    return;
+  }
   const std::size_t max_new = in.dim(1, std::min<std::size_t>(c.max_length, 8));  // an image may declare 2^28
   std::vector<std::int32_t> out(max_new);
   std::vector<float> dec(c.decoder_layers * c.heads * max_new * max_new);
@@ -172,8 +207,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_CHECK((m != nullptr) == (s == attn::Status::ok), "a model without ok, or ok without a model");
   if (!m) return 0;
   const auto precision = static_cast<attn::SavePrecision>(bytes[100]);  // a loaded image's is a known one
-  FUZZ_CHECK(attn::is_save_precision(precision) && bytes[4] == (precision == attn::SavePrecision::float32 ? 1 : 2),
-             "a loaded image's version and precision disagree");
+  const int version = m->config().kind == attn::ModelKind::encoder_only ? 3
+                      : precision == attn::SavePrecision::float32 ? 1
+                                                                  : 2;
+  FUZZ_CHECK(attn::is_save_precision(precision) && bytes[4] == version,
+             "a loaded image's version disagrees with its kind and precision");
   FUZZ_CHECK(bytes.size() == m->saved_bytes(precision), "the byte count is not the parameter count's");
   if (precision == attn::SavePrecision::float32)
     FUZZ_CHECK(bytes.size() == attn::image_bytes(m->parameter_count()), "a float32 image's size");
