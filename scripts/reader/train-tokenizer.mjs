@@ -57,7 +57,8 @@ function alphabetOf(texts, { hanPieces, minCount }) {
     if (chosen.size >= hanPieces) break;
     chosen.add(c);
   }
-  for (const [c, n] of counts) if (!isHan(c) && n >= minCount && c.length === c.normalize('NFC').length) chosen.add(c);
+  // (a character NFC would rewrite cannot occur in NFC text; one in a text given unnormalised is left to bytes)
+  for (const [c, n] of counts) if (!isHan(c) && n >= minCount && c === c.normalize('NFC')) chosen.add(c);
   for (let cp = 0x20; cp < 0x7f; cp++) chosen.add(String.fromCharCode(cp));
   chosen.add('\n');
   // only whole code points (a lone surrogate is never a piece: it is written as U+FFFD's bytes)
