@@ -236,7 +236,8 @@ describe('the interface', () => {
     expect(() => pronounPairs({ language: 'fr', split: 'test' })).toThrow(/"fr"/);
     expect(() => pronounPairs({ language: 'en', split: 'train' })).toThrow(/sentences\(\)/);
     expect(() => collect({ language: 'en', split: 'validation' })).toThrow(/"validation"/);
-    expect(() => pronounPairs({ language: 'en', split: 'test', pairs: 205 })).toThrow(/205/);
+    expect(() => pronounPairs({ language: 'en', split: 'test', pairs: 205 })).toThrow(RangeError);
+    expect(() => pronounPairs({ language: 'en', split: 'test', pairs: 205 })).toThrow(/pairs is 205/);
   });
 
   test('a training stream of 100,000 sentences per language takes seconds', () => {
