@@ -20,6 +20,7 @@ import { randomMatrix, sampleRows } from './lib/data.mjs';
 import { measurePeak } from './lib/peak.mjs';
 import { compare, keyRange, linearRow, multiHead64, project, relRms, rmsDiff, windowRow } from './lib/reference.mjs';
 import { fmt, fmtBytes, fmtMs, libraryVersion, machine, table } from './lib/report.mjs';
+import { resultsMarkdown } from './lib/results-doc.mjs';
 import { measureInterleaved, warmUp } from './lib/timing.mjs';
 import { createAttentionLab } from './peers/attention-lab.mjs';
 import { createNaive } from './peers/naive.mjs';
@@ -390,34 +391,10 @@ if (notes.length) console.log(`\nNotes\n${notes.map((n) => `- ${n}`).join('\n')}
 
 await mkdir(path.dirname(outFile), { recursive: true });
 const command = `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim();
-await writeFile(outFile, JSON.stringify({ date: new Date().toISOString(), library, command, machine: info, loadAverage: { before: loadBefore, after: loadAfter }, quick, filter: args.filter ?? null, peak, notes, goals, results }, null, 2) + '\n');
+const file = { date: new Date().toISOString(), library, command, machine: info, loadAverage: { before: loadBefore, after: loadAfter }, quick, filter: args.filter ?? null, peak, notes, goals, results };
+await writeFile(outFile, JSON.stringify(file, null, 2) + '\n');
 const mdFile = outFile.replace(/\.json$/, '') + '.md';
-await writeFile(mdFile, markdown({ info, command }));
+await writeFile(mdFile, resultsMarkdown(file));
 console.log(`\nWrote ${path.relative(process.cwd(), outFile)} and ${path.relative(process.cwd(), mdFile)}`);
 tfjs?.dispose?.();
 process.exit(0);
-
-// The README's form of the results: per group, implementations as rows and
-// shapes as columns, each cell "median ms / GFLOP/s" (CPU time in brackets when the machine was busy).
-function markdown({ info, command }) {
-  const busy = Math.max(loadBefore[0], loadAfter[0]) > 1.5;
-  const lines = [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${info.cpu} (${info.cores} cores), Node ${info.node}, one thread, float32, with \`${command}\` (attention-lab ${library.commit}).`,
-    `SIMD128 peak probe: ${fmt(peak.gflops)} GFLOP/s (${fmt(peak.cpuGflops)} by CPU time). Cells: median wall ms / GFLOP/s${busy ? `; [CPU ms] because the machine was busy (load ${loadBefore[0].toFixed(1)}–${loadAfter[0].toFixed(1)} on ${info.cores} cores)` : ''}.`,
-  ];
-  for (const group of ['single-head', 'multi-head', 'variants']) {
-    const rows = results.filter((r) => r.group === group);
-    if (!rows.length) continue;
-    const shapes = [...new Set(rows.map((r) => r.shape))], impls = [...new Set(rows.map((r) => r.impl))];
-    const cell = (impl, shape) => {
-      const r = rows.find((x) => x.impl === impl && x.shape === shape);
-      if (!r) return '';
-      if (r.ms == null) return r.error ? 'wrong/failed' : 'n/a';
-      return `${fmtMs(r.ms)} / ${fmt(r.gflops)}${busy ? ` [${fmtMs(r.cpuMs)}]` : ''}${r.scaleBy > 1 ? ' *' : ''}`;
-    };
-    lines.push('', `| ${group} | ${shapes.join(' | ')} |`, `|---|${shapes.map(() => '---').join('|')}|`);
-    for (const impl of impls) lines.push(`| ${impl} | ${shapes.map((sh) => cell(impl, sh)).join(' | ')} |`);
-  }
-  if (results.some((r) => r.scaleBy > 1)) lines.push('', '\\* timed on a subset of query rows and scaled by n / rows.');
-  return lines.join('\n') + '\n';
-}
