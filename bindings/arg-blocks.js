@@ -174,8 +174,9 @@ export const ARG_BLOCKS = {
     tokens: 'ptr', outLength: 'ptr', encoder: 'ptr', decoder: 'ptr', cross: 'ptr', status: 'ptr',
   },
   // one forward pass of batch 1 (decoder-only or encoder-only): maps layers × heads × length × length
-  // and logits length × vocabSize, each optional (0: not wanted)
-  modelAttend: { model: 'ptr', ids: 'ptr', length: 'u32', maps: 'ptr', logits: 'ptr', status: 'ptr' },
+  // logits length × vocabSize and inputs layers × length × dModel (each layer's self-attention
+  // input), each optional (0: not wanted)
+  modelAttend: { model: 'ptr', ids: 'ptr', length: 'u32', maps: 'ptr', logits: 'ptr', inputs: 'ptr', status: 'ptr' },
   // precision: attn::SavePrecision (0 float32, 1 float16, 2 int8); modelSavedBytes returns the image's bytes
   modelSavedBytes: { model: 'ptr', precision: 'u32' },
   modelSave: { model: 'ptr', precision: 'u32', bytes: 'ptr', capacity: 'u32' },

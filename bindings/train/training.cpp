@@ -163,7 +163,7 @@ int model_generate(addr p) {
 
 int model_attend(addr p) {
   const auto& a = block<ModelAttendArgs>(p);
-  *i32(a.status) = status(model_at(a.model)->attend(ci32(a.ids), a.length, f32(a.maps), f32(a.logits)));
+  *i32(a.status) = status(model_at(a.model)->attend(ci32(a.ids), a.length, f32(a.maps), f32(a.logits), f32(a.inputs)));
   return 0;
 }
 

@@ -1,8 +1,11 @@
 // model.attend: one forward pass of a decoder-only ('lm') or encoder-only ('mlm') model over
 // given ids, and what it computed: every layer's and head's self-attention weights (n × n; the
 // decoder's causal, the encoder's over every position) and the logits of every position (n × V).
-// The ids are read as given (no BOS is added). Results are copies, never views of the heap.
+// The ids are read as given (no BOS is added). With { inputs: true }, also each layer's
+// self-attention input (n × d_model, after the pre-norm when norm is 'pre'): X W_Q, X W_K, X W_V of
+// it are the layer's Q, K, V. Results are copies, never views of the heap.
 import { AttentionError, fail } from '../errors.js';
+import { checkOptions } from '../validate.js';
 import { checkCoreStatus, toIds } from './transformer-batch.js';
 
 const { INVALID_ARGUMENT } = AttentionError.codes;
@@ -18,17 +21,19 @@ function attendIds(fn, config, ids) {
   return given;
 }
 
-/** → { attention: Matrix[layer][head], logits: Matrix }, Matrix = { rows, cols, data: Float32Array }. */
-export function attend(state, ids) {
+/** → { attention: Matrix[layer][head], logits: Matrix, inputs?: Matrix[layer] }, Matrix = { rows, cols, data: Float32Array }. */
+export function attend(state, ids, options) {
   const fn = 'TransformerModel.attend';
   const { config } = state;
   const given = attendIds(fn, config, ids);
+  const { inputs = false } = checkOptions(fn, options, ['inputs']);
+  if (typeof inputs !== 'boolean') fail(INVALID_ARGUMENT, `${fn}: inputs must be true or false, got ${String(inputs)}`);
   const n = given.length;
   const layers = config.kind === 'mlm' ? config.encoderLayers : config.decoderLayers;
   const f = state.context.frame(fn);
   const slots = {
     ids: f.input(given), length: n, maps: f.output(layers * config.heads * n * n), logits: f.output(n * config.vocabSize),
-    status: f.output(1),
+    inputs: f.output(layers * n * config.dModel, inputs), status: f.output(1),
   };
   f.call('modelAttend', { model: state.handle, ...slots });
   // Read the heap after the call: the model's own buffers may have grown the memory.
@@ -40,5 +45,7 @@ export function attend(state, ids) {
   };
   const attention = Array.from({ length: layers }, (_, l) =>
     Array.from({ length: config.heads }, (_, h) => copy(slots.maps, (l * config.heads + h) * n * n, n, n)));
-  return { attention, logits: copy(slots.logits, 0, n, config.vocabSize) };
+  const result = { attention, logits: copy(slots.logits, 0, n, config.vocabSize) };
+  if (inputs) result.inputs = Array.from({ length: layers }, (_, l) => copy(slots.inputs, l * n * config.dModel, n, config.dModel));
+  return result;
 }

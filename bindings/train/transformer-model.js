@@ -67,7 +67,7 @@ export function makeModel(context, handle, description, task) {
     parameters: guarded('TransformerModel.parameters', () => readTensors(state, 'TransformerModel.parameters', INFO.parameters)),
     setParameters: guarded('TransformerModel.setParameters', (values) => setParameters(state, values)),
     generate: guarded('TransformerModel.generate', (ids, options) => generate(state, ids, options)),
-    attend: guarded('TransformerModel.attend', (ids) => attend(state, ids)),
+    attend: guarded('TransformerModel.attend', (ids, options) => attend(state, ids, options)),
     save: guarded('TransformerModel.save', (options) => save(state, options)),
     dispose() {
       if (state.disposed) return;

@@ -2,7 +2,7 @@
 // the last row, stop at eos or after max_new tokens. The encoder runs once;
 // each step recomputes the decoder over the whole (short) sequence; with causal self-attention row i of the last pass
 // is exactly what step i computed, so the attention maps are read from it.
-// attend: one forward pass over given ids, its attention maps and logits.
+// attend: one forward pass over given ids, its attention maps, logits and attention inputs.
 #include <algorithm>
 #include <cstring>
 
@@ -77,7 +77,8 @@ Status TransformerModel::generate(const std::int32_t* source, std::size_t source
   return Status::ok;
 }
 
-Status TransformerModel::attend(const std::int32_t* ids, std::size_t length, float* maps, float* logits) {
+Status TransformerModel::attend(const std::int32_t* ids, std::size_t length, float* maps, float* logits,
+                                float* inputs) {
   State& s = *state_;
   const ModelConfig& c = s.config;
   if (c.kind == ModelKind::encoder_decoder) return Status::bad_argument;
@@ -89,6 +90,14 @@ Status TransformerModel::attend(const std::int32_t* ids, std::size_t length, flo
   if (Status st = forward_pass(s, nullptr, ids); st != Status::ok) return st;
   // 2. Every self-attention sublayer's weights (the first of each layer's two), then the logits.
   if (maps) copy_maps(s.decoder, 0, 2, c.heads, length, length, length, length, maps);
+  // 3. Each self-attention sublayer's input: the stream, or its layer norm (pre-norm).
+  if (inputs)
+    for (std::size_t l = 0; l < s.decoder.subs.size() / 2; ++l) {
+      const ConstMatrixView x = c.norm == NormPlacement::pre ? ConstMatrixView(s.decoder.subs[2 * l].aux)
+                                                             : ConstMatrixView(s.decoder.streams[2 * l]);
+      for (std::size_t i = 0; i < length; ++i)
+        std::memcpy(inputs + (l * length + i) * c.d_model, x.row(i), c.d_model * sizeof(float));
+    }
   if (logits)
     for (std::size_t i = 0; i < length; ++i)
       std::memcpy(logits + i * c.vocab_size, s.logits.row(i), c.vocab_size * sizeof(float));

@@ -159,10 +159,13 @@ class TransformerModel {
   // One forward pass over `ids` (batch 1, n = length ids, 1 ≤ n ≤ max_length) of a decoder_only or
   // encoder_only model: maps (layers × heads × n × n, layer-major; each row sums to 1 over its
   // visible keys: j ≤ i for the decoder, every non-padding key for the encoder) and logits
-  // (n × vocab_size, row i the prediction at position i). Either output may be nullptr.
+  // (n × vocab_size, row i the prediction at position i) and inputs (layers × n × d_model: each
+  // layer's self-attention input, the hidden state after the pre-norm when norm is pre; X W_Q,
+  // X W_K, X W_V of it are the layer's Q, K, V). Any output may be nullptr.
   // bad_argument for an encoder_decoder model, a length of 0 or above max_length, or an id
   // outside the vocabulary; nothing is written then.
-  Status attend(const std::int32_t* ids, std::size_t length, float* maps, float* logits);
+  Status attend(const std::int32_t* ids, std::size_t length, float* maps, float* logits,
+                float* inputs = nullptr);
 
   // A versioned little-endian image: magic "ATLM", version, the config, the
   // step count, the parameters (Adam moments are not saved). float32 (version 1)

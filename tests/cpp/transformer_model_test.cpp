@@ -623,6 +623,59 @@ TEST(TransformerModel, AttendGivesLayerZerosWeightsAsAFloat64Reference) {
   }
 }
 
+// attend's inputs are each layer's self-attention input: float64 attention over them with the
+// layer's W_Q, W_K gives that layer's maps, for both kinds and both norm placements; with post-norm
+// layer 0's input is the embedded ids.
+TEST(TransformerModel, AttendsInputsReproduceEveryLayersMaps) {
+  for (auto kind : {ModelKind::decoder_only, ModelKind::encoder_only})
+    for (auto norm : {attn::NormPlacement::post, attn::NormPlacement::pre}) {
+      ModelConfig c = tiny(kind);
+      c.norm = norm;
+      c.encoder_layers = kind == ModelKind::encoder_only ? 3 : 0;
+      c.decoder_layers = kind == ModelKind::decoder_only ? 3 : 0;
+      auto m = make(c);
+      const std::vector<std::int32_t> ids = {kBos, 3, 5, 4, 6};
+      const std::size_t n = ids.size(), d = c.d_model, L = 3;
+      const Attended a = attended(*m, ids);
+      std::vector<float> inputs(L * n * d, -1.0f);
+      ASSERT_EQ(m->attend(ids.data(), n, nullptr, nullptr, inputs.data()), Status::ok);
+      const std::string stack = kind == ModelKind::encoder_only ? "encoder" : "decoder";
+      auto tensor = [&](const std::string& name) {
+        for (const attn::ParameterInfo& t : m->tensors())
+          if (t.name == name) {
+            ref::MatD out(t.rows, t.cols);
+            for (std::size_t i = 0; i < t.rows * t.cols; ++i) out.data[i] = m->parameters()[t.offset + i];
+            return out;
+          }
+        ADD_FAILURE() << "no tensor " << name;
+        return ref::MatD();
+      };
+      ref::Visibility vis(n, std::vector<bool>(n));
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) vis[i][j] = kind == ModelKind::encoder_only || j <= i;
+      for (std::size_t l = 0; l < L; ++l) {
+        ref::MatD x(n, d);
+        for (std::size_t k = 0; k < n * d; ++k) x.data[k] = inputs[l * n * d + k];
+        const std::string at = stack + "." + std::to_string(l) + ".attention.";
+        const ref::MultiHead want = ref::multi_head_attention(x, c.heads, tensor(at + "w_q"), tensor(at + "w_k"),
+                                                              tensor(at + "w_v"), tensor(at + "w_o"), vis);
+        for (std::size_t h = 0; h < c.heads; ++h)
+          for (std::size_t k = 0; k < n * n; ++k) {
+            const double w = want.heads[h].weights.data[k];
+            EXPECT_NEAR(a.maps[(l * c.heads + h) * n * n + k], w, 1e-5 + 1e-4 * std::fabs(w))
+                << stack << " layer " << l << " head " << h << " entry " << k;
+          }
+      }
+      if (norm == attn::NormPlacement::post) {
+        const ref::MatD table = tensor(stack + ".embedding");
+        const double root = std::sqrt(static_cast<double>(d));
+        // sinusoidal positions: row 0 is (0, 1, 0, 1, …); later rows differ from the bare embedding
+        for (std::size_t j = 0; j < d; ++j)
+          EXPECT_NEAR(inputs[j], root * table.at(static_cast<std::size_t>(ids[0]), j) + (j % 2), 1e-5) << j;
+      }
+    }
+}
+
 // Changing a later token moves an encoder row's logits; a decoder row's stay bit for bit the same.
 TEST(TransformerModel, AnEncoderRowSeesLaterTokensADecoderRowDoesNot) {
   for (auto kind : {ModelKind::decoder_only, ModelKind::encoder_only}) {
