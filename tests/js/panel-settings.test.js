@@ -63,6 +63,18 @@ describe('the settings table and the panels', () => {
     expect(settingValue(panelSetting('backward', 'score-scale'), '4')).toBe(4);
   });
 
+  it('runs the rules that need only the value: a power of two, the default outside the bounds, 0 as the default, the nearest factor', () => {
+    const value = (id, attribute, given) => settingValue(panelSetting(id, attribute), given);
+    expect(['700', '100', '5000', '64', '', 'x', null].map((g) => value('cost', 'max-n', g))).toEqual([512, 128, 4096, 64, 4096, 4096, 4096]);
+    expect(['4.5', '6', '-1', '0', '', 'x'].map((g) => value('pooling', 'query', g))).toEqual([4.5, 2.5, 2.5, 0, 2.5, 2.5]);
+    expect(['0', '-3', '100', '12', '', 'abc'].map((g) => value('compare', 'hidden-size', g))).toEqual([8, 1, 64, 12, 8, 8]);
+    expect(['3', '0.3', '128', '1000', '0', '-2', '', 'x'].map((g) => value('backward', 'score-scale', g))).toEqual([4, 0.25, 128, 128, 1, 1, 1, 1]);
+    for (const row of PANEL_SETTINGS) {
+      if (row.nearest) expect(row.choices.every((c) => typeof c === 'number' && c > 0), row.property).toBe(true);
+      if (row.snap) expect(['integer', 'number'], row.property).toContain(row.type);
+    }
+  });
+
   it('the panels read their rows: decoding its numbers, train its choices and bounds', () => {
     for (const row of PANEL_SETTINGS.filter((s) => s.panel === 'decoding' && s.type !== 'list')) expect(numberSetting(row.attribute, `${row.max * 2}`), row.attribute).toBe(row.max);
     expect(TRAIN_TASKS).toBe(panelSetting('train', 'task').choices);

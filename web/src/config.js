@@ -63,9 +63,10 @@ export const VIEW_FIELDS = [
 /**
  * The panels' own settings, kept in the explorer's state (and so in the URL) from the panels'
  * attributes. `panel`: the panel whose attribute it is (its row in panels.js). `type`, `min`/`max`
- * or `choices`, `default`: what the attribute takes; `settingValue` reads the plain ones (a number
- * clamped, rounded when an integer, the default when absent or not a number; a choice or its
- * default), and a panel whose rule goes further says so in `rule` (the docs' attribute table and
+ * or `choices`, `default`: what the attribute takes; `settingValue` reads them (a number clamped,
+ * rounded when an integer, the default when absent or not a number; a choice or its default), and
+ * runs a rule that needs only the value (`snap`, `nearest`); `rule` says in words what is done beyond
+ * a clamp, by settingValue or, when it needs the sentence, model or task, by the panel (the docs' attribute table and
  * components.d.ts follow this table: tests/js/panel-settings.test.js). `default: null`: it depends
  * on something else (`rule`). `written`/`applied`: the longest value written to the state and
  * applied to the panel. The source sentence has the sentence's limit: written cut to MAX_SENTENCE
@@ -76,8 +77,8 @@ const WEIGHTS = { type: 'choice', choices: ['random', 'trained'], default: 'rand
 const LAYER = { type: 'integer', min: 0, max: 1, default: 0, rule: 'kept within the trained model\'s layers' };
 const short = { written: 16, applied: 16 };
 export const PANEL_SETTINGS = [
-  { property: 'hiddenSize', key: 'hs', panel: 'compare', attribute: 'hidden-size', type: 'integer', min: 1, max: 64, default: 8, rule: '0 or not a number gives the default', ...short },
-  { property: 'query', key: 'q', panel: 'pooling', attribute: 'query', type: 'number', min: 0, max: 5, default: 2.5, rule: 'out of range gives the default', ...short },
+  { property: 'hiddenSize', key: 'hs', panel: 'compare', attribute: 'hidden-size', type: 'integer', min: 1, max: 64, default: 8, rule: '0 or not a number gives the default', snap: (v, row) => (v === 0 ? row.default : clamp(v, row.min, row.max)), ...short },
+  { property: 'query', key: 'q', panel: 'pooling', attribute: 'query', type: 'number', min: 0, max: 5, default: 2.5, rule: 'out of range gives the default', snap: (v, row) => (v >= row.min && v <= row.max ? v : row.default), ...short },
   { property: 'source', key: 'src', panel: 'cross', attribute: 'source', type: 'text', default: null, rule: 'the other language\'s default sentence', written: 1600, applied: 6400 },
   { property: 'scoring', key: 'scoring', panel: 'cross', attribute: 'scoring', type: 'choice', choices: ['dot', 'additive'], default: 'dot', ...short },
   { property: 'validLens', key: 'vlens', panel: 'cross', attribute: 'valid-lens', type: 'list', default: null, rule: 'one length per target row; absent: the shared mask', written: 200, applied: 200 },
@@ -86,7 +87,7 @@ export const PANEL_SETTINGS = [
   { property: 'pair', key: 'pair', panel: 'positions', attribute: 'pair', type: 'integer', min: 0, max: 31, default: 0, rule: 'at most d_model / 2 − 1', ...short },
   { property: 'window', key: 'win', panel: 'cost', attribute: 'window', type: 'integer', min: 1, max: 32, default: 2, ...short },
   { property: 'linformerK', key: 'lk', panel: 'cost', attribute: 'linformer-k', type: 'integer', min: 1, max: 32, default: 3, ...short },
-  { property: 'maxN', key: 'maxn', panel: 'cost', attribute: 'max-n', type: 'integer', min: 64, max: 4096, default: 4096, rule: 'the nearest power of two', ...short },
+  { property: 'maxN', key: 'maxn', panel: 'cost', attribute: 'max-n', type: 'integer', min: 64, max: 4096, default: 4096, rule: 'the nearest power of two', snap: (v, row) => 2 ** Math.round(Math.log2(clamp(v, row.min, row.max))), ...short },
   { property: 'positional', key: 'pos', panel: 'transformer', attribute: 'positional', type: 'flag', default: false, ...short },
   { property: 'transformerStep', key: 'tstep', panel: 'transformer', attribute: 'step', type: 'choice', choices: ['X', 'attention', 'residual1', 'norm1', 'hidden', 'ffn', 'residual2', 'output'], default: 'X', ...short },
   { property: 'prefill', key: 'pre', panel: 'decoding', attribute: 'prefill', type: 'integer', min: 1, max: 127, default: 3, rule: 'at most n − 1', ...short },
@@ -106,7 +107,7 @@ export const PANEL_SETTINGS = [
   { property: 'trainSeed', key: 'tseed', panel: 'train', attribute: 'train-seed', type: 'integer', min: 0, max: 2 ** 31 - 1, default: 1, ...short },
   { property: 'trainCompare', key: 'tcmp', panel: 'train', attribute: 'compare', type: 'choice', choices: ['', 'scaling', 'scoring'], default: '', ...short },
   { property: 'backwardStep', key: 'bstep', panel: 'backward', attribute: 'step', type: 'choice', choices: ['S', 'P', 'O', 'dO', 'dV', 'dP', 'dS', 'dQ', 'dK'], default: 'S', ...short },
-  { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', type: 'choice', choices: [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128], default: 1, rule: 'another number: the nearest of these', ...short },
+  { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', type: 'choice', choices: [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128], default: 1, rule: 'another number: the nearest of these', nearest: true, ...short },
   { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', ...WEIGHTS, ...short },
   { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', type: 'text', max: 64, default: null, rule: 'an example date in the page\'s language', written: 64, applied: 64 },
   { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', ...WEIGHTS, ...short },
@@ -131,18 +132,27 @@ export function panelAttributes(id) {
 export const panelSetting = (id, attribute) => PANEL_SETTINGS.find((s) => s.panel === id && s.attribute === attribute);
 
 /**
- * A plain setting's value as used, from its attribute's text (or null): an integer or number
+ * A panel setting's value as used, from its attribute's text (or null): an integer or number
  * clamped to its bounds (an integer rounded), a choice kept if it is one; the default when absent,
- * blank or not a number. A panel's further rule (`rule`) is the panel's to apply.
+ * blank or not a number. A rule that needs only the value runs here: `snap(v, row)` in place of the
+ * clamp (a power of two, the default outside the bounds), `nearest` for a choice of numbers (the
+ * choice nearest on a log scale to any other positive number). A rule that needs the sentence, the
+ * model or the task (`rule` alone) is the panel's to apply.
  */
 export function settingValue(row, given) {
   const text = given === null || given === undefined ? '' : String(given).trim();
-  if (row.type === 'choice') return row.choices.find((c) => String(c) === text) ?? row.default;
+  if (row.type === 'choice') {
+    const chosen = row.choices.find((c) => String(c) === text);
+    if (chosen !== undefined || !row.nearest) return chosen ?? row.default;
+    const v = Number(text);
+    if (text === '' || !(v > 0) || !Number.isFinite(v)) return row.default;
+    return row.choices.reduce((best, c) => (Math.abs(Math.log(c / v)) < Math.abs(Math.log(best / v)) ? c : best));
+  }
   if (text === '') return row.default;
   let v = Number(text);
   if (!Number.isFinite(v)) return row.default;
   if (row.type === 'integer') v = Math.round(v);
-  return clamp(v, row.min, row.max);
+  return row.snap ? row.snap(v, row) : clamp(v, row.min, row.max);
 }
 
 /**

@@ -5,6 +5,7 @@
 // Dive into Deep Learning 10.3's additive example (compare/d2l-example.js).
 import { AttentionElement } from '../base.js';
 import { onOneScale } from '../colors.js';
+import { panelSetting, settingValue } from '../config.js';
 import { el } from '../dom.js';
 import { errorText } from '../error-text.js';
 import { duration, grouped } from '../format.js';
@@ -50,7 +51,7 @@ export class AttentionCompare extends AttentionElement {
   }
 
   get hiddenSize() {
-    return Math.min(64, Math.max(1, Number(this.getAttribute('hidden-size')) || 8));
+    return settingValue(panelSetting('compare', 'hidden-size'), this.getAttribute('hidden-size'));
   }
 
   outOfRange() {

@@ -3,13 +3,16 @@
 // O = softmax(mask(QKᵀ · scale)) V with the trace, the upstream gradient of the stated loss
 // L = ½‖O − T‖² for a seeded target T (dO = O − T), and lab.attentionBackward's trace. The
 // score scale is c/√d_k for a factor c the reader chooses: a large c saturates the softmax.
+import { panelSetting, settingValue } from '../../config.js';
 import { hashString, randomMatrix } from '../../random.js';
 import { stepsById } from '../../trace-view.js';
 
-/** The factors c of the score scale c/√d_k the slider offers (c = 1: the Transformer's 1/√d_k). */
-// Up to 128: with many tokens a row needs a far larger score gap before it is one-hot.
-export const SCALE_FACTORS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128];
-export const DEFAULT_FACTOR = 1;
+// The factors c of the score scale c/√d_k the slider offers (c = 1: the Transformer's 1/√d_k), up to
+// 128: with many tokens a row needs a far larger score gap before it is one-hot. Its row in the
+// settings table (config.js) holds them.
+const SCORE_SCALE = panelSetting('backward', 'score-scale');
+export const SCALE_FACTORS = SCORE_SCALE.choices;
+export const DEFAULT_FACTOR = SCORE_SCALE.default;
 
 /** The steps in the order the panel shows them: the forward recap, then the backward pass. */
 export const STEP_KEYS = ['S', 'P', 'O', 'dO', 'dV', 'dP', 'dS', 'dQ', 'dK'];
@@ -18,13 +21,7 @@ export const STEP_KEYS = ['S', 'P', 'O', 'dO', 'dV', 'dP', 'dS', 'dQ', 'dK'];
  * The factor used for attribute text `given`: a listed factor as is; another positive number the
  * listed one nearest to it on a log scale; anything else (absent, not a number, ≤ 0) the default.
  */
-export function parseFactor(given) {
-  const v = Number(given);
-  if (given === null || given === undefined || given === '' || !Number.isFinite(v) || v <= 0) return DEFAULT_FACTOR;
-  let best = SCALE_FACTORS[0];
-  for (const c of SCALE_FACTORS) if (Math.abs(Math.log(c / v)) < Math.abs(Math.log(best / v))) best = c;
-  return best;
-}
+export const parseFactor = (given) => settingValue(SCORE_SCALE, given);
 
 /** Columns from..from+count of W (a head's slice of W_Q, W_K, W_V), as a new matrix. */
 export function columns(W, from, count) {

@@ -74,10 +74,7 @@ export class AttentionCost extends AttentionElement {
 
   /** The largest n measured: a power of two in 64–4096 (default 4096). */
   get maxN() {
-    const given = Number(this.getAttribute('max-n'));
-    if (this.getAttribute('max-n') === null || this.getAttribute('max-n') === '' || !Number.isFinite(given)) return 4096;
-    const clamped = Math.min(4096, Math.max(64, given));
-    return 2 ** Math.round(Math.log2(clamped));
+    return settingValue(panelSetting('cost', 'max-n'), this.getAttribute('max-n'));
   }
 
   outOfRange() {

@@ -5,6 +5,7 @@
 // (fit-section.js). A change of kernel, bandwidth or query updates kept nodes in place.
 import { AttentionElement } from '../../base.js';
 import { onScale, sharedRange } from '../../colors.js';
+import { panelSetting, settingValue } from '../../config.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { cancel, later } from '../../scheduler.js';
@@ -62,8 +63,7 @@ export class AttentionPooling extends AttentionElement {
     return b > 0 && b <= 10 ? b : 1;
   }
   get query() {
-    const q = Number(this.getAttribute('query'));
-    return this.hasAttribute('query') && q >= 0 && q <= 5 ? q : 2.5;
+    return settingValue(panelSetting('pooling', 'query'), this.getAttribute('query'));
   }
 
   outOfRange() {
