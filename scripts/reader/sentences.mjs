@@ -43,8 +43,8 @@ function checkSplit(split, allowed, where) {
 }
 
 const cache = new Map();
-function splitsOf(lang, seed, pairs) {
-  if (!Number.isInteger(pairs) || pairs < 10 || pairs % 10) throw new RangeError(`pronounPairs: pairs is ${pairs}; expected a positive multiple of 10`);
+function splitsOf(lang, seed, pairs, where) {
+  if (!Number.isInteger(pairs) || pairs < 10 || pairs % 10) throw new RangeError(`${where}: pairs is ${pairs}; expected a positive multiple of 10`);
   const key = `${lang.language}|${seed}|${pairs}`;
   if (!cache.has(key)) cache.set(key, buildSplits(lang, seed, pairs));
   return cache.get(key);
@@ -75,7 +75,7 @@ function pronounItem(lang, skeleton, form, adjective, style, extra) {
 export function pronounPairs({ language, split, seed = DEFAULTS.seed, pairs = DEFAULTS.pairs }) {
   const lang = languageOf(language, 'pronounPairs');
   checkSplit(split, ['dev', 'test'], 'pronounPairs (train is a stream of single sentences: use sentences())');
-  return splitsOf(lang, seed, pairs)[split].pairs.map((c, i) => {
+  return splitsOf(lang, seed, pairs, 'pronounPairs')[split].pairs.map((c, i) => {
     const id = `${language}-${split}-${String(i).padStart(3, '0')}`;
     const style = c.famous ? 0 : mixedHash(id) % lang.styles;
     const half = (adjective, role) => pronounItem(lang, c, c.form, adjective, style, { split, pair: id, unseen: c.unseen[role], famous: c.famous });
@@ -90,7 +90,7 @@ export function pronounPairs({ language, split, seed = DEFAULTS.seed, pairs = DE
 export function heldOutCombinations({ language, split, seed = DEFAULTS.seed, pairs = DEFAULTS.pairs }) {
   const lang = languageOf(language, 'heldOutCombinations');
   checkSplit(split, ['dev', 'test'], 'heldOutCombinations');
-  const { agent, object } = splitsOf(lang, seed, pairs).heldOut[split];
+  const { agent, object } = splitsOf(lang, seed, pairs, 'heldOutCombinations').heldOut[split];
   return { agent: [...agent].sort(), object: [...object].sort() };
 }
 
@@ -111,14 +111,15 @@ function trainingHalves(lang, splits) {
     for (const adjective of adjectives) {
       if (splits.reserved.has(contentKey(s, adjective))) continue;
       if (holdsHeldOut({ nouns: [s.agent.id, s.object], adjectives: [adjective] }, splits.allHeld)) continue;
-      const referent = lang.agentAdjectives(s.frame, s.agent).includes(adjective) ? s.agent.id : s.object;
-      for (const form of lang.forms) halves.push({ skeleton: s, form, adjective, combo: comboKey(referent, adjective) });
+      const role = lang.agentAdjectives(s.frame, s.agent).includes(adjective) ? 'agent' : 'object';
+      const combo = comboKey(role === 'agent' ? s.agent.id : s.object, adjective);
+      for (const form of lang.forms) halves.push({ skeleton: s, form, adjective, role, combo });
     }
   }
   return halves;
 }
 
-/** The order training draws its pronoun halves in: one half of every combination first, then all, reshuffled each pass. */
+/** The order training draws one role's pronoun halves in: one half of every combination first, then all, reshuffled each pass. */
 function* halfOrder(halves, draw) {
   const first = new Map();
   for (const h of shuffle([...halves], draw)) if (!first.has(h.combo)) first.set(h.combo, h);
@@ -126,13 +127,20 @@ function* halfOrder(halves, draw) {
   for (;;) yield* shuffle([...halves], draw);
 }
 
+/**
+ * The training stream. Its pronoun sentences alternate between the agent and the object as the
+ * referent: a skeleton takes about four times as many agent adjectives as object adjectives, and
+ * drawn in that proportion "it" would mean the agent 85 % of the time whatever the adjective.
+ */
 function* trainStream(lang, splits, { seed, count, mix }) {
   const draw = drawer(`reader-train|${lang.language}|${seed}`);
-  const halves = halfOrder(trainingHalves(lang, splits), draw);
+  const all = trainingHalves(lang, splits);
+  const halves = ['agent', 'object'].map((role) => halfOrder(all.filter((h) => h.role === role), draw));
+  let pronouns = 0;
   for (let i = 0; i < count; i++) {
     const r = draw.next();
     if (r < mix.pronoun) {
-      const h = halves.next().value;
+      const h = halves[pronouns++ % 2].next().value;
       yield pronounItem(lang, h.skeleton, h.form, h.adjective, draw.int(lang.styles), { split: 'train', pair: null, unseen: false, famous: false });
       continue;
     }
@@ -170,14 +178,15 @@ function heldAgreement(lang, split, seed, count) {
  * the verb, or the Chinese classifier) and attractor, each { text, span }).
  * dev and test: both halves of every pair, then `agreement` agreement sentences (no fillers).
  * train: a stream of `count` sentences, `mix` of each kind, none holding a held-out combination or
- * a dev or test sentence's content; the first pronoun sentences cover every training combination once.
+ * a dev or test sentence's content; its pronoun sentences alternate between agent and object
+ * referents, and the first ones cover every training combination once.
  * @param {{ language: 'en' | 'zh', split: 'train' | 'dev' | 'test', seed?: number, pairs?: number, count?: number,
  *   agreement?: number, mix?: { pronoun: number, agreement: number, filler: number } }} options
  */
 export function* sentences({ language, split, seed = DEFAULTS.seed, pairs = DEFAULTS.pairs, count = DEFAULTS.count, agreement = DEFAULTS.agreement, mix = DEFAULTS.mix }) {
   const lang = languageOf(language, 'sentences');
   checkSplit(split, SPLITS, 'sentences');
-  const splits = splitsOf(lang, seed, pairs);
+  const splits = splitsOf(lang, seed, pairs, 'sentences');
   if (split === 'train') {
     yield* trainStream(lang, splits, { seed, count, mix });
     return;

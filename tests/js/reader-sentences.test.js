@@ -65,6 +65,8 @@ describe.each(LANGUAGES)('%s splits', (language) => {
       expect(d[split].filter((s) => s.kind === 'pronoun').map((s) => s.text)).toEqual(texts);
     }
     expect(d.train).toHaveLength(DEFAULTS.count);
+    // half the training pronoun sentences point at the agent, half at the object
+    expect(Math.abs(trainPronouns.filter((s) => s.referent === 0).length * 2 - trainPronouns.length)).toBeLessThanOrEqual(1);
     for (const [kind, share] of Object.entries(DEFAULTS.mix))
       expect(d.train.filter((s) => s.kind === kind).length / DEFAULTS.count).toBeCloseTo(share, 1);
   });
