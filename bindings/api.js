@@ -21,7 +21,7 @@ import { Workspace } from './workspace.js';
 export const MEMORY_LIMIT = 1024 * 1024 * 1024;
 
 /** What only the training build ('attention-lab/training') has; the inference build explains. */
-const TRAINING_ONLY = ['attentionBackward', 'createTransformer', 'loadTransformer', 'learningRateAt', 'loadTrained', 'mlmBatch'];
+const TRAINING_ONLY = ['attentionBackward', 'createTransformer', 'loadTransformer', 'learningRateAt', 'loadTrained', 'mlmBatch', 'loadReader'];
 
 function unavailable(name) {
   return () => {

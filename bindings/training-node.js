@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 import { AttentionError } from './errors.js';
 import { load } from './load.js';
+import { readerFamily } from './reader/reader.js';
 import { TRAINING, trainingWasmFileName } from './train/builds.js';
 import { fetchCheckpoint, MAX_CHECKPOINT_BYTES, trainedFamily } from './train/trained.js';
 
@@ -17,7 +18,7 @@ export function init(options) {
   return load(
     options,
     async (simd) => ({ wasmBinary: await readFile(new URL(`./${trainingWasmFileName(simd)}`, import.meta.url)) }),
-    { ...TRAINING, families: [...TRAINING.families, trainedFamily(readCheckpoint)] },
+    { ...TRAINING, families: [...TRAINING.families, trainedFamily(readCheckpoint), readerFamily(readCheckpoint)] },
   );
 }
 

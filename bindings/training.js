@@ -2,6 +2,7 @@
 // 'attention-lab' gives, plus the backward passes, the training tasks and trainable Transformers.
 // A larger .wasm, so it is an entry of its own: a page that only runs attention never fetches it.
 import { load } from './load.js';
+import { readerFamily } from './reader/reader.js';
 import { TRAINING } from './train/builds.js';
 import { fetchCheckpoint, trainedFamily } from './train/trained.js';
 
@@ -23,6 +24,6 @@ export function init(options) {
       const url = WASM_URLS[simd ? 'simd' : 'scalar']();
       return { locateFile: () => url };
     },
-    { ...TRAINING, families: [...TRAINING.families, trainedFamily(fetchCheckpoint)] },
+    { ...TRAINING, families: [...TRAINING.families, trainedFamily(fetchCheckpoint), readerFamily(fetchCheckpoint)] },
   );
 }

@@ -28,9 +28,15 @@ const PACKAGE_FILES = [
   ...readdirSync(join(root, 'bindings', 'tasks')).filter((f) => f.endsWith('.js')).map((f) => `tasks/${f}`),
   ...readdirSync(join(root, 'bindings', 'train')).filter((f) => f.endsWith('.js')).map((f) => `train/${f}`),
   ...readdirSync(join(root, 'bindings', 'parallel')).filter((f) => f.endsWith('.js')).map((f) => `parallel/${f}`),
+  // the reader: its tokenizer, vocabulary, file format and lab.loadReader
+  ...readdirSync(join(root, 'bindings', 'reader')).filter((f) => /\.(js|d\.ts|json)$/.test(f)).map((f) => `reader/${f}`),
 ];
 // The shipped checkpoints (checkpoints/<task>.bin, written by scripts/make-checkpoints.mjs): dist/checkpoints/.
-const CHECKPOINTS = readdirSync(join(root, 'checkpoints')).filter((f) => f.endsWith('.bin'));
+// The reader's file, once made (checkpoints/reader/reader.bin), goes to dist/checkpoints/reader/.
+const CHECKPOINTS = [
+  ...readdirSync(join(root, 'checkpoints')).filter((f) => f.endsWith('.bin')),
+  ...(existsSync(join(root, 'checkpoints', 'reader')) ? readdirSync(join(root, 'checkpoints', 'reader')).filter((f) => f.endsWith('.bin')).map((f) => `reader/${f}`) : []),
+];
 // The inference builds init() loads and the training builds 'attention-lab/training' loads.
 const BUILDS = ['simd', 'scalar', 'training-simd', 'training-scalar'];
 const GLUE = BUILDS.flatMap((b) => [`attention-lab-${b}.js`, `attention-lab-${b}.wasm`]);
@@ -120,7 +126,7 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
-  for (const dir of ['ops', 'types', 'tasks', 'train', 'parallel', 'checkpoints']) mkdirSync(join(dist, dir), { recursive: true });
+  for (const dir of ['ops', 'types', 'tasks', 'train', 'parallel', 'reader', 'checkpoints', 'checkpoints/reader']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
   for (const f of CHECKPOINTS) copyFileSync(join(root, 'checkpoints', f), join(dist, 'checkpoints', f));
   buildFmaWasm();

@@ -32,7 +32,8 @@ function taskName(fn, name) {
   return name;
 }
 
-function toUrl(fn, url) {
+/** A checked URL (http(s), file, blob or data), relative to the page where there is one. */
+export function toUrl(fn, url) {
   if (!(url instanceof URL) && typeof url !== 'string') fail(INVALID_ARGUMENT, `${fn}: url must be a string or a URL, got ${url === null ? 'null' : typeof url}`);
   let parsed;
   try {

@@ -11,7 +11,7 @@ describe.each(DETERMINISTIC_BUILDS)('$name builds', ({ simd }) => {
   it('the inference build says which flavour it is and explains what only the training build has', async () => {
     const lab = await init({ simd });
     expect(lab.training).toBe(false);
-    for (const name of ['attentionBackward', 'createTransformer', 'loadTransformer', 'learningRateAt', 'loadTrained', 'mlmBatch']) {
+    for (const name of ['attentionBackward', 'createTransformer', 'loadTransformer', 'learningRateAt', 'loadTrained', 'mlmBatch', 'loadReader']) {
       let error;
       try {
         lab[name]();
