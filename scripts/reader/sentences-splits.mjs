@@ -150,7 +150,7 @@ function splitPairs({ cands, agentCombos, objectCombos, heldAgent, heldObject, a
 
 /**
  * The splits of one language: { heldOut: { dev, test } (each { agent, object }: Sets of combination
- * keys), dev, test (each { pairs, seen }), reserved: Map content → split, candidates }.
+ * keys), allHeld (their union), dev, test (each { pairs, seen }), reserved: Map content → split, attempt }.
  * Deterministic in (language, seed, pairs); `pairs` is a multiple of 10.
  */
 export function buildSplits(lang, seed, pairs) {
@@ -184,7 +184,7 @@ export function buildSplits(lang, seed, pairs) {
     const dev = splitPairs({ ...common, heldAgent: heldAgent[1], heldObject: heldObject[1], famous: null, split: 'dev' });
     if (!dev) continue;
     const heldOut = { test: { agent: heldAgent[0], object: heldObject[0] }, dev: { agent: heldAgent[1], object: heldObject[1] } };
-    return { heldOut, allHeld, test, dev, reserved, candidates: cands, attempt };
+    return { heldOut, allHeld, test, dev, reserved, attempt };
   }
   throw new Error(`buildSplits: no split of ${pairs} pairs found for '${lang.language}' with seed ${seed} in ${ATTEMPTS} attempts`);
 }
