@@ -65,7 +65,10 @@ function loadModels(fn, loadTransformer, { tokenizer, header, images }) {
   }
 }
 
-/** The text's pieces as a model reads them: <bos> first when it does, at most maxLength in all. */
+/**
+ * The text's pieces as a model reads them: <bos> first when it does, at most maxLength in all: the
+ * first ones, with the tokenizer's truncated note, or (last: predict) the last ones.
+ */
 function piecesOf(fn, tokenizer, text, { bos, maxLength }, { last = false } = {}) {
   if (typeof text !== 'string') fail(INVALID_ARGUMENT, `${fn}: text must be a string, got ${describe(text)}`);
   if (text.length === 0) fail(INVALID_ARGUMENT, `${fn}: text is empty; give at least one character`);
@@ -74,16 +77,8 @@ function piecesOf(fn, tokenizer, text, { bos, maxLength }, { last = false } = {}
   const n = all.ids.length;
   let { ids, tokens } = all;
   let truncated;
-  if (n > room) {
-    if (last) {
-      ids = ids.subarray(n - room);
-      tokens = tokens.slice(n - room);
-      truncated = { total: n, read: text.length - all.offsets[2 * (n - room)] };
-    } else {
-      const cut = tokenizer.tokenize(text, { maxLength: room });
-      ({ ids, tokens, truncated } = cut);
-    }
-  }
+  if (n > room && last) [ids, tokens] = [ids.subarray(n - room), tokens.slice(n - room)];
+  else if (n > room) ({ ids, tokens, truncated } = tokenizer.tokenize(text, { maxLength: room }));
   const read = bos ? Int32Array.of(BOS, ...ids) : ids;
   return { ids: read, tokens: bos ? [tokenizer.pieces[BOS], ...tokens] : tokens, truncated };
 }
@@ -98,7 +93,6 @@ function headColumns(W, h, heads) {
 
 function makeReader(context, lang, { tokenizer, header }, models) {
   const { selfAttention } = attentionOps(context);
-  const stack = { encoder: 'encoder', decoder: 'decoder' };
   const bos = Object.fromEntries(READER_MODELS.map((m) => [m, header.models[m].bos]));
   let projections = null; // W_Q, W_K, W_V per model and layer, read on the first trace
   let disposed = false;
@@ -112,7 +106,7 @@ function makeReader(context, lang, { tokenizer, header }, models) {
       const p = models[name].parameters();
       const layers = name === 'encoder' ? models[name].config.encoderLayers : models[name].config.decoderLayers;
       projections[name] = Array.from({ length: layers }, (_, l) => ({
-        Wq: p[`${stack[name]}.${l}.attention.w_q`], Wk: p[`${stack[name]}.${l}.attention.w_k`], Wv: p[`${stack[name]}.${l}.attention.w_v`],
+        Wq: p[`${name}.${l}.attention.w_q`], Wk: p[`${name}.${l}.attention.w_k`], Wv: p[`${name}.${l}.attention.w_v`],
       }));
     }
     return projections[name][layer];
