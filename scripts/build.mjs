@@ -126,8 +126,9 @@ export function buildWasm() {
   // without its matching .wasm for longer than two renames.
   for (const f of GLUE) copyFileSync(join(wasmBuild, f), join(dist, `.${f}.tmp`));
   for (const f of GLUE) renameSync(join(dist, `.${f}.tmp`), join(dist, f));
-  for (const dir of ['ops', 'types', 'tasks', 'train', 'parallel', 'reader', 'checkpoints', 'checkpoints/reader']) mkdirSync(join(dist, dir), { recursive: true });
+  for (const dir of ['ops', 'types', 'tasks', 'train', 'parallel', 'reader', 'checkpoints']) mkdirSync(join(dist, dir), { recursive: true });
   for (const f of PACKAGE_FILES) copyFileSync(join(root, 'bindings', f), join(dist, f));
+  if (CHECKPOINTS.some((f) => f.startsWith('reader/'))) mkdirSync(join(dist, 'checkpoints', 'reader'), { recursive: true });
   for (const f of CHECKPOINTS) copyFileSync(join(root, 'checkpoints', f), join(dist, 'checkpoints', f));
   buildFmaWasm();
 }
