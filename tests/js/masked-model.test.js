@@ -77,18 +77,14 @@ describe('a toy denoising task on the SIMD training build', () => {
     task = mirrorTask();
   });
 
-  it('an encoder-only model learns a masked token from the right within seconds; a causal one cannot', () => {
+  it('an encoder-only model learns a masked token from the right; a causal one cannot', () => {
     const STEPS = 600;
-    const start = performance.now();
     const mlm = train(lab, task, 'mlm', STEPS);
-    const seconds = (performance.now() - start) / 1000;
     const probe = firstHalfProbe(task, 99);
     const learned = mlm.evaluate(probe).accuracy;
     const validation = mlm.evaluate(task.batch({ seed: 1, size: 256, split: 'validation' })).accuracy;
-    console.log(`mirror task: ${STEPS} steps of 64 rows in ${seconds.toFixed(2)} s; first-half accuracy ${learned.toFixed(3)}, masked-batch accuracy ${validation.toFixed(3)}`);
     expect(learned).toBeGreaterThanOrEqual(task.goal.value);
     expect(validation).toBeGreaterThanOrEqual(0.9);
-    expect(seconds).toBeLessThan(20);
     // The same steps on a decoder-only model: a first-half token is a guess among 8.
     const lm = train(lab, task, 'lm', STEPS);
     const causal = lm.evaluate(probe).accuracy;
