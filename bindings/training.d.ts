@@ -8,7 +8,7 @@ import type { TaskOps } from './types/tasks.js';
 import type { TrainingOps } from './types/training.js';
 
 export * from './index.js';
-export type { AttendResult } from './types/training.js';
+export type { AttendOptions, AttendResult } from './types/training.js';
 export type { MlmBatchOptions } from './types/tasks.js';
 export type { LoadReaderOptions, Reader, ReaderAttendOptions, ReaderAttendResult, ReaderFacts, ReaderHead, ReaderLanguage, ReaderModelName, ReaderPrediction } from './reader/reader.js';
 

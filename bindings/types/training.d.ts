@@ -151,6 +151,18 @@ export interface AttendResult {
   attention: Matrix[][];
   /** n × vocabSize: row i the logits of the prediction at position i. */
   logits: Matrix;
+  /**
+   * With `{ inputs: true }`: inputs[layer], the n × dModel input of that layer's self-attention (the
+   * residual stream, after the layer norm when the model is pre-norm), from which each head's Q, K, V
+   * are its columns of W_Q, W_K, W_V times it.
+   */
+  inputs?: Matrix[];
+}
+
+/** Options of {@link TransformerModel.attend}. */
+export interface AttendOptions {
+  /** Also return each layer's self-attention input (`AttendResult.inputs`). Default false. */
+  inputs?: boolean;
 }
 
 export interface GenerateResult {
@@ -206,7 +218,7 @@ export interface TransformerModel {
    * Throws an AttentionError (INVALID_ARGUMENT) for a 'seq2seq' model, empty ids, more than maxLength
    * ids or an id outside the vocabulary (naming it).
    */
-  attend(ids: TokenRow): AttendResult;
+  attend(ids: TokenRow, options?: AttendOptions): AttendResult;
   /** A versioned image of the config, the step count and the parameters (not Adam's moments). */
   save(options?: SaveOptions): Uint8Array;
   /** Frees the model's memory; every later call throws an AttentionError with code DISPOSED. */
