@@ -16,8 +16,13 @@ const { DISPOSED, INVALID_ARGUMENT } = AttentionError.codes;
 const FN = 'loadReader';
 const KINDS = { encoder: 'mlm', decoder: 'lm' };
 
-/** The shipped reader's URL (one static URL, so a bundler ships the file). */
-export const readerUrl = () => new URL('../checkpoints/reader/reader.bin', import.meta.url);
+// The shipped reader's file. Not yet a literal in `new URL(…, import.meta.url)`: webpack requires a
+// literal's file to exist, and no trained reader ships yet. With the first shipped reader.bin write it
+// as a literal, so that bundlers emit the file as they do the other checkpoints.
+const READER_FILE = '../checkpoints/reader/reader.bin';
+
+/** The shipped reader's URL. */
+export const readerUrl = () => new URL(READER_FILE, import.meta.url);
 
 const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : String(x));
 
