@@ -12,17 +12,14 @@ import { checkOptions, nearestName } from '../validate.js';
 import { BOS } from './tokenizer.js';
 import { checkHeadRanges, parseReader, READER_LANGUAGES, READER_MODELS } from './bundle.js';
 
-const { DISPOSED, INVALID_ARGUMENT } = AttentionError.codes;
+const { DISPOSED, INVALID_ARGUMENT, UNAVAILABLE } = AttentionError.codes;
 const FN = 'loadReader';
 const KINDS = { encoder: 'mlm', decoder: 'lm' };
 
-// The shipped reader's file. Not yet a literal in `new URL(…, import.meta.url)`: webpack requires a
-// literal's file to exist, and no trained reader ships yet. With the first shipped reader.bin write it
-// as a literal, so that bundlers emit the file as they do the other checkpoints.
-const READER_FILE = '../checkpoints/reader/reader.bin';
-
-/** The shipped reader's URL. */
-export const readerUrl = () => new URL(READER_FILE, import.meta.url);
+// No trained reader ships in the package yet. When one does, it is read from
+// ../checkpoints/reader/reader.bin beside this module, named by a literal URL relative to
+// import.meta.url so that bundlers emit the file as they do the other checkpoints (webpack requires
+// such a literal's file to exist, so the literal comes with the file).
 
 const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : String(x));
 
@@ -37,7 +34,8 @@ function language(fn, value = 'en') {
 
 async function readerBytes(fn, bytes, url, read) {
   if (bytes !== undefined && url !== undefined) fail(INVALID_ARGUMENT, `${fn}: give bytes or url, not both`);
-  if (bytes === undefined) return read(fn, url === undefined ? readerUrl() : toUrl(fn, url));
+  if (bytes === undefined && url === undefined) fail(UNAVAILABLE, `${fn}: no trained reader ships in this version of the package yet; give { bytes } or { url } of a reader file (reader.bin)`);
+  if (bytes === undefined) return read(fn, toUrl(fn, url));
   if (!(bytes instanceof Uint8Array)) fail(INVALID_ARGUMENT, `${fn}: bytes must be a Uint8Array (the contents of reader.bin), got ${describe(bytes)}`);
   // Before anything is copied into the heap.
   if (bytes.length > MAX_CHECKPOINT_BYTES) fail(INVALID_ARGUMENT, `${fn}: bytes holds ${bytes.length} bytes, more than a reader (at most ${MAX_CHECKPOINT_BYTES})`);
