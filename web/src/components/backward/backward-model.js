@@ -12,7 +12,6 @@ import { stepsById } from '../../trace-view.js';
 // settings table (config.js) holds them.
 const SCORE_SCALE = panelSetting('backward', 'score-scale');
 export const SCALE_FACTORS = SCORE_SCALE.choices;
-export const DEFAULT_FACTOR = SCORE_SCALE.default;
 
 /** The steps in the order the panel shows them: the forward recap, then the backward pass. */
 export const STEP_KEYS = ['S', 'P', 'O', 'dO', 'dV', 'dP', 'dS', 'dQ', 'dK'];
