@@ -5,6 +5,8 @@
 //                    missing; as root on Debian/Ubuntu it installs them, elsewhere this
 //                    prints the command to run and exits 1
 //   npm packages     `npm ci` when node_modules is absent or older than package-lock.json
+//   corpora          (test) the reader's text packages, `npm ci --prefix corpora` likewise: the reader's
+//                    tests read its held-out text; nothing of them ships
 // ATTENTION_LAB_SETUP=check installs nothing, only reports what is missing.
 // Usage: node scripts/setup.mjs [start|test]   (the profile: what npm start or npm test needs)
 import { spawnSync } from 'node:child_process';
@@ -53,25 +55,27 @@ function setUpSystem(profile) {
   if (r.status !== 0) throw new SetupError(`attention-lab: bash ${INSTALL} ${profile} failed (exit ${r.status ?? r.signal}); see its output above`);
 }
 
-/** True when node_modules is missing or older than package-lock.json (npm's own record of the last install). */
-export function npmPackagesStale() {
-  const installed = join(root, 'node_modules', '.package-lock.json');
+/** True when `dir`'s node_modules is missing or older than its package-lock.json (npm's own record of the last install). */
+export function npmPackagesStale(dir = '.') {
+  const installed = join(root, dir, 'node_modules', '.package-lock.json');
   if (!existsSync(installed)) return true;
-  return statSync(installed).mtimeMs < statSync(join(root, 'package-lock.json')).mtimeMs;
+  return statSync(installed).mtimeMs < statSync(join(root, dir, 'package-lock.json')).mtimeMs;
 }
 
-function setUpNpm(profile) {
-  if (!npmPackagesStale()) return;
-  if (process.env.ATTENTION_LAB_SETUP === 'check') throw new SetupError(`attention-lab: npm ${profile} needs the npm packages, not installed or older than package-lock.json; run \`npm ci\`, then npm ${profile} again`);
-  console.log('attention-lab: installing the npm packages (npm ci)');
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  if (r.error || r.status !== 0) throw new SetupError(`attention-lab: npm ci failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); see its output above`);
+function setUpNpm(profile, dir = '.') {
+  if (!npmPackagesStale(dir)) return;
+  const command = dir === '.' ? 'npm ci' : `npm ci --prefix ${dir}`;
+  if (process.env.ATTENTION_LAB_SETUP === 'check') throw new SetupError(`attention-lab: npm ${profile} needs the npm packages${dir === '.' ? '' : ` of ${dir}/`}, not installed or older than package-lock.json; run \`${command}\`, then npm ${profile} again`);
+  console.log(`attention-lab: installing the npm packages (${command})`);
+  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', ...(dir === '.' ? [] : ['--prefix', dir])], { cwd: root, stdio: 'inherit' });
+  if (r.error || r.status !== 0) throw new SetupError(`attention-lab: ${command} failed (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); see its output above`);
 }
 
 /** Install what `npm <profile>` needs, or throw a SetupError saying how. */
 export function setUp(profile = 'test') {
   setUpSystem(profile);
   setUpNpm(profile);
+  if (profile === 'test') setUpNpm(profile, 'corpora');
 }
 
 /** setUp for a command line: on failure one line on stderr and exit 1, never a stack trace. */

@@ -28,7 +28,7 @@ export const RECIPE = Object.freeze({
   // A causal decoder trained on windows of the corpora (and a share of generated sentences), next piece.
   decoder: Object.freeze({
     config: Object.freeze({ ...shared, kind: 'lm', dModel: 96, heads: 4, dFF: 384, decoderLayers: 4 }),
-    steps: 5_000,
+    steps: 3_500,
     rows: 24,
     corpusShare: 0.85,
     learningRate: 2e-3,

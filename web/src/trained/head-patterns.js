@@ -8,6 +8,13 @@
 /** The patterns of self-attention (encoder or decoder) and of cross-attention, in order of preference on a tie. */
 export const SELF_KINDS = ['previous-token', 'first-token', 'diagonal', 'punctuation', 'induction'];
 export const CROSS_KINDS = ['alignment', 'first-token'];
+/**
+ * The reader's self-attention patterns (scripts/reader/heads.mjs): the ones above, the noun a pronoun
+ * refers to (ctx.referent: { at, columns }, the pronoun's row and the referent's pieces), and the same
+ * place in the previous line (a line ends at one of LINE_ENDS: a poem's line in Chinese).
+ */
+export const READER_KINDS = [...SELF_KINDS, 'pronoun-referent', 'line-position'];
+const LINE_ENDS = new Set(['，', '。', '！', '？', '；', '↵', ',', '.', '!', '?', ';']);
 /** A head whose best pattern scores below this is captioned "no clear pattern". */
 export const CLEAR = 0.5;
 
@@ -37,11 +44,31 @@ function columns(kind, i, ctx) {
     case 'induction':
       // the token after an earlier occurrence of this row's token (not the row itself or the one before)
       return all((j) => j >= 1 && j < i && cols[j - 1] === rows[i]);
+    case 'pronoun-referent':
+      return ctx.referent && ctx.referent.at === i ? ctx.referent.columns : null;
+    case 'line-position': {
+      const j = samePlaceAbove(cols, i);
+      return j === null || j >= seen ? null : [j];
+    }
     case 'alignment':
       return ctx.writes[i] === undefined ? null : all((j) => cols[j] === ctx.writes[i]);
     default:
       throw new Error(`head-patterns: no pattern ${kind}`);
   }
+}
+
+/**
+ * The column at row i's place in the line before its own (lines end after a LINE_ENDS token), or null
+ * in the first line or where the line before is shorter.
+ */
+export function samePlaceAbove(tokens, i) {
+  let start = i; // row i's line starts at `start`
+  while (start > 0 && !LINE_ENDS.has(tokens[start - 1])) start--;
+  if (start === 0) return null;
+  let before = start - 1; // the line before starts at `before`
+  while (before > 0 && !LINE_ENDS.has(tokens[before - 1])) before--;
+  const j = before + (i - start);
+  return j < start ? j : null;
 }
 
 /**
