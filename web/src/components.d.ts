@@ -118,7 +118,7 @@ export declare class AttentionScaling extends AttentionElement {}
 /** `<attention-pooling>`: attention cues (D2L 10.1: the identity and a random softmax as weights), then non-parametric and parametric attention pooling (Nadaraya-Watson kernel regression). Extra attributes: `kernel` (`gaussian`, `boxcar`, `epanechnikov`, `constant`), `bandwidth` (> 0, default 1), `query` (0–5). Fires `attention-pooling` with `{ kernel, bandwidth, query }`. */
 export declare class AttentionPooling extends AttentionElement {}
 
-/** `<attention-heads>`: every head's weights, the concatenation and the W_O output. */
+/** `<attention-heads>`: every head's weights, the concatenation and the W_O output. Extra attributes: `weights` (`random`, default; `trained`: one layer of the shipped grammar model; `reader`: the model view of the reader trained on real text, every layer × head, fetched with the training build only then), `layer`, `reader-model` (`encoder`, default, or `decoder`). */
 export declare class AttentionHeads extends AttentionElement {}
 
 /** `<attention-cross>`: encoder-decoder (cross) attention: queries from `sentence` (target, n tokens), keys and values from `source` (m tokens, at most 128); n×m weights. Extra attributes: `source` (default 小猫坐在垫子上; `the cat sat on the mat` when the language is Chinese), `scoring` (`dot`, default, or `additive`: Bahdanau), `valid-lens` (one valid length per target row, e.g. `2 0 7`; 2-D valid lengths), `weights` (`random`, default, or `trained`: the shipped dates checkpoint, fetched with the training build only then, shows its output and cross-attention for `date`, default `December 1, 2026`, or `2026年12月1日` when the language is Chinese). Fires `attention-cross` with `{ source, scoring, weights, date }`. */
@@ -257,7 +257,7 @@ export interface AttentionPanelSettings {
   crossDate?: string;
   /** attention-steps `weights` (`random` or `trained`: layer 0 of the shipped grammar model). */
   stepsWeights?: string;
-  /** attention-heads `weights` (`random` or `trained`: the shipped grammar model's heads) and `layer` (0-based, trained only). */
+  /** attention-heads `weights` (`random`, `trained`: the shipped grammar model's heads, or `reader`: every layer × head of the reader trained on real text) and `layer` (0-based, trained only). */
   headsWeights?: string;
   headsLayer?: string;
   /** attention-transformer `weights` (`random` or `trained`: a layer of the shipped grammar model, pre-norm) and `layer` (0-based). */
@@ -266,6 +266,8 @@ export interface AttentionPanelSettings {
   /** attention-backward `weights` (`random` or `trained`: a head of the shipped grammar model) and `layer` (0-based). */
   backwardWeights?: string;
   backwardLayer?: string;
+  /** attention-heads `reader-model` (`encoder` or `decoder`: the reader's model shown with weights `reader`). */
+  headsReaderModel?: string;
 }
 
 /**

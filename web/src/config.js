@@ -74,6 +74,9 @@ export const VIEW_FIELDS = [
  * is read when the module loads).
  */
 const WEIGHTS = { type: 'choice', choices: ['random', 'trained'], default: 'random' };
+// 'reader': the encoder and decoder trained on real text (lab.loadReader), for the panels that show them.
+const READER_WEIGHTS = { ...WEIGHTS, choices: [...WEIGHTS.choices, 'reader'] };
+const READER_MODEL = { type: 'choice', choices: ['encoder', 'decoder'], default: 'encoder', rule: 'weights="reader" only' };
 const LAYER = { type: 'integer', min: 0, max: 1, default: 0, rule: 'kept within the trained model\'s layers' };
 const short = { written: 16, applied: 16 };
 export const PANEL_SETTINGS = [
@@ -111,12 +114,13 @@ export const PANEL_SETTINGS = [
   { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', ...WEIGHTS, ...short },
   { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', type: 'text', max: 64, default: null, rule: 'an example date in the page\'s language', written: 64, applied: 64 },
   { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', ...WEIGHTS, ...short },
-  { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', ...WEIGHTS, ...short },
+  { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', ...READER_WEIGHTS, ...short },
   { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', ...LAYER, ...short },
   { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', ...WEIGHTS, ...short },
   { property: 'transformerLayer', key: 'tfl', panel: 'transformer', attribute: 'layer', ...LAYER, ...short },
   { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', ...WEIGHTS, ...short },
   { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', ...LAYER, ...short },
+  { property: 'headsReaderModel', key: 'hrm', panel: 'heads', attribute: 'reader-model', ...READER_MODEL, ...short },
 ];
 
 /** The panels a setting's row says it changes: `usedBy`, or the panel it belongs to (and `alsoPanels`). */

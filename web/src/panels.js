@@ -9,7 +9,7 @@
 // (docs/architecture.md, "Where a change goes").
 export const PANELS = [
   { id: 'steps', tag: 'attention-steps', module: './components/steps/attention-steps.js', strings: ['steps', 'heads', 'trained'] },
-  { id: 'heads', tag: 'attention-heads', module: './components/attention-heads.js', strings: ['heads', 'steps', 'trained'] },
+  { id: 'heads', tag: 'attention-heads', module: './components/attention-heads.js', strings: ['heads', 'steps', 'trained', 'reader'] },
   { id: 'compare', tag: 'attention-compare', module: './components/attention-compare.js', strings: ['compare'] },
   { id: 'scaling', tag: 'attention-scaling', module: './components/attention-scaling.js', strings: ['scaling'] },
   { id: 'pooling', tag: 'attention-pooling', module: './components/pooling/attention-pooling.js', strings: ['pooling'] },

@@ -18,17 +18,32 @@ export function getTrainingLab() {
   return pending;
 }
 
+/**
+ * `load()` once per `key` in `cache`, shared by every caller; a failed load is forgotten, so the
+ * next call tries again.
+ */
+export function loadOnce(cache, key, load) {
+  if (!cache.has(key))
+    cache.set(key, load().catch((error) => {
+      cache.delete(key);
+      throw error;
+    }));
+  return cache.get(key);
+}
+
 const trained = new Map();
 
 /**
  * The training build and a shipped checkpoint's model (lab.loadTrained(name)), loaded once and
  * shared by every panel: { lab, model }. A failed load is tried again on the next call.
  */
-export function getTrained(name) {
-  if (!trained.has(name))
-    trained.set(name, getTrainingLab().then(async (lab) => ({ lab, model: await lab.loadTrained(name) })).catch((error) => {
-      trained.delete(name);
-      throw error;
-    }));
-  return trained.get(name);
-}
+export const getTrained = (name) => loadOnce(trained, name, () => getTrainingLab().then(async (lab) => ({ lab, model: await lab.loadTrained(name) })));
+
+const readers = new Map();
+
+/**
+ * The training build and the shipped reader in `language` ('en' or 'zh-CN': lab.loadReader, the
+ * encoder and decoder trained on real text), loaded once per language and shared by every panel:
+ * { lab, reader }. A failed load is tried again on the next call.
+ */
+export const getReader = (language) => loadOnce(readers, language, () => getTrainingLab().then(async (lab) => ({ lab, reader: await lab.loadReader({ language }) })));

@@ -7,7 +7,7 @@
 // The settings and their URL keys are the tables of config.js; the controls are built
 // in explorer-controls.js.
 import { AttentionElement } from '../base.js';
-import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, VIEW_FIELDS } from '../config.js';
+import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, VIEW_FIELDS, panelSetting, settingValue } from '../config.js';
 import { decodeMatrixText, encodeMatrixText } from '../state.js';
 import { loadPanel } from '../panel-loader.js';
 import { EXPLORER_TAG, PANELS, panelById } from '../panels.js';
@@ -294,7 +294,9 @@ export class AttentionExplorer extends AttentionElement {
     const { fields, fold, summary, typedDetails, panels } = this.#ui;
     const t = this.t;
     const active = this.panel;
-    const trained = panels[active]?.getAttribute('weights') === 'trained';
+    // Trained weights of either kind (the grammar model, or the reader trained on real text) read the sentence alone.
+    const weights = panelSetting(active, 'weights');
+    const trained = Boolean(weights) && settingValue(weights, panels[active]?.getAttribute('weights')) !== weights.default;
     const shown = new Set(settingsShown(active, trained));
     const values = [];
     for (const { attribute, property } of CONFIG_FIELDS) {

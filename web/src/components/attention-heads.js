@@ -2,6 +2,8 @@
 // concatenated head outputs and the output after W_O, from one traced call.
 // weights="trained": the heads of one layer (`layer`) of the shipped grammar model on the
 // sentence (steps/trained-grammar.js, trained/grammar-stream.js).
+// weights="reader": the model view of the reader trained on real text, every layer × head of its
+// encoder or decoder (`reader-model`) at once (steps/trained-reader.js, reader-model-view.js).
 import { AttentionElement } from '../base.js';
 import { el } from '../dom.js';
 import { cellArithmetic } from '../cell-arithmetic.js';
@@ -14,6 +16,9 @@ import { traceMask, traceStep } from '../trace-view.js';
 import { dkRelation } from './steps/dk-relation.js';
 import { headMark } from './steps/trace-steps.js';
 import { DEFAULT_GRAMMAR, TrainedGrammar } from './steps/trained-grammar.js';
+import { TrainedReader } from './steps/trained-reader.js';
+import { READER_VIEW_CSS, readerModelView } from './reader-model-view.js';
+import { adoptPanelStyles } from '../panel-styles.js';
 
 /** Column labels d1, d2, … (counted from 1, as heads are). */
 const dims = (n) => Array.from({ length: n }, (_, j) => `d${j + 1}`);
@@ -40,8 +45,17 @@ export class AttentionHeads extends AttentionElement {
   #grid = null;
   #row = null;
   #trained = new TrainedGrammar(this, { panel: 'heads', layers: true });
+  #reader = new TrainedReader(this, { panel: 'heads' });
+  /** The model view's kept parts (reader-model-view.js). */
+  #readerUi = { pool: new Map(), maps: new Map() };
+
+  constructor() {
+    super();
+    adoptPanelStyles(this.shadowRoot, READER_VIEW_CSS);
+  }
 
   render(lab) {
+    if (this.#reader.on) return this.#renderReader();
     const used = this.#trained.use(this.config(), this.inputs);
     const model = buildModel(used.config, used.inputs, { accepts: ['seeded', 'x', 'qkv', 'weights'] });
     const { X, Wq, Wk, Wv, Wo, mask, config } = model;
@@ -51,6 +65,17 @@ export class AttentionHeads extends AttentionElement {
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
     place(root, [...this.#heading(model), ...this.#trained.nodes(this.t), this.#headsGrid(result, model), ...this.#outputs(result, model)]);
+  }
+
+  /** weights="reader": the heading, the weights choice, the reader's notes and its model view (once loaded). */
+  #renderReader() {
+    const { t, language: lang } = this;
+    const root = this.root;
+    if (root.getAttribute('lang') !== lang) root.setAttribute('lang', lang);
+    const heading = [this.keep('h2', lang, () => el('h2', { text: t('heads.heading') })), this.keep('intro', lang, () => el('p', { class: 'intro', text: t('heads.intro') }))];
+    const loaded = this.#reader.use();
+    const shown = loaded && readerModelView({ t, language: lang, reader: loaded.reader, sentence: this.#reader.sentence, model: this.#reader.model, ui: this.#readerUi });
+    place(root, [...heading, ...this.#trained.nodes(t), ...this.#reader.nodes(t, shown?.view.truncated), ...(shown?.nodes ?? [])]);
   }
 
   /** Heading, introduction, the formula for h heads, the d_k relation, a note on the author's numbers and (one head) a note. */

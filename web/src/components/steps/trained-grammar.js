@@ -6,7 +6,7 @@
 // W_Q, W_K, W_V, W_O under a causal mask: the panel's usual steps then run on these numbers.
 // The reader's sentence is read with the model's vocabulary (words matched without regard to case,
 // tokenize.js) and kept when trained weights are chosen: the model's example is offered with a button.
-import { DEFAULT_SENTENCE } from '../../config.js';
+import { DEFAULT_SENTENCE, panelSetting, settingValue } from '../../config.js';
 import { el } from '../../dom.js';
 import { errorText } from '../../error-text.js';
 import { unknownPieces, vocabularyPieces } from '../../tokenize.js';
@@ -123,10 +123,11 @@ export class TrainedGrammar {
   /** The weights choice (and layer picker) and, with trained weights, what they are (or that they are loading, or failed). */
   nodes(t) {
     const key = (name) => `${this.#panel}.${name}`;
-    this.#select ??= this.#build('weights', ['random', 'trained'], (v) => this.#host.setAttribute('weights', v));
-    this.#select.value = this.on ? 'trained' : 'random';
-    this.#select.options[0].textContent = t(key('weights.random'));
-    this.#select.options[1].textContent = t(key('weights.trained'));
+    // The choices are the settings table's (a panel that offers the reader has a third).
+    const row = panelSetting(this.#panel, 'weights');
+    this.#select ??= this.#build('weights', row.choices, (v) => this.#host.setAttribute('weights', v));
+    this.#select.value = settingValue(row, this.#host.getAttribute('weights'));
+    row.choices.forEach((choice, k) => (this.#select.options[k].textContent = t(key(`weights.${choice}`))));
     this.#select.previousSibling.textContent = t(key('weights'));
     const out = [this.#select.parentNode];
     if (!this.on) return out;

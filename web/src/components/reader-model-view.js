@@ -1,0 +1,88 @@
+// The heads panel's model view of the reader (weights="reader"): every layer × head of the chosen
+// model at once, as BertViz's model view (layer rows, head columns), each a small heatmap of
+// reader.attend's weights with the reader's pieces as its labels, captioned with what reader.heads
+// measured of it (its label in the page's language, its score as a percent), the head chosen for
+// the pronoun goal (reader.facts.pronounHead) marked; under the decoder's maps its most probable
+// next pieces (reader.predict). The data comes from trained/reader-view.js (no DOM).
+import { el } from '../dom.js';
+import { markOneScale } from '../colors.js';
+import { createHeatmap, place } from '../heatmap.js';
+import { later } from '../scheduler.js';
+import { TOP_K, captionParts, modelView, predictions } from '../trained/reader-view.js';
+
+/** The panel's own rules for the grid (adopted by attention-heads.js). */
+export const READER_VIEW_CSS = `
+.reader-grid { display: grid; grid-template-columns: repeat(var(--_heads, 2), max-content); gap: 0.75rem; overflow-x: auto; max-width: 100%; }
+.reader-map { min-width: 0; padding: 0.25rem; border: 2px solid transparent; border-radius: 0.3rem; }
+.reader-map[data-pronoun] { border-color: var(--_hl, #d1008f); }
+.reader-map figure.heatmap { margin: 0; }
+.reader-map .map-caption { margin: 0.2rem 0 0; font-size: 0.85rem; max-width: 18rem; }
+.reader-map .pronoun-mark { display: block; font-weight: 600; }
+.reader-pieces ol.pieces { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.25rem 0; padding: 0; list-style: none; }
+.reader-pieces ol.pieces li { padding: 0 0.3rem; border: 1px solid var(--_border, #999); border-radius: 0.2rem; font-family: var(--_mono, monospace); white-space: pre; }
+.reader-predictions ol { margin: 0.25rem 0; padding-inline-start: 1.5rem; }
+.reader-predictions li { display: list-item; }
+.reader-predictions .piece { font-family: var(--_mono, monospace); white-space: pre; }
+@media (max-width: 40rem) { .reader-grid { grid-template-columns: max-content; } }
+`;
+
+/**
+ * The model view's nodes: the note on what is shown, the grid of maps and (decoder) the predictions.
+ * `ui` is the caller's, kept between renders: { pool (heatmaps by slot), maps (wrappers by slot) }.
+ * Returns { nodes, view } (view: modelView's result, for the notes its caller shows).
+ */
+export function readerModelView({ t, language, reader, sentence, model, ui }) {
+  const key = `${language}\u0000${model}\u0000${sentence}`;
+  const view = (ui.last?.key === key && ui.last.reader === reader ? ui.last : null) ?? { key, reader, ...modelView(reader, sentence, model) };
+  ui.last = view;
+  ui.grid ??= el('div', { class: 'reader-grid', part: 'heads', 'data-role': 'reader-grid' });
+  ui.grid.style.setProperty('--_heads', String(view.heads));
+  ui.grid.dataset.model = model;
+  const { tokens, mask } = view;
+  // One colour is one weight in every map (colors.js markOneScale: the maps are this view's own), so the maps compare at a glance.
+  const shown = (view.shown ??= markOneScale(view.maps.map((m) => m.matrix), view.maps.map(() => mask)));
+  const cells = view.maps.map((m, k) => {
+    const slot = `${model} ${m.layer} ${m.head}`;
+    const name = t('reader.mapName', { layer: m.layer + 1, head: m.head + 1 });
+    const heat = createHeatmap({ t, name, file: `reader-${model}-layer-${m.layer + 1}-head-${m.head + 1}`, matrix: shown[k], mask, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: true, exportable: false, pool: ui.pool, slot, base: 1 });
+    let box = ui.maps.get(slot);
+    if (!box) {
+      box = el('div', { class: 'reader-map', 'data-layer': String(m.layer), 'data-head': String(m.head) }, el('p', { class: 'map-caption', 'data-role': 'map-caption' }));
+      ui.maps.set(slot, box);
+    }
+    const caption = box.lastChild;
+    const parts = captionParts(m.entry, m.layer, m.head, language);
+    const text = t(m.entry ? 'reader.caption' : 'reader.captionNone', parts);
+    if (m.pronoun) box.dataset.pronoun = '';
+    else delete box.dataset.pronoun;
+    caption.replaceChildren(...(m.pronoun ? [el('span', { class: 'pronoun-mark', 'data-role': 'pronoun-mark', text: t('reader.pronounHead') })] : []), text);
+    place(box, [heat.el, caption]);
+    return box;
+  });
+  place(ui.grid, cells);
+  const nodes = [el('p', { class: 'note', 'data-role': 'reader-honest', text: t(`reader.view.${model}`, { layers: view.layers, heads: view.heads }) }), ui.grid];
+  if (model === 'decoder') nodes.push(predictionBox(t, ui, reader, sentence, key));
+  return { nodes, view };
+}
+
+/**
+ * The decoder's most probable next pieces, each with its probability: a second pass of the decoder
+ * (reader.predict), run when the page is next idle (scheduler.js `later`, which the settled signal
+ * waits for) so that the maps reach the screen first; the box is aria-busy until then.
+ */
+function predictionBox(t, ui, reader, sentence, key) {
+  const box = (ui.predictions ??= el('div', { class: 'note reader-predictions', 'data-role': 'reader-predictions' }, el('p'), el('ol')));
+  box.firstChild.textContent = t('reader.predictions', { count: TOP_K });
+  const fill = (list) => box.lastChild.replaceChildren(...list.map((p) => el('li', { 'data-id': String(p.id), 'data-probability': String(p.probability) }, el('span', { class: 'piece', text: p.token }), ` ${t('reader.probability', { percent: p.percent })}`)));
+  if (ui.predicted?.key === key && ui.predicted.reader === reader) {
+    fill(ui.predicted.list);
+    return box;
+  }
+  box.setAttribute('aria-busy', 'true');
+  later(box, () => {
+    ui.predicted = { key, reader, list: predictions(reader, sentence) };
+    fill(ui.predicted.list);
+    box.removeAttribute('aria-busy');
+  });
+  return box;
+}
