@@ -5,7 +5,8 @@
 // its score as a percent, the pronoun head of reader.facts is the one marked, the piece strip is
 // reader.tokenize's, the predictions are reader.predict's; a sentence longer than the model reads
 // gets the library's truncated note; the reader is fetched only once chosen; Chinese; the built
-// site's URL keys and the accessibility audit. The numbers are never a trained value: the shipped
+// site's URL keys and the accessibility audit. <attention-steps weights="reader">: the chosen
+// layer's and head's steps are reader.attend's trace, through the encoder/decoder, layer and head pickers. The numbers are never a trained value: the shipped
 // file may be retrained.
 import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
@@ -168,5 +169,56 @@ describe('attention-heads weights="reader": the model view of the reader trained
     expect(r.low).toEqual([]);
     expect(problems).toEqual({ console: [], external: [] });
     await context.close();
+  });
+
+  test('the steps panel: the chosen layer and head’s steps are reader.attend’s trace, through the model, layer and head pickers', async () => {
+    const STEPS = `(() => document.querySelector('attention-steps'))()`;
+    const w = await componentPage(b.browser, s.url, `<attention-steps weights="reader" step="weights" layer="1" head="1" sentence="${ANIMAL}"></attention-steps>`, { selector: 'attention-steps' });
+    const stepShown = async (want) => {
+      await w.page.waitForFunction(([p, key]) => eval(p).shadowRoot.querySelector('[data-role="reader-steps"]')?.textContent.includes(key), [STEPS, want], { timeout: 60_000, polling: 100 });
+      await settled(w.page);
+      return w.page.evaluate((p) => {
+        const root = eval(p).shadowRoot;
+        const f = root.querySelector('figure[data-role="main"]');
+        return {
+          about: root.querySelector('[data-role="reader-steps"]').textContent,
+          step: root.querySelector('#step-panel').dataset.step,
+          keys: [...root.querySelectorAll('[role="tab"]')].map((tab) => tab.id.replace(/^tab-/, '')),
+          rows: [...f.querySelectorAll('tbody th')].map((th) => th.textContent),
+          values: [...f.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value)),
+          layers: [...root.querySelectorAll('#layer option')].map((o) => o.value),
+          pieces: [...root.querySelectorAll('[data-role="reader-pieces"] li')].map((li) => li.textContent),
+        };
+      }, STEPS);
+    };
+    /** The shown step equals the library's trace of that head, and its weights are reader.attend's map. */
+    const expectStep = (view, model, layer, head, id) => {
+      const run = readers.en.attend(ANIMAL, { model, trace: true });
+      const want = run.steps[layer][head].find((st) => st.id === id).matrix;
+      expect(view.step).toBe(id);
+      expect(view.keys).toEqual(run.steps[layer][head].map((st) => st.id));
+      expect(view.rows).toEqual(run.tokens);
+      expect(view.values.length).toBe(want.rows * want.cols);
+      view.values.forEach((v, k) => expect(Math.abs(v - want.data[k]), `${model} ${layer} ${head} ${id} cell ${k}`).toBeLessThan(1e-5 * Math.max(1, Math.abs(want.data[k]))));
+      expect(view.layers.length).toBe(model === 'encoder' ? readers.en.models.encoder.encoderLayers : readers.en.models.decoder.decoderLayers);
+      expect(view.pieces).toEqual(readers.en.tokenize(ANIMAL).tokens);
+      if (id === 'weights') {
+        const n = want.rows;
+        for (let i = 0; i < n; i++) expect(Math.abs(view.values.slice(i * n, (i + 1) * n).reduce((a, v) => a + v, 0) - 1)).toBeLessThan(1e-5);
+        run.attention[layer][head].data.forEach((v, k) => expect(Math.abs(view.values[k] - v)).toBeLessThan(1e-6));
+      }
+    };
+    expectStep(await stepShown('head 2 of layer 2'), 'encoder', 1, 1, 'weights');
+    await w.page.locator('attention-steps #reader-model').selectOption('decoder');
+    expectStep(await stepShown('decoder'), 'decoder', 1, 1, 'weights');
+    await w.page.locator('attention-steps #layer').selectOption('3');
+    const last = await stepShown('layer 4');
+    expect(await w.page.evaluate((p) => eval(p).getAttribute('layer'), STEPS)).toBe('3');
+    expectStep(last, 'decoder', 3, 1, 'weights');
+    await w.page.locator('attention-steps select[data-key="head"]').selectOption('0');
+    await w.page.evaluate((p) => eval(p).setAttribute('step', 'scores'), STEPS);
+    expectStep(await stepShown('head 1 of layer 4'), 'decoder', 3, 0, 'scores');
+    expect(w.problems).toEqual({ console: [], external: [] });
+    await w.context.close();
   });
 });

@@ -99,7 +99,7 @@ export declare class AttentionElement extends HTMLElement {
   readonly updateComplete: Promise<true>;
 }
 
-/** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based), `weights` (`random`, default, or `trained`: layer 0 of the shipped grammar model on `sentence`, fetched with the training build only then). Fires `attention-step` with `{ step, head }`. */
+/** `<attention-steps>`: a stepper through X → Q, K, V → QKᵀ → ÷√d_k → mask → softmax → ·V (→ concat, W_O). Extra attributes: `step` (a step id, e.g. `weights`), `head` (0-based), `weights` (`random`, default, `trained`: layer 0 of the shipped grammar model on `sentence`, or `reader`: the steps of head `head` of layer `layer` of the reader trained on real text, its `reader-model` `encoder` or `decoder`; both fetched with the training build only then). Fires `attention-step` with `{ step, head }`. */
 export declare class AttentionSteps extends AttentionElement {
   /** The shown step id: `X`, `Q`, `K`, `V`, `scores`, `scaled`, `masked`, `weights`, `output` (one head) or `head-output`, `concat`, `final` (several heads). */
   step: string;
@@ -255,7 +255,7 @@ export interface AttentionPanelSettings {
   /** attention-cross `weights` (`random` or `trained`: the shipped dates model) and `date` (the date it reads). */
   crossWeights?: string;
   crossDate?: string;
-  /** attention-steps `weights` (`random` or `trained`: layer 0 of the shipped grammar model). */
+  /** attention-steps `weights` (`random`, `trained`: layer 0 of the shipped grammar model, or `reader`: a head of the reader trained on real text). */
   stepsWeights?: string;
   /** attention-heads `weights` (`random`, `trained`: the shipped grammar model's heads, or `reader`: every layer × head of the reader trained on real text) and `layer` (0-based, trained only). */
   headsWeights?: string;
@@ -268,6 +268,9 @@ export interface AttentionPanelSettings {
   backwardLayer?: string;
   /** attention-heads `reader-model` (`encoder` or `decoder`: the reader's model shown with weights `reader`). */
   headsReaderModel?: string;
+  /** attention-steps `reader-model` (`encoder` or `decoder`) and `layer` (0-based): the reader's model and layer whose head's steps are shown with weights `reader`. */
+  stepsReaderModel?: string;
+  stepsLayer?: string;
 }
 
 /**

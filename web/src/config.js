@@ -113,7 +113,7 @@ export const PANEL_SETTINGS = [
   { property: 'scoreScale', key: 'bsc', panel: 'backward', attribute: 'score-scale', type: 'choice', choices: [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64, 128], default: 1, rule: 'another number: the nearest of these', nearest: true, ...short },
   { property: 'crossWeights', key: 'xw', panel: 'cross', attribute: 'weights', ...WEIGHTS, ...short },
   { property: 'crossDate', key: 'xdate', panel: 'cross', attribute: 'date', type: 'text', max: 64, default: null, rule: 'an example date in the page\'s language', written: 64, applied: 64 },
-  { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', ...WEIGHTS, ...short },
+  { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', ...READER_WEIGHTS, ...short },
   { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', ...READER_WEIGHTS, ...short },
   { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', ...LAYER, ...short },
   { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', ...WEIGHTS, ...short },
@@ -121,6 +121,8 @@ export const PANEL_SETTINGS = [
   { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', ...WEIGHTS, ...short },
   { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', ...LAYER, ...short },
   { property: 'headsReaderModel', key: 'hrm', panel: 'heads', attribute: 'reader-model', ...READER_MODEL, ...short },
+  { property: 'stepsReaderModel', key: 'srm', panel: 'steps', attribute: 'reader-model', ...READER_MODEL, ...short },
+  { property: 'stepsLayer', key: 'sl', panel: 'steps', attribute: 'layer', type: 'integer', min: 0, max: 7, default: 0, rule: 'weights="reader" only; kept within the reader model\'s layers', ...short },
 ];
 
 /** The panels a setting's row says it changes: `usedBy`, or the panel it belongs to (and `alsoPanels`). */

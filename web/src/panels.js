@@ -8,7 +8,7 @@
 // docs/embedding.md are derived from this table, so a new panel is one row here plus its folder
 // (docs/architecture.md, "Where a change goes").
 export const PANELS = [
-  { id: 'steps', tag: 'attention-steps', module: './components/steps/attention-steps.js', strings: ['steps', 'heads', 'trained'] },
+  { id: 'steps', tag: 'attention-steps', module: './components/steps/attention-steps.js', strings: ['steps', 'heads', 'trained', 'reader'] },
   { id: 'heads', tag: 'attention-heads', module: './components/attention-heads.js', strings: ['heads', 'steps', 'trained', 'reader'] },
   { id: 'compare', tag: 'attention-compare', module: './components/attention-compare.js', strings: ['compare'] },
   { id: 'scaling', tag: 'attention-scaling', module: './components/attention-scaling.js', strings: ['scaling'] },

@@ -16,7 +16,7 @@ import { traceMask, traceStep } from '../trace-view.js';
 import { dkRelation } from './steps/dk-relation.js';
 import { headMark } from './steps/trace-steps.js';
 import { DEFAULT_GRAMMAR, TrainedGrammar } from './steps/trained-grammar.js';
-import { TrainedReader } from './steps/trained-reader.js';
+import { READER_NOTES_CSS, TrainedReader } from './steps/trained-reader.js';
 import { READER_VIEW_CSS, readerModelView } from './reader-model-view.js';
 import { adoptPanelStyles } from '../panel-styles.js';
 
@@ -51,7 +51,7 @@ export class AttentionHeads extends AttentionElement {
 
   constructor() {
     super();
-    adoptPanelStyles(this.shadowRoot, READER_VIEW_CSS);
+    adoptPanelStyles(this.shadowRoot, READER_NOTES_CSS + READER_VIEW_CSS);
   }
 
   render(lab) {

@@ -18,8 +18,6 @@ export const READER_VIEW_CSS = `
 .reader-map figure.heatmap { margin: 0; }
 .reader-map .map-caption { margin: 0.2rem 0 0; font-size: 0.85rem; max-width: 18rem; }
 .reader-map .pronoun-mark { display: block; font-weight: 600; }
-.reader-pieces ol.pieces { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.25rem 0; padding: 0; list-style: none; }
-.reader-pieces ol.pieces li { padding: 0 0.3rem; border: 1px solid var(--_border, #999); border-radius: 0.2rem; font-family: var(--_mono, monospace); white-space: pre; }
 .reader-predictions ol { margin: 0.25rem 0; padding-inline-start: 1.5rem; }
 .reader-predictions li { display: list-item; }
 .reader-predictions .piece { font-family: var(--_mono, monospace); white-space: pre; }

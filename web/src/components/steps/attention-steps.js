@@ -2,6 +2,8 @@
 // softmax → weights·V (→ per head, concat, W_O). Every matrix is a step of
 // the library's trace; hovering a cell highlights the operands it came from.
 // weights="trained": the trained grammar model's layer 0 on the sentence (trained-grammar.js).
+// weights="reader": one head of one layer of the reader trained on real text, from reader.attend's
+// trace (trained-reader.js).
 import { AttentionElement } from '../../base.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
@@ -12,8 +14,10 @@ import { renderTexCached } from '../../tex.js';
 import { OPEN_CELLS, dims, operandList } from './operands.js';
 import { stepArithmetic } from './arithmetic.js';
 import { stepNotes } from './notes.js';
-import { headMark, shownIndex, stepTex, traceSteps } from './trace-steps.js';
+import { headMark, headTraceSteps, shownIndex, stepTex, traceSteps } from './trace-steps.js';
 import { TrainedGrammar } from './trained-grammar.js';
+import { READER_NOTES_CSS, TrainedReader } from './trained-reader.js';
+import { adoptPanelStyles } from '../../panel-styles.js';
 
 export { OPEN_CELLS, traceSteps };
 
@@ -42,6 +46,14 @@ export class AttentionSteps extends AttentionElement {
   #pool = new Map();
   #large = new Map();
   #trained = new TrainedGrammar(this);
+  #reader = new TrainedReader(this, { panel: 'steps', layers: true });
+  /** The reader's last traced run: { key, reader, run } (a change of layer, head or step reads it again). */
+  #readerRun = null;
+
+  constructor() {
+    super();
+    adoptPanelStyles(this.shadowRoot, READER_NOTES_CSS);
+  }
 
   disconnectedCallback() {
     this.stop();
@@ -94,12 +106,52 @@ export class AttentionSteps extends AttentionElement {
     const root = this.root;
     if (root.getAttribute('lang') !== this.language) root.setAttribute('lang', this.language);
     // Built as a list and placed at the end, so kept heatmaps stay where they are.
-    place(root, [...this.#heading(), ...this.#trained.nodes(this.t), this.#controls(traced, index), this.#tabs(traced), this.#stepPanel(step, traced)]);
+    place(root, [...this.#heading(), ...this.#trained.nodes(this.t), ...this.#readerNotes(traced), this.#controls(traced, index), this.#tabs(traced), this.#stepPanel(step, traced)]);
     this.#stepper.refocus();
+  }
+
+  /** With weights="reader": its notes and pickers, and what the steps are (once loaded). */
+  #readerNotes(traced) {
+    if (!this.#reader.on) return [];
+    const t = this.t;
+    const out = this.#reader.nodes(t, traced.reader?.truncated);
+    if (traced.reader) {
+      const { model, layer, count } = traced.reader;
+      const about = t('reader.steps.about', { head: traced.headIndex + 1, layer: layer + 1, model: t(`reader.modelName.${model}`), count, mask: model === 'decoder' ? t('reader.steps.causal') : '' });
+      out.push(this.keep('reader-steps', about, () => el('p', { class: 'note', 'data-role': 'reader-steps', text: about })));
+    }
+    return out;
+  }
+
+  /**
+   * The reader's steps for head `head` of layer `layer` (reader.attend's trace, run once per sentence
+   * and model), as the panel's traced result: a model of the pieces read, with no X (it stays inside).
+   */
+  #readerTrace({ reader }) {
+    const sentence = this.#reader.sentence;
+    const name = this.#reader.model;
+    const runKey = `${this.language}\u0000${name}\u0000${sentence}`;
+    if (this.#readerRun?.key !== runKey || this.#readerRun.reader !== reader) this.#readerRun = { key: runKey, reader, run: reader.attend(sentence, { model: name, trace: true }) };
+    const { run } = this.#readerRun;
+    const { heads, dModel } = reader.models[name];
+    const layer = this.#reader.layer;
+    const headIndex = Math.min(this.headIndex, heads - 1);
+    const key = `reader|${runKey}|${layer}|${headIndex}`;
+    if (this.#traced?.key === key) return this.#traced;
+    const n = run.tokens.length;
+    const model = { mode: 'reader', tokens: run.tokens, n, given: new Set(), config: { heads, dModel, dK: dModel / heads, mask: name === 'decoder' ? 'causal' : 'none', validLen: n } };
+    const steps = headTraceSteps(run.steps[layer][headIndex]);
+    const result = { steps: run.steps[layer][headIndex] };
+    const byKey = Object.fromEntries(steps.map((s) => [s.key, s]));
+    const reading = { model: name, layer, count: name === 'decoder' ? n - 1 : n, truncated: run.truncated };
+    this.#traced = { key, inputs: null, lab: null, model, headIndex, result, steps, byKey, keys: steps.map((s) => s.key), trained: true, reader: reading };
+    return this.#traced;
   }
 
   /** The model and its trace, kept while the settings, head and inputs stay (a change of step only redraws). */
   #trace(lab) {
+    const loaded = this.#reader.use();
+    if (loaded) return this.#readerTrace(loaded);
     const { config, inputs } = this.#trained.use(this.config(), this.inputs);
     const key = `${JSON.stringify(config)}|${this.headIndex}`;
     const kept = this.#traced;

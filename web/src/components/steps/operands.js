@@ -28,7 +28,8 @@ export function operandList(step, traced, t, operand) {
   // the seeded ones plainly.
   const own = (name, input) => (model.given?.has(input) ? t(trained ? 'steps.trainedName' : 'steps.yours', { name }) : name);
   const W = { Q: [own('W_Q', 'Wq'), model.Wq], K: [own('W_K', 'Wk'), model.Wk], V: [own('W_V', 'Wv'), model.Wv] };
-  if (model.mode === 'weights') return [];
+  // Given weights have no operands; the reader's Q, K, V come from an X and W_Q, W_K, W_V it keeps inside.
+  if (model.mode === 'weights' || (model.mode === 'reader' && ['Q', 'K', 'V'].includes(step.key))) return [];
   // The chosen head's Q, K, V (a single-head result is its own only head).
   const ofHead = (id) => traceMatrix(result, id, headIndex);
   // Several heads: the head's own slices, named as in its formulas (Q⁽²⁾ for Q^{(2)}).

@@ -32,6 +32,13 @@ export function traceSteps(lab, model, headIndex = 0) {
 }
 
 /**
+ * The steps of one head's selfAttention trace as the panel lists them (Q, K, V, scores, scaled,
+ * masked, weights, output; no X: the reader's trace, reader.attend's `steps[layer][head]`, starts at
+ * its projections).
+ */
+export const headTraceSteps = (trace) => trace.map((s) => ({ key: s.id, matrix: s.matrix, formula: s.formula, mask: s.mask, shape: SHAPES[s.id] }));
+
+/**
  * The steps of the author's own numbers: from Q, K, V given, the scores onwards (several heads: the
  * chosen head's, the concatenation and, with the author's W_O, the output); from weights given, the
  * chosen head's weights alone. Every step is marked `given` where the author's numbers start.

@@ -10,6 +10,15 @@ import { errorText } from '../../error-text.js';
 import { getReader } from '../../training-lab.js';
 import { READER_MODELS, piecesOf } from '../../trained/reader-view.js';
 
+/** The rules of the notes (adopted by each panel that offers the reader): the pieces in a row of boxes. */
+export const READER_NOTES_CSS = `
+.reader-pieces ol.pieces { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.25rem 0; padding: 0; list-style: none; }
+.reader-pieces ol.pieces li { padding: 0 0.3rem; border: 1px solid var(--_border, #999); border-radius: 0.2rem; font-family: var(--_mono, monospace); white-space: pre; }
+`;
+
+/** The layers of the reader's `model`. */
+const layersOf = (reader, model) => (model === 'encoder' ? reader.models.encoder.encoderLayers : reader.models.decoder.decoderLayers);
+
 export class TrainedReader {
   #host;
   #panel;
@@ -19,10 +28,24 @@ export class TrainedReader {
   #strip = null;
   #pieces = null;
 
-  /** `host`: the panel whose `weights`, `reader-model` and `sentence` this reads; `panel`: its id in the settings table. */
-  constructor(host, { panel }) {
+  #layers;
+  #layerSelect = null;
+
+  /**
+   * `host`: the panel whose `weights`, `reader-model` and `sentence` this reads; `panel`: its id in
+   * the settings table; `layers`: a layer picker (the host's `layer`), for a panel that shows one layer.
+   */
+  constructor(host, { panel, layers = false }) {
     this.#host = host;
     this.#panel = panel;
+    this.#layers = layers;
+  }
+
+  /** The layer shown (with a picker): the `layer` attribute kept within the model's layers (0 before the reader has loaded). */
+  get layer() {
+    const given = settingValue(panelSetting(this.#panel, 'layer'), this.#host.getAttribute('layer'));
+    const reader = this.#states.get(this.#host.language)?.loaded?.reader;
+    return reader ? Math.min(given, layersOf(reader, this.model) - 1) : 0;
   }
 
   get on() {
@@ -72,7 +95,8 @@ export class TrainedReader {
     const model = this.model;
     const c = reader.models[model];
     const out = [this.#modelSwitch(t)];
-    const layers = model === 'encoder' ? c.encoderLayers : c.decoderLayers;
+    const layers = layersOf(reader, model);
+    if (this.#layers) out.push(this.#layerPicker(t, layers));
     out.push(el('p', { class: 'note', 'data-role': 'reader-about', text: t(`reader.about.${model}`, { layers, heads: c.heads, width: c.dModel, max: reader.maxLength, corpus: reader.facts.corpus ?? '—' }) }));
     out.push(this.#pieceStrip(t, piecesOf(reader, this.sentence)));
     if (truncated) out.push(el('p', { class: 'warn', 'data-role': 'reader-truncated', text: t('reader.truncated', { total: truncated.total, read: truncated.read, max: reader.maxLength }) }));
@@ -91,6 +115,23 @@ export class TrainedReader {
     select.value = this.model;
     this.#switch.firstChild.textContent = t('reader.model');
     return this.#switch;
+  }
+
+  /** The layer picker, one option per layer of the model shown. */
+  #layerPicker(t, count) {
+    if (!this.#layerSelect) {
+      const select = el('select', { id: 'layer', 'data-key': 'layer' });
+      select.addEventListener('change', () => this.#host.setAttribute('layer', select.value));
+      el('label', { class: 'row', 'data-role': 'layer' }, el('span'), select);
+      this.#layerSelect = select;
+    }
+    const select = this.#layerSelect;
+    while (select.options.length > count) select.lastChild.remove();
+    while (select.options.length < count) select.append(el('option', { value: String(select.options.length) }));
+    [...select.options].forEach((o, l) => (o.textContent = t('reader.layerOption', { layer: l + 1 })));
+    select.value = String(this.layer);
+    select.previousSibling.textContent = t('reader.layer');
+    return select.parentNode;
   }
 
   /** The tokenizer's pieces of the sentence ('▁' starts a word), one item each, kept while they stay. */
