@@ -124,7 +124,13 @@ describe('attention-heads weights="reader": the model view of the reader trained
     const longView = await shown(w.page);
     expect(longView.roles['reader-truncated']).toContain(String(cut.total));
     expect(longView.roles['reader-truncated']).toContain(String(cut.read));
-    expect(longView.maps[0].rows.length).toBe(readers.en.maxLength);
+    expect(longView.maps.every((m) => m.rows.length === readers.en.maxLength)).toBe(true);
+    // Again, now that the maps below are far from the viewport (a map far away is brought up to date when idle): every map reads the new pieces.
+    const other = `Then ${long}`;
+    await w.page.evaluate(([p, text]) => eval(p).setAttribute('sentence', text), [PANEL, other]);
+    await settled(w.page);
+    const tokens = readers.en.attend(other, { model: 'decoder' }).tokens;
+    expect((await shown(w.page)).maps.map((m) => m.rows)).toEqual(Array.from({ length: longView.maps.length }, () => tokens));
     expect(w.problems).toEqual({ console: [], external: [] });
     await w.context.close();
   });

@@ -7,7 +7,7 @@
 import { el } from '../dom.js';
 import { markOneScale } from '../colors.js';
 import { createHeatmap, place } from '../heatmap.js';
-import { later } from '../scheduler.js';
+import { cancel, later, now } from '../scheduler.js';
 import { TOP_K, captionParts, modelView, predictions } from '../trained/reader-view.js';
 
 /** The panel's own rules for the grid (adopted by attention-heads.js). */
@@ -39,14 +39,24 @@ export function readerModelView({ t, language, reader, sentence, model, ui }) {
   const { tokens, mask } = view;
   // One colour is one weight in every map (colors.js markOneScale: the maps are this view's own), so the maps compare at a glance.
   const shown = (view.shown ??= markOneScale(view.maps.map((m) => m.matrix), view.maps.map(() => mask)));
+  const near = nearness(ui);
   const cells = view.maps.map((m, k) => {
     const slot = `${model} ${m.layer} ${m.head}`;
     const name = t('reader.mapName', { layer: m.layer + 1, head: m.head + 1 });
-    const heat = createHeatmap({ t, name, file: `reader-${model}-layer-${m.layer + 1}-head-${m.head + 1}`, matrix: shown[k], mask, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: true, exportable: false, pool: ui.pool, slot, base: 1 });
     let box = ui.maps.get(slot);
     if (!box) {
       box = el('div', { class: 'reader-map', 'data-layer': String(m.layer), 'data-head': String(m.head) }, el('p', { class: 'map-caption', 'data-role': 'map-caption' }));
       ui.maps.set(slot, box);
+      near.observer?.observe(box);
+    }
+    const fill = () => place(box, [createHeatmap({ t, name, file: `reader-${model}-layer-${m.layer + 1}-head-${m.head + 1}`, matrix: shown[k], mask, maskedText: '0', rowLabels: tokens, colLabels: tokens, compact: true, exportable: false, pool: ui.pool, slot, base: 1 }).el, box.lastChild]);
+    // A map known to be far from the viewport (a viewport above or below) is brought up to date when
+    // the page is next idle, or when it comes near: at 128 pieces a map is 1,600 px tall, and the
+    // other fifteen cost a keystroke 10–20 ms before its paint. A map not yet seen is filled now.
+    if (near.far.has(box)) later(box, fill);
+    else {
+      cancel(box);
+      fill();
     }
     const caption = box.lastChild;
     const parts = captionParts(m.entry, m.layer, m.head, language);
@@ -54,13 +64,37 @@ export function readerModelView({ t, language, reader, sentence, model, ui }) {
     if (m.pronoun) box.dataset.pronoun = '';
     else delete box.dataset.pronoun;
     caption.replaceChildren(...(m.pronoun ? [el('span', { class: 'pronoun-mark', 'data-role': 'pronoun-mark', text: t('reader.pronounHead') })] : []), text);
-    place(box, [heat.el, caption]);
     return box;
   });
   place(ui.grid, cells);
   const nodes = [el('p', { class: 'note', 'data-role': 'reader-honest', text: t(`reader.view.${model}`, { layers: view.layers, heads: view.heads }) }), ui.grid];
   if (model === 'decoder') nodes.push(predictionBox(t, ui, reader, sentence, key));
   return { nodes, view };
+}
+
+/**
+ * Which maps are far from the viewport (more than a viewport's height above or below it), as an
+ * IntersectionObserver last reported them; a map that comes near has its waiting update run at once.
+ */
+function nearness(ui) {
+  if (ui.near) return ui.near;
+  const far = new WeakSet();
+  const observer =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            for (const e of entries) {
+              if (e.isIntersecting) {
+                far.delete(e.target);
+                now(e.target);
+              } else far.add(e.target);
+            }
+          },
+          { rootMargin: '100% 0px' },
+        )
+      : null;
+  ui.near = { far, observer };
+  return ui.near;
 }
 
 /**
