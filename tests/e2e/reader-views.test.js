@@ -124,6 +124,8 @@ describe('attention-heads weights="reader": the model view of the reader trained
     const longView = await shown(w.page);
     expect(longView.roles['reader-truncated']).toContain(String(cut.total));
     expect(longView.roles['reader-truncated']).toContain(String(cut.read));
+    // The page's own cut of the sentence to its token limit is not the reader's: not said.
+    expect(longView.roles['out-of-range']).toBeUndefined();
     expect(longView.maps.every((m) => m.rows.length === readers.en.maxLength)).toBe(true);
     // Again, now that the maps below are far from the viewport (a map far away is brought up to date when idle): every map reads the new pieces.
     const other = `Then ${long}`;

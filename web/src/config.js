@@ -241,6 +241,13 @@ export function outOfRange(config = {}) {
   return changed;
 }
 
+/**
+ * outOfRange's notes for a panel showing the reader trained on real text (weights="reader"): without
+ * the page's cut of the sentence to its token limit, which the reader does not follow (its tokenizer
+ * reads its own pieces, and the library's truncated note says when it reads only the first ones).
+ */
+export const readerOutOfRange = (changed) => changed.filter((c) => !(c.name === 'sentence' && c.unit === 'tokens'));
+
 /** The input model's settings as given to an element: { property: attribute value or undefined }. */
 export function givenConfig(element) {
   return Object.fromEntries(CONFIG_FIELDS.map((f) => [f.property, element.getAttribute(f.attribute) ?? undefined]));

@@ -7,7 +7,7 @@
 // The settings and their URL keys are the tables of config.js; the controls are built
 // in explorer-controls.js.
 import { AttentionElement } from '../base.js';
-import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, VIEW_FIELDS, panelSetting, settingValue } from '../config.js';
+import { CONFIG_ATTRIBUTES, CONFIG_FIELDS, PANEL_SETTINGS, TYPED_MATRICES, VIEW_FIELDS, panelSetting, readerOutOfRange, settingValue } from '../config.js';
 import { decodeMatrixText, encodeMatrixText } from '../state.js';
 import { loadPanel } from '../panel-loader.js';
 import { EXPLORER_TAG, PANELS, panelById } from '../panels.js';
@@ -74,6 +74,14 @@ export class AttentionExplorer extends AttentionElement {
     super.attributeChangedCallback(name, before, after);
     // A language set by the host page is part of the link too.
     if (name === 'lang' && before !== after) this.#url?.follow(this.state);
+  }
+
+  /** The notes of what was changed; the shown panel's reader (weights="reader") leaves the sentence's token cut out, as the panel does. */
+  outOfRange() {
+    const changed = super.outOfRange();
+    const weights = panelSetting(this.panel, 'weights');
+    const shown = this.#ui?.panels[this.panel];
+    return weights && shown && settingValue(weights, shown.getAttribute('weights')) === 'reader' ? readerOutOfRange(changed) : changed;
   }
 
   get panel() {
@@ -232,6 +240,7 @@ export class AttentionExplorer extends AttentionElement {
     const watched = new MutationObserver((records) => {
       if (!records.some((r) => r.oldValue !== r.target.getAttribute(r.attributeName))) return;
       this.#showFields(this.config()); // trained weights chosen in a panel, or put back
+      this.showOutOfRange(); // the reader shown or not: the page's cut of the sentence applies or not
       this.#changed();
     });
     for (const { id } of PANELS) {

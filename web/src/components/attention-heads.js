@@ -17,6 +17,7 @@ import { dkRelation } from './steps/dk-relation.js';
 import { headMark } from './steps/trace-steps.js';
 import { DEFAULT_GRAMMAR, TrainedGrammar } from './steps/trained-grammar.js';
 import { READER_NOTES_CSS, TrainedReader } from './steps/trained-reader.js';
+import { readerOutOfRange } from '../config.js';
 import { READER_VIEW_CSS, readerModelView } from './reader-model-view.js';
 import { adoptPanelStyles } from '../panel-styles.js';
 
@@ -48,6 +49,12 @@ export class AttentionHeads extends AttentionElement {
   #reader = new TrainedReader(this, { panel: 'heads' });
   /** The model view's kept parts (reader-model-view.js). */
   #readerUi = { pool: new Map(), maps: new Map() };
+
+  /** With the reader shown, the page's cut of the sentence to its token limit does not apply (the reader says its own). */
+  outOfRange() {
+    const changed = super.outOfRange();
+    return this.#reader.on ? readerOutOfRange(changed) : changed;
+  }
 
   constructor() {
     super();

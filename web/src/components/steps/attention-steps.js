@@ -17,6 +17,7 @@ import { stepNotes } from './notes.js';
 import { headMark, headTraceSteps, shownIndex, stepTex, traceSteps } from './trace-steps.js';
 import { TrainedGrammar } from './trained-grammar.js';
 import { READER_NOTES_CSS, TrainedReader } from './trained-reader.js';
+import { readerOutOfRange } from '../../config.js';
 import { adoptPanelStyles } from '../../panel-styles.js';
 
 export { OPEN_CELLS, traceSteps };
@@ -49,6 +50,12 @@ export class AttentionSteps extends AttentionElement {
   #reader = new TrainedReader(this, { panel: 'steps', layers: true });
   /** The reader's last traced run: { key, reader, run } (a change of layer, head or step reads it again). */
   #readerRun = null;
+
+  /** With the reader shown, the page's cut of the sentence to its token limit does not apply (the reader says its own). */
+  outOfRange() {
+    const changed = super.outOfRange();
+    return this.#reader.on ? readerOutOfRange(changed) : changed;
+  }
 
   constructor() {
     super();
