@@ -12,11 +12,11 @@ import { TOP_K, captionParts, modelView, predictions } from '../trained/reader-v
 
 /** The panel's own rules for the grid (adopted by attention-heads.js). */
 export const READER_VIEW_CSS = `
-.reader-grid { display: grid; grid-template-columns: repeat(var(--_heads, 2), max-content); gap: 0.75rem; overflow-x: auto; max-width: 100%; }
-.reader-map { min-width: 0; padding: 0.25rem; border: 2px solid transparent; border-radius: 0.3rem; }
+.reader-grid { display: grid; grid-template-columns: repeat(var(--_heads, 2), max-content); gap: 0.25rem; overflow-x: auto; max-width: 100%; }
+.reader-map { min-width: 0; width: min-content; padding: 0.1rem; border: 2px solid transparent; border-radius: 0.3rem; }
 .reader-map[data-pronoun] { border-color: var(--_hl, #d1008f); }
-.reader-map figure.heatmap { margin: 0; }
-.reader-map .map-caption { margin: 0.2rem 0 0; font-size: 0.85rem; max-width: 18rem; }
+.reader-map figure.heatmap { margin: 0; width: min-content; min-width: 12rem; padding: 0 2px 2px; }
+.reader-map .map-caption { margin: 0.2rem 0 0; font-size: 0.85rem; min-width: 12rem; }
 .reader-map .pronoun-mark { display: block; font-weight: 600; }
 .reader-predictions ol { margin: 0.25rem 0; padding-inline-start: 1.5rem; }
 .reader-predictions li { display: list-item; }
