@@ -31,8 +31,11 @@ export const READER_VIEW_CSS = `
  */
 export function readerModelView({ t, language, reader, sentence, model, ui }) {
   const key = `${language}\u0000${model}\u0000${sentence}`;
-  const view = (ui.last?.key === key && ui.last.reader === reader ? ui.last : null) ?? { key, reader, ...modelView(reader, sentence, model) };
-  ui.last = view;
+  // The last view of each model is kept: switching back to the other model reads it again at no cost.
+  ui.views ??= new Map();
+  const kept = ui.views.get(model);
+  const view = kept?.key === key && kept.reader === reader ? kept : { key, reader, ...modelView(reader, sentence, model) };
+  ui.views.set(model, view);
   ui.grid ??= el('div', { class: 'reader-grid', part: 'heads', 'data-role': 'reader-grid' });
   ui.grid.style.setProperty('--_heads', String(view.heads));
   ui.grid.dataset.model = model;
@@ -53,7 +56,8 @@ export function readerModelView({ t, language, reader, sentence, model, ui }) {
     // A map known to be far from the viewport (a viewport above or below) is brought up to date when
     // the page is next idle, or when it comes near: at 128 pieces a map is 1,600 px tall, and the
     // other fifteen cost a keystroke 10–20 ms before its paint. A map not yet seen is filled now.
-    if (near.far.has(box)) later(box, fill);
+    // (A box that was not in the grid, the other model's until now, is filled now: its figure may be of another sentence.)
+    if (near.far.has(box) && box.parentNode === ui.grid) later(box, fill);
     else {
       cancel(box);
       fill();

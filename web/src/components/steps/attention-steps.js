@@ -48,8 +48,8 @@ export class AttentionSteps extends AttentionElement {
   #large = new Map();
   #trained = new TrainedGrammar(this);
   #reader = new TrainedReader(this, { panel: 'steps', layers: true });
-  /** The reader's last traced run: { key, reader, run } (a change of layer, head or step reads it again). */
-  #readerRun = null;
+  /** The reader's last traced run of each model: { key, reader, run } (a change of layer, head, step or model back reads it again). */
+  #readerRuns = new Map();
 
   /** With the reader shown, the page's cut of the sentence to its token limit does not apply (the reader says its own). */
   outOfRange() {
@@ -138,8 +138,9 @@ export class AttentionSteps extends AttentionElement {
     const sentence = this.#reader.sentence;
     const name = this.#reader.model;
     const runKey = `${this.language}\u0000${name}\u0000${sentence}`;
-    if (this.#readerRun?.key !== runKey || this.#readerRun.reader !== reader) this.#readerRun = { key: runKey, reader, run: reader.attend(sentence, { model: name, trace: true }) };
-    const { run } = this.#readerRun;
+    let kept = this.#readerRuns.get(name);
+    if (kept?.key !== runKey || kept.reader !== reader) this.#readerRuns.set(name, (kept = { key: runKey, reader, run: reader.attend(sentence, { model: name, trace: true }) }));
+    const { run } = kept;
     const { heads, dModel } = reader.models[name];
     const layer = this.#reader.layer;
     const headIndex = Math.min(this.headIndex, heads - 1);
