@@ -26,7 +26,8 @@ export const READER_VIEW_CSS = `
 
 /**
  * The model view's nodes: the note on what is shown, the grid of maps and (decoder) the predictions.
- * `ui` is the caller's, kept between renders: { pool (heatmaps by slot), maps (wrappers by slot) }.
+ * `ui` is the caller's, kept between renders: { pool (heatmaps by slot), maps (each map's box by slot);
+ * filled in here: views (the last view of each model), grid, near (nearness), predictions, predicted }.
  * Returns { nodes, view } (view: modelView's result, for the notes its caller shows).
  */
 export function readerModelView({ t, language, reader, sentence, model, ui }) {

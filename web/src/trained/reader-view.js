@@ -44,7 +44,6 @@ export function causalMask(n) {
  * as { model, tokens (its pieces, the decoder's <bos> first), truncated (the library's note, or
  * undefined), mask (the decoder's causal one), layers, heads, maps: [{ layer, head, matrix, entry
  * (reader.heads' measurement), pronoun }] } in reading order (layer by layer, head by head).
- * `language`: the labels' language.
  */
 export function modelView(reader, text, model = 'encoder') {
   const run = reader.attend(text, { model });
