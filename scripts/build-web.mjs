@@ -21,8 +21,8 @@ const WASM = ['attention-lab-simd.wasm', 'attention-lab-scalar.wasm'];
 // training.js when one of them is shown; its .wasm sit next to both.
 const TRAINING_WASM = ['attention-lab-training-simd.wasm', 'attention-lab-training-scalar.wasm'];
 const WORKER_ENTRY = join(web, 'src/components/train/worker.js');
-// The shipped checkpoints (lab.loadTrained), fetched only when a panel shows trained weights.
-const CHECKPOINTS = ['dates.bin', 'reverse.bin', 'grammar.bin', 'repeat.bin'].map((f) => join('checkpoints', f));
+// The shipped checkpoints (lab.loadTrained) and the reader (lab.loadReader), fetched only when a panel shows trained weights.
+const CHECKPOINTS = ['dates.bin', 'reverse.bin', 'grammar.bin', 'repeat.bin', 'reader/reader.bin'].map((f) => join('checkpoints', f));
 
 function newest(dir) {
   let t = 0;
@@ -70,7 +70,7 @@ for (const f of ['index.html', 'page.css']) copyFileSync(join(web, f), join(site
 // The training entry as one bundle beside app.js (web/src/training-lab.js imports ./training.js;
 // dist/components.js finds dist/training.js there instead, with the package's module tree).
 await build(bundleConfig({ entry: join(dist, 'training.js'), outDir: site, fileName: 'training.js' }));
-mkdirSync(join(site, 'checkpoints'), { recursive: true });
+mkdirSync(join(site, 'checkpoints', 'reader'), { recursive: true });
 for (const w of [...WASM, ...TRAINING_WASM, ...CHECKPOINTS]) copyFileSync(join(dist, w), join(site, w));
 // The FMA build's .wasm where it was made (scripts/build.mjs; its glue is a stub elsewhere).
 const FMA_WASM = 'attention-lab-fma.wasm';

@@ -43,8 +43,8 @@ export function keepAssetUrls({ base = './' } = {}) {
         if (!WORKER.test(code)) throw new Error(`${id}: no new URL('./worker.js', import.meta.url) to point at ${TRAIN_WORKER}`);
         return { code: code.replace(WORKER, `new URL(__ATTN_ASSET__('${TRAIN_WORKER}'), import.meta.url)`), map: null };
       }
-      // The library's entries and the Emscripten glue name the .wasm next to themselves, trained.js the checkpoints.
-      if (!/dist[\\/](index|training|train[\\/]trained|attention-lab-fma|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
+      // The library's entries and the Emscripten glue name the .wasm next to themselves, trained.js and the reader the checkpoints.
+      if (!/dist[\\/](index|training|train[\\/]trained|reader[\\/]reader|attention-lab-fma|attention-lab-(?:training-)?(?:simd|scalar))\.js$/.test(id)) return null;
       return { code: code.replace(HIDE, (m, q, file) => `new URL(__ATTN_ASSET__(${q}${file}${q}), import.meta.url)`), map: null };
     },
     renderChunk(code) {

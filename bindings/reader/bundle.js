@@ -1,7 +1,7 @@
 // The reader's file (reader.bin): one tokenizer and two models in one container. Little-endian:
 //   "ATRD"  u32 version (1)  u32 H  H bytes of UTF-8 JSON (the header)  encoder image  decoder image
 // The header: { vocabulary (vocabulary.json), models: { encoder: { bytes, bos }, decoder: { bytes, bos } },
-// heads: [{ model, layer, head, kind, score, label: { en, 'zh-CN' } }], languages: { en?, 'zh-CN'?:
+// heads: [{ model, layer, head, kind, score, closest?, label: { en, 'zh-CN' } }], languages: { en?, 'zh-CN'?:
 // { corpus?, pronounHead?: { model, layer, head } } } }. The images are model.save()'s ("ATLM", any
 // precision); bos: whether the model reads <bos> before the text's pieces. packReader writes one,
 // parseReader checks every field before anything reaches the heap and names the one that is wrong.
@@ -92,6 +92,7 @@ export function parseReader(fn, bytes) {
     headRef(fn, where, h);
     if (typeof h.kind !== 'string' || !h.kind) bad(fn, `${where}.kind must be a non-empty string, got ${JSON.stringify(h.kind)}`);
     if (typeof h.score !== 'number' || !Number.isFinite(h.score)) bad(fn, `${where}.score must be a finite number, got ${JSON.stringify(h.score)}`);
+    if (h.closest !== undefined && (typeof h.closest !== 'string' || !h.closest)) bad(fn, `${where}.closest must be a non-empty string (the nearest kind of a head whose kind is 'none'), got ${JSON.stringify(h.closest)}`);
     if (!isObject(h.label)) bad(fn, `${where}.label must be an object { en, 'zh-CN' }`);
     for (const language of READER_LANGUAGES)
       if (typeof h.label[language] !== 'string') bad(fn, `${where}.label[${JSON.stringify(language)}] must be a string, got ${JSON.stringify(h.label[language])}`);

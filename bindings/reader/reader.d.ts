@@ -25,10 +25,16 @@ export interface ReaderHead {
   readonly layer: number;
   /** 0-based. */
   readonly head: number;
-  /** What the head does, as the file's maker named it (e.g. 'previous', 'pronoun'). */
+  /**
+   * What the head does, measured on held-out text: the shipped reader's kinds are 'previous-token',
+   * 'first-token', 'diagonal', 'punctuation', 'induction', 'pronoun-referent', 'line-position' or
+   * 'none' (no kind holds half its weight); another file's maker may name others.
+   */
   readonly kind: string;
-  /** Its score on the file maker's measure of that kind. */
+  /** The mean weight on the kind's positions over the held-out rows where it applies (0…1). */
   readonly score: number;
+  /** For a head whose kind is 'none': the kind that came closest (its score is `score`). */
+  readonly closest?: string;
   /** A short label in each language. */
   readonly label: Readonly<Record<ReaderLanguage, string>>;
 }
@@ -63,7 +69,8 @@ export interface ReaderAttendResult {
    * With `trace: true`, `steps[layer][head]`: as `selfAttention`'s trace of that head (`Q`, `K`, `V`,
    * `scores`, `scaled`, `masked` for the decoder, `weights`, `output`) over the layer's attention
    * input (after the layer norm in a pre-norm model) and the head's columns of W_Q, W_K, W_V; its
-   * `weights` equal `attention[layer][head]` to float32 rounding.
+   * `weights` equal `attention[layer][head]` to float32 rounding. Each head's steps are computed
+   * when first read, so a view that shows one head pays for one.
    */
   readonly steps?: Step[][][];
   /** Present when the text has more pieces than the model reads: the first ones are read. As {@link Tokenized.truncated}: pieces in all, UTF-16 units read. */

@@ -12,14 +12,12 @@ import { checkOptions, nearestName } from '../validate.js';
 import { BOS } from './tokenizer.js';
 import { checkHeadRanges, parseReader, READER_LANGUAGES, READER_MODELS } from './bundle.js';
 
-const { DISPOSED, INVALID_ARGUMENT, UNAVAILABLE } = AttentionError.codes;
+const { DISPOSED, INVALID_ARGUMENT } = AttentionError.codes;
 const FN = 'loadReader';
 const KINDS = { encoder: 'mlm', decoder: 'lm' };
 
-// No trained reader ships in the package yet. When one does, it is read from
-// ../checkpoints/reader/reader.bin beside this module, named by a literal URL relative to
-// import.meta.url so that bundlers emit the file as they do the other checkpoints (webpack requires
-// such a literal's file to exist, so the literal comes with the file).
+/** The shipped reader's URL: a literal beside this module, so that bundlers emit the file as they do the other checkpoints. */
+export const readerUrl = () => new URL('../checkpoints/reader/reader.bin', import.meta.url);
 
 const describe = (x) => (typeof x === 'string' ? JSON.stringify(x) : x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? 'an object' : String(x));
 
@@ -34,8 +32,7 @@ function language(fn, value = 'en') {
 
 async function readerBytes(fn, bytes, url, read) {
   if (bytes !== undefined && url !== undefined) fail(INVALID_ARGUMENT, `${fn}: give bytes or url, not both`);
-  if (bytes === undefined && url === undefined) fail(UNAVAILABLE, `${fn}: no trained reader ships in this version of the package yet; give { bytes } or { url } of a reader file (reader.bin)`);
-  if (bytes === undefined) return read(fn, toUrl(fn, url));
+  if (bytes === undefined) return read(fn, url === undefined ? readerUrl() : toUrl(fn, url));
   if (!(bytes instanceof Uint8Array)) fail(INVALID_ARGUMENT, `${fn}: bytes must be a Uint8Array (the contents of reader.bin), got ${describe(bytes)}`);
   // Before anything is copied into the heap.
   if (bytes.length > MAX_CHECKPOINT_BYTES) fail(INVALID_ARGUMENT, `${fn}: bytes holds ${bytes.length} bytes, more than a reader (at most ${MAX_CHECKPOINT_BYTES})`);
@@ -127,14 +124,20 @@ function makeReader(context, lang, { tokenizer, header }, models) {
     const result = { model: name, tokens, attention: out.attention };
     if (truncated) result.truncated = truncated;
     if (trace) {
+      // Each head's steps are computed when first read (a view that shows one head pays for one).
       const { heads } = model.config;
       result.steps = out.inputs.map((X, l) => {
         const W = weightsOf(name, l);
-        return Array.from({ length: heads }, (_, h) =>
-          selfAttention(X, {
-            Wq: headColumns(W.Wq, h, heads), Wk: headColumns(W.Wk, h, heads), Wv: headColumns(W.Wv, h, heads),
-            ...(name === 'decoder' ? { mask: 'causal' } : {}), trace: true,
-          }).steps);
+        const traceOf = (h) => selfAttention(X, {
+          Wq: headColumns(W.Wq, h, heads), Wk: headColumns(W.Wk, h, heads), Wv: headColumns(W.Wv, h, heads),
+          ...(name === 'decoder' ? { mask: 'causal' } : {}), trace: true,
+        }).steps;
+        const row = new Array(heads);
+        for (let h = 0; h < heads; h++) {
+          let steps;
+          Object.defineProperty(row, h, { enumerable: true, get: () => (steps ??= traceOf(h)) });
+        }
+        return row;
       });
     }
     return result;
@@ -164,7 +167,10 @@ function makeReader(context, lang, { tokenizer, header }, models) {
     language: lang,
     /** What the reader's file says of this language: the corpus, the head reported for the pronoun goal. */
     facts: Object.freeze({ ...facts, ...(facts.pronounHead ? { pronounHead: Object.freeze({ ...facts.pronounHead }) } : {}) }),
-    heads: Object.freeze(header.heads.map((h) => Object.freeze({ model: h.model, layer: h.layer, head: h.head, kind: h.kind, score: h.score, label: Object.freeze({ en: h.label.en, 'zh-CN': h.label['zh-CN'] }) }))),
+    heads: Object.freeze(header.heads.map((h) => Object.freeze({
+      model: h.model, layer: h.layer, head: h.head, kind: h.kind, score: h.score, ...(h.closest === undefined ? {} : { closest: h.closest }),
+      label: Object.freeze({ en: h.label.en, 'zh-CN': h.label['zh-CN'] }),
+    }))),
     maxLength: models.encoder.config.maxLength,
     tokenizer,
     models: Object.freeze({ encoder: models.encoder.config, decoder: models.decoder.config }),

@@ -79,7 +79,12 @@ self.onmessage = async () => {
     const trained = await lab.loadTrained('reverse');
     const checkpoint = trained.generate(lab.tasks.reverse.encode('abcdef')).text;
     trained.dispose();
-    self.postMessage({ ...train(lab), checkpoint, inWorker: typeof document === 'undefined' });
+    // The reader, likewise (new URL('../checkpoints/reader/reader.bin', import.meta.url)).
+    const reader = await lab.loadReader({ language: 'zh-CN' });
+    const read = reader.attend('动物没有过马路，因为它太累了', { model: 'decoder' });
+    const readerView = { tokens: read.tokens.join(' '), layers: read.attention.length, next: reader.predict('床前明月光', { topK: 3 }).length };
+    reader.dispose();
+    self.postMessage({ ...train(lab), checkpoint, reader: readerView, inWorker: typeof document === 'undefined' });
   } catch (e) {
     self.postMessage({ error: String(e) });
   }
@@ -200,7 +205,10 @@ describe('bundler consumers: the built app computes an attention in Chromium', (
     expectKnownAnswer(expect, out.result, { simd });
     if (worker === 'inference') expectKnownAnswer(expect, out.result.worker, { simd });
     if (worker === 'training') expectTrainingAnswer(expect, out.result.worker, node, { simd });
-    if (worker === 'training') expect(out.result.worker.checkpoint).toBe('fedcba');
+    if (worker === 'training') {
+      expect(out.result.worker.checkpoint).toBe('fedcba');
+      expect(out.result.worker.reader).toEqual({ tokens: '<bos> 动 物 没 有 过 马 路 ， 因 为 它 太 累 了', layers: 4, next: 3 });
+    }
     if (worker) expect(out.result.worker.inWorker).toBe(true);
     expect(out.problems).toEqual([]);
     // the .wasm was fetched over HTTP with the type instantiateStreaming needs

@@ -1,6 +1,7 @@
 // The trained checkpoints from the installed tarball, in Node: lab.loadTrained reads them from
 // node_modules/attention-lab/dist/checkpoints/ (the same bytes as the repository's checkpoints/), and
-// the 'attention-lab/checkpoints/<task>.bin' subpath resolves to them for a program that reads them itself.
+// the 'attention-lab/checkpoints/<task>.bin' subpath resolves to them for a program that reads them itself;
+// lab.loadReader reads the reader from dist/checkpoints/reader/reader.bin likewise.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
@@ -32,6 +33,11 @@ const a = shipped.generate(ids, { attention: true }).attention.cross;
 const b = given.generate(ids, { attention: true }).attention.cross;
 out.sameCross = JSON.stringify(a) === JSON.stringify(b);
 try { await lab.loadTrained('dates', { url: 'file:///nowhere/dates.bin' }); } catch (e) { out.error = [e.name, e.code]; }
+const readerPath = fileURLToPath(import.meta.resolve('attention-lab/checkpoints/reader/reader.bin'));
+const reader = await lab.loadReader({ language: 'en' });
+const famous = reader.attend("The animal didn't cross the street because it was too tired.");
+out.reader = { path: readerPath, sha256: createHash('sha256').update(readFileSync(readerPath)).digest('hex'), tokens: famous.tokens.length, rows: famous.attention[0][0].rows, next: reader.predict('The animal', { topK: 5 }).length };
+reader.dispose();
 console.log(JSON.stringify(out));
 `;
 
@@ -57,5 +63,8 @@ describe('the shipped checkpoints, installed', () => {
     expect(out.text).toEqual({ dates: '2026-12-01', reverse: 'fedcba', grammar: 'cats.', repeat: 'pmkdaoif' });
     expect(out.sameCross).toBe(true);
     expect(out.error).toEqual(['AttentionError', 'INVALID_ARGUMENT']);
+    expect(out.reader.path).toBe(join(app, 'node_modules', 'attention-lab', 'dist', 'checkpoints', 'reader', 'reader.bin'));
+    expect(out.reader.sha256).toBe(sha256(join(root, 'checkpoints', 'reader', 'reader.bin')));
+    expect(out.reader).toMatchObject({ tokens: out.reader.rows, next: 5 });
   });
 });

@@ -133,6 +133,20 @@ describe('lab.loadReader', () => {
     expect(reader.attend('Call me', { model: 'decoder' }).steps).toBeUndefined();
   });
 
+  it('trace: a head\'s steps are computed when first read, once, and still after the reader is disposed', async () => {
+    const own = await lab.loadReader({ bytes });
+    const r = own.attend('Call me Ishmael.', { model: 'decoder', trace: true });
+    own.dispose();
+    const late = r.steps[1][1];
+    const w = late.find((s) => s.id === 'weights').matrix.data;
+    const want = r.attention[1][1].data;
+    let worst = 0;
+    for (let k = 0; k < w.length; k++) worst = Math.max(worst, Math.abs(w[k] - want[k]));
+    expect(worst).toBeLessThan(1e-6);
+    expect(r.steps[1][1]).toBe(late);
+    expect(Object.keys(r.steps[0])).toEqual(['0', '1']);
+  });
+
   it('predict is a float64 softmax of the decoder’s last logits row over the whole vocabulary, best first', () => {
     const text = 'Call me Ishmael. Some years';
     const got = reader.predict(text, { topK: 7 });
@@ -229,7 +243,6 @@ describe('lab.loadReader', () => {
       [() => lab.loadReader({ bytes, version: 2 }), /loadReader: unknown option version/],
       [() => lab.loadReader({ url: 'ftp://example.com/reader.bin' }), /loadReader: url "ftp:\/\/example\.com\/reader\.bin" has the scheme ftp:/],
       [() => lab.loadReader({ url: pathToFileURL('/nonexistent/reader.bin') }), /loadReader: cannot read \/nonexistent\/reader\.bin/],
-      [() => lab.loadReader({ language: 'en' }), /loadReader: no trained reader ships in this version of the package yet; give \{ bytes \} or \{ url \}/, 'UNAVAILABLE'],
       [() => lab.loadReader({ bytes: packReader({ vocabulary, ...images, languages: { en: {} } }), language: 'zh-CN' }), /loadReader: this reader has no language "zh-CN"; it has en/],
     ];
     for (const [load, message, code = 'INVALID_ARGUMENT'] of refusals) {
@@ -318,6 +331,7 @@ describe('lab.loadReader', () => {
       [withHeader((h) => (h.heads[0].head = 5)), /loadReader: header\.heads\[0\]\.head is 5 but the decoder has 2 heads/],
       [withHeader((h) => (h.heads[0].model = 'cross')), /loadReader: header\.heads\[0\]\.model must be 'encoder' or 'decoder', got "cross"/],
       [withHeader((h) => (h.heads[0].score = null)), /loadReader: header\.heads\[0\]\.score must be a finite number, got null/],
+      [withHeader((h) => (h.heads[0].closest = 7)), /loadReader: header\.heads\[0\]\.closest must be a non-empty string \(the nearest kind of a head whose kind is 'none'\), got 7/],
       [withHeader((h) => delete h.heads[1].label['zh-CN']), /loadReader: header\.heads\[1\]\.label\["zh-CN"\] must be a string, got undefined/],
       [withHeader((h) => (h.languages.fr = {})), /loadReader: header\.languages\["fr"\]: the reader's languages are en, zh-CN/],
       [withHeader((h) => (h.languages.en.pronounHead.layer = 9)), /loadReader: header\.languages\["en"\]\.pronounHead\.layer is 9 but the encoder has 2 layers/],
