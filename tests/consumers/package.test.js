@@ -159,8 +159,9 @@ describe('the packed package', () => {
     // the FMA .wasm is there wherever it was built (a build without clang 16 has only the stub glue)
     const fmaBuilt = existsSync(join(root, 'dist', 'attention-lab-fma.wasm'));
     for (const t of targets.filter(Boolean).filter((t) => fmaBuilt || t !== './dist/attention-lab-fma.wasm')) {
-      // A pattern ("./dist/checkpoints/*") names a folder of shipped files.
-      const files = t.endsWith('/*') ? readdirSync(join(pkgDir, t.slice(0, -2))).map((f) => `${t.slice(0, -1)}${f}`) : [t];
+      // A pattern ("./dist/checkpoints/*") names a folder of shipped files, its subfolders' too (reader/reader.bin).
+      const folder = join(pkgDir, t.slice(0, -2));
+      const files = t.endsWith('/*') ? readdirSync(folder, { recursive: true }).filter((f) => statSync(join(folder, f)).isFile()).map((f) => `${t.slice(0, -1)}${f}`) : [t];
       expect(files.length, t).toBeGreaterThan(0);
       for (const f of files) expect(statSync(join(pkgDir, f)).isFile(), f).toBe(true);
     }
