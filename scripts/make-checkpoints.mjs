@@ -37,10 +37,11 @@ const TRAINING_INPUTS = ['bindings/train/', 'bindings/tasks/', 'bindings/trainin
   'scripts/make-checkpoints.mjs', 'bench/lib/train-to-goal.mjs', 'checkpoints/'];
 const ROOT = new URL('../', import.meta.url);
 
-/** One SHA-256 over the training .wasm and every file of TRAINING_INPUTS (manifest.json left out). */
+/** One SHA-256 over the training .wasm and every file of TRAINING_INPUTS (manifest.json and subfolders, the reader's, left out). */
 export function trainingInputsHash() {
   const files = TRAINING_INPUTS.flatMap((path) =>
-    path.endsWith('/') ? readdirSync(new URL(path, ROOT)).sort().map((f) => path + f) : [path]).filter((f) => !f.endsWith('manifest.json'));
+    path.endsWith('/') ? readdirSync(new URL(path, ROOT), { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path + e.name).sort() : [path])
+    .filter((f) => !f.endsWith('manifest.json'));
   const lines = files.map((f) => `${sha256(readFileSync(new URL(f, ROOT)))}  ${f}`);
   return sha256([`${trainingWasmHash()}  dist/attention-lab-training-simd.wasm`, ...lines].join('\n'));
 }

@@ -3,7 +3,7 @@
 // (windows of the validation splits, and the generated dev pronoun sentences for 'pronoun-referent'),
 // a head's score for a kind is the mean weight on the kind's positions over the rows where it applies;
 // its kind is the best one, or 'none' under CLEAR (its closest kind kept). The label is the kind's
-// caption in both languages (web/src/strings/trained.js).
+// caption in both languages (web/src/strings/trained.js), or for 'none' "no clear pattern; closest: …".
 import { BOS } from '../../bindings/reader/tokenizer.js';
 import strings from '../../web/src/strings/trained.js';
 import { addPatterns, bestPattern, CLEAR, READER_KINDS } from '../../web/src/trained/head-patterns.js';
@@ -52,7 +52,8 @@ export function measureHeads(model, name, rows = headRows()) {
     const [layer, head] = key.split('/').map(Number);
     const best = bestPattern(s);
     const kind = best.score >= CLEAR ? best.kind : 'none';
-    const label = (language) => strings[language][`trained.kind.${kind}`];
+    const named = (language, k) => strings[language][`trained.kind.${k}`];
+    const label = (language) => (kind === 'none' ? strings[language]['trained.unclear'].replace('{kind}', named(language, best.kind)) : named(language, kind));
     return { model: name, layer, head, kind, score: best.score, ...(kind === 'none' ? { closest: best.kind } : {}), label: { en: label('en'), 'zh-CN': label('zh-CN') } };
   });
 }

@@ -24,6 +24,7 @@ export default {
     'trained.kind.pronoun-referent': 'the noun a pronoun refers to',
     'trained.kind.line-position': 'the same place in the line before',
     'trained.kind.none': 'nothing',
+    'trained.unclear': 'no clear pattern; closest: {kind}',
     'trained.listSeparator': ', ',
   },
   'zh-CN': {
@@ -49,6 +50,7 @@ export default {
     'trained.kind.pronoun-referent': '关注代词所指的名词',
     'trained.kind.line-position': '关注上一行同一位置',
     'trained.kind.none': '无',
+    'trained.unclear': '没有明显的模式；最接近：{kind}',
     'trained.listSeparator': '、',
   },
 };

@@ -97,7 +97,7 @@ export class TrainedReader {
     const out = [this.#modelSwitch(t)];
     const layers = layersOf(reader, model);
     if (this.#layers) out.push(this.#layerPicker(t, layers));
-    out.push(el('p', { class: 'note', 'data-role': 'reader-about', text: t(`reader.about.${model}`, { layers, heads: c.heads, width: c.dModel, max: reader.maxLength, corpus: reader.facts.corpus ?? '—' }) }));
+    out.push(el('p', { class: 'note', 'data-role': 'reader-about', text: t(`reader.about.${model}`, { layers, heads: c.heads, width: c.dModel, max: reader.maxLength, corpus: t('reader.corpus') }) }));
     out.push(this.#pieceStrip(t, piecesOf(reader, this.sentence)));
     if (truncated) out.push(el('p', { class: 'warn', 'data-role': 'reader-truncated', text: t('reader.truncated', { total: truncated.total, read: truncated.read, max: reader.maxLength }) }));
     return out;
