@@ -53,10 +53,10 @@ export function decoderQuality(decoder, language, windows = heldOutWindows(langu
       all++;
     });
   }
-  const model_ = sum / counted;
+  const perPiece = sum / counted;
   return {
-    windows: windows.length, pieces: counted, crossEntropy: round(model_), bigram: round(bigram), bigramK: k,
-    below: round((bigram - model_) / bigram), top5: round(right / all), top5Pieces: all,
+    windows: windows.length, pieces: counted, crossEntropy: round(perPiece), bigram: round(bigram), bigramK: k,
+    below: round((bigram - perPiece) / bigram), top5: round(right / all), top5Pieces: all,
   };
 }
 
