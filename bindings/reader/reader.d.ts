@@ -115,6 +115,13 @@ export interface Reader {
    * Throws as {@link Reader.attend}, and for a bad topK.
    */
   predict(text: string, options?: { topK?: number }): ReaderPrediction[];
+  /**
+   * A copy of every named parameter of one model (as {@link TransformerModel.parameters}: the stack's
+   * `encoder.<layer>.…` for the encoder, `decoder.<layer>.…` for the decoder, the embeddings, the
+   * output head), dequantized from the file's int8. Throws an AttentionError: INVALID_ARGUMENT for a
+   * model other than 'encoder' or 'decoder', DISPOSED after dispose().
+   */
+  parameters(model: ReaderModelName): Record<string, Matrix>;
   readonly disposed: boolean;
   /** Frees both models; later calls throw DISPOSED. Calling it again does nothing. */
   dispose(): void;

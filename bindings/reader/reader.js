@@ -120,7 +120,7 @@ function makeReader(context, lang, { tokenizer, header }, models) {
     if (typeof trace !== 'boolean') fail(INVALID_ARGUMENT, `${fn}: trace must be true or false, got ${describe(trace)}`);
     const model = models[name];
     const { ids, tokens, truncated } = piecesOf(fn, tokenizer, text, { bos: bos[name], maxLength: model.config.maxLength });
-    const out = model.attend(ids, { inputs: trace });
+    const out = model.attend(ids, { inputs: trace, logits: false });
     const result = { model: name, tokens, attention: out.attention };
     if (truncated) result.truncated = truncated;
     if (trace) {
@@ -183,6 +183,13 @@ function makeReader(context, lang, { tokenizer, header }, models) {
     },
     attend,
     predict,
+    /** A copy of every named parameter of one model, as TransformerModel.parameters() gives them. */
+    parameters(name) {
+      const fn = 'reader.parameters';
+      alive(fn);
+      if (!READER_MODELS.includes(name)) fail(INVALID_ARGUMENT, `${fn}: model is ${describe(name)}; give 'encoder' or 'decoder'`);
+      return models[name].parameters();
+    },
     get disposed() {
       return disposed;
     },

@@ -21,18 +21,22 @@ function attendIds(fn, config, ids) {
   return given;
 }
 
-/** → { attention: Matrix[layer][head], logits: Matrix, inputs?: Matrix[layer] }, Matrix = { rows, cols, data: Float32Array }. */
+/**
+ * → { attention: Matrix[layer][head], logits?: Matrix, inputs?: Matrix[layer] }, Matrix = { rows, cols, data: Float32Array }.
+ * { logits: false } skips the output head (n × dModel × vocabSize of a pass's work) and its copy.
+ */
 export function attend(state, ids, options) {
   const fn = 'TransformerModel.attend';
   const { config } = state;
   const given = attendIds(fn, config, ids);
-  const { inputs = false } = checkOptions(fn, options, ['inputs']);
+  const { inputs = false, logits = true } = checkOptions(fn, options, ['inputs', 'logits']);
   if (typeof inputs !== 'boolean') fail(INVALID_ARGUMENT, `${fn}: inputs must be true or false, got ${String(inputs)}`);
+  if (typeof logits !== 'boolean') fail(INVALID_ARGUMENT, `${fn}: logits must be true or false, got ${String(logits)}`);
   const n = given.length;
   const layers = config.kind === 'mlm' ? config.encoderLayers : config.decoderLayers;
   const f = state.context.frame(fn);
   const slots = {
-    ids: f.input(given), length: n, maps: f.output(layers * config.heads * n * n), logits: f.output(n * config.vocabSize),
+    ids: f.input(given), length: n, maps: f.output(layers * config.heads * n * n), logits: f.output(n * config.vocabSize, logits),
     inputs: f.output(layers * n * config.dModel, inputs), status: f.output(1),
   };
   f.call('modelAttend', { model: state.handle, ...slots });
@@ -45,7 +49,8 @@ export function attend(state, ids, options) {
   };
   const attention = Array.from({ length: layers }, (_, l) =>
     Array.from({ length: config.heads }, (_, h) => copy(slots.maps, (l * config.heads + h) * n * n, n, n)));
-  const result = { attention, logits: copy(slots.logits, 0, n, config.vocabSize) };
+  const result = { attention };
+  if (logits) result.logits = copy(slots.logits, 0, n, config.vocabSize);
   if (inputs) result.inputs = Array.from({ length: layers }, (_, l) => copy(slots.inputs, l * n * config.dModel, n, config.dModel));
   return result;
 }

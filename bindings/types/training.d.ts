@@ -149,7 +149,7 @@ export interface AttendResult {
    * its visible keys (an 'lm' model's j ≤ i, an 'mlm' model's every non-padding position).
    */
   attention: Matrix[][];
-  /** n × vocabSize: row i the logits of the prediction at position i. */
+  /** n × vocabSize: row i the logits of the prediction at position i (absent with `{ logits: false }`). */
   logits: Matrix;
   /**
    * With `{ inputs: true }`: inputs[layer], the n × dModel input of that layer's self-attention (the
@@ -163,6 +163,8 @@ export interface AttendResult {
 export interface AttendOptions {
   /** Also return each layer's self-attention input (`AttendResult.inputs`). Default false. */
   inputs?: boolean;
+  /** Compute and return `AttendResult.logits`; false skips the output head (most of a small model's pass). Default true. */
+  logits?: boolean;
 }
 
 export interface GenerateResult {
@@ -218,6 +220,7 @@ export interface TransformerModel {
    * Throws an AttentionError (INVALID_ARGUMENT) for a 'seq2seq' model, empty ids, more than maxLength
    * ids or an id outside the vocabulary (naming it).
    */
+  attend(ids: TokenRow, options: AttendOptions & { logits: false }): Omit<AttendResult, 'logits'>;
   attend(ids: TokenRow, options?: AttendOptions): AttendResult;
   /** A versioned image of the config, the step count and the parameters (not Adam's moments). */
   save(options?: SaveOptions): Uint8Array;

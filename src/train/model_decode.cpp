@@ -2,7 +2,8 @@
 // the last row, stop at eos or after max_new tokens. The encoder runs once;
 // each step recomputes the decoder over the whole (short) sequence; with causal self-attention row i of the last pass
 // is exactly what step i computed, so the attention maps are read from it.
-// attend: one forward pass over given ids, its attention maps, logits and attention inputs.
+// attend: one forward pass over given ids, its attention maps, logits and attention inputs (without the
+// output head when no logits are asked for: it is most of a small model's pass over a large vocabulary).
 #include <algorithm>
 #include <cstring>
 
@@ -87,7 +88,7 @@ Status TransformerModel::attend(const std::int32_t* ids, std::size_t length, flo
   if (!ids_in_range(ids, length, c.vocab_size)) return Status::bad_argument;
   // 1. One pass of batch 1 over the ids (the decoder's mask causal, the encoder's not).
   plan_workspace(s, 1, 0, length);
-  if (Status st = forward_pass(s, nullptr, ids); st != Status::ok) return st;
+  if (Status st = forward_pass(s, nullptr, ids, true, logits != nullptr); st != Status::ok) return st;
   // 2. Every self-attention sublayer's weights (the first of each layer's two), then the logits.
   if (maps) copy_maps(s.decoder, 0, 2, c.heads, length, length, length, length, maps);
   // 3. Each self-attention sublayer's input: the stream, or its layer norm (pre-norm).

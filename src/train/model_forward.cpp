@@ -343,7 +343,7 @@ void plan_workspace(ModelState& s, std::size_t batch, std::size_t S, std::size_t
   s.cross_bits.resize(std::max(s.cross_bits.size(), batch * T * S));
 }
 
-Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input, bool encode) {
+Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input, bool encode, bool logits) {
   const ModelConfig& cfg = s.config;
   const bool pre = is_pre(s);
   const std::size_t B = s.decoder.batch, T = s.decoder.length;
@@ -359,6 +359,7 @@ Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_
   const bool causal = cfg.kind != ModelKind::encoder_only;
   fill_bits(s.decoder.self_bits.data(), input, B, T, T, cfg.pad_id, causal);
   if (Status st = forward_stack(s, s.layout.decoder, s.decoder, input); st != Status::ok) return st;
+  if (!logits) return Status::ok;
   const float* p = s.params.data();
   return linear_forward(s.decoder.output(pre), dense(p + s.layout.output_w, cfg.d_model, cfg.vocab_size),
                         p + s.layout.output_b, s.logits, s.pack_scratch);

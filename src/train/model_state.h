@@ -76,7 +76,10 @@ void plan_workspace(ModelState& s, std::size_t batch, std::size_t source_length,
 // encode false: the encoder's activations of the last pass are reused (the
 // same batch and source length, planned again for a longer decoder input:
 // the encoder's part of the arena comes first and keeps its place).
-Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input, bool encode = true);
+// logits: false leaves s.logits as it was (a caller that reads only the attention skips the output head,
+// a d_model × vocab_size product per row).
+Status forward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input, bool encode = true,
+                    bool logits = true);
 
 // The backward pass from d_logits (held in s.logits) into s.grads (accumulated).
 Status backward_pass(ModelState& s, const std::int32_t* source, const std::int32_t* input);

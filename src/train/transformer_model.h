@@ -161,7 +161,8 @@ class TransformerModel {
   // visible keys: j ≤ i for the decoder, every non-padding key for the encoder) and logits
   // (n × vocab_size, row i the prediction at position i) and inputs (layers × n × d_model: each
   // layer's self-attention input, the hidden state after the pre-norm when norm is pre; X W_Q,
-  // X W_K, X W_V of it are the layer's Q, K, V). Any output may be nullptr.
+  // X W_K, X W_V of it are the layer's Q, K, V). Any output may be nullptr; without logits the
+  // output head is not computed.
   // bad_argument for an encoder_decoder model, a length of 0 or above max_length, or an id
   // outside the vocabulary; nothing is written then.
   Status attend(const std::int32_t* ids, std::size_t length, float* maps, float* logits,

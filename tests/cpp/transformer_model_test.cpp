@@ -676,6 +676,26 @@ TEST(TransformerModel, AttendsInputsReproduceEveryLayersMaps) {
     }
 }
 
+// Without logits, attend skips the output head: the maps and inputs are bit for bit those of a call
+// with logits, and a later call with logits gives the first call's logits (the skipped head left no state).
+TEST(TransformerModel, AttendWithoutLogitsGivesTheSameMapsAndInputs) {
+  for (auto kind : {ModelKind::decoder_only, ModelKind::encoder_only}) {
+    auto m = make(tiny(kind));
+    const std::vector<std::int32_t> ids = {kBos, 3, 5, 4, 6}, other = {kBos, 4, 4};
+    const std::size_t n = ids.size(), layers = 1;  // tiny: one layer
+    const Attended full = attended(*m, ids);
+    const std::size_t map_floats = full.maps.size(), input_floats = layers * n * m->config().d_model;
+    std::vector<float> with_inputs(input_floats), maps(map_floats, -1.0f), inputs(input_floats, -1.0f);
+    ASSERT_EQ(m->attend(ids.data(), n, nullptr, nullptr, with_inputs.data()), Status::ok);
+    ASSERT_EQ(attended(*m, other).maps.size(), layers * m->config().heads * other.size() * other.size());
+    ASSERT_EQ(m->attend(ids.data(), n, maps.data(), nullptr, inputs.data()), Status::ok);
+    EXPECT_EQ(std::memcmp(maps.data(), full.maps.data(), map_floats * sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(inputs.data(), with_inputs.data(), input_floats * sizeof(float)), 0);
+    const Attended again = attended(*m, ids);
+    EXPECT_EQ(std::memcmp(again.logits.data(), full.logits.data(), full.logits.size() * sizeof(float)), 0);
+  }
+}
+
 // Changing a later token moves an encoder row's logits; a decoder row's stay bit for bit the same.
 TEST(TransformerModel, AnEncoderRowSeesLaterTokensADecoderRowDoesNot) {
   for (auto kind : {ModelKind::decoder_only, ModelKind::encoder_only}) {

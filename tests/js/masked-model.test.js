@@ -140,6 +140,14 @@ describe.each(DETERMINISTIC_BUILDS)('model.attend and the mlm kind ($name build)
           }
         }
       }
+      // { logits: false } skips the output head: no logits, the same maps and inputs bit for bit.
+      const lean = model.attend(ids, { logits: false, inputs: true });
+      expect(lean).not.toHaveProperty('logits');
+      lean.attention.forEach((layer, l) => layer.forEach((m, h) => expect(Array.from(m.data)).toEqual(Array.from(attention[l][h].data))));
+      const full = model.attend(ids, { inputs: true });
+      lean.inputs.forEach((m, l) => expect(Array.from(m.data)).toEqual(Array.from(full.inputs[l].data)));
+      expect(Array.from(full.logits.data)).toEqual(Array.from(logits.data));
+      expect(() => model.attend(ids, { logits: 'no' })).toThrow(/TransformerModel\.attend: logits must be true or false, got no/);
       model.dispose();
     }
   });

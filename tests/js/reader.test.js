@@ -147,6 +147,23 @@ describe('lab.loadReader', () => {
     expect(Object.keys(r.steps[0])).toEqual(['0', '1']);
   });
 
+  it('parameters(model) copies that model\'s named parameters as the file holds them; a bad name is refused', () => {
+    for (const name of ['encoder', 'decoder']) {
+      const got = reader.parameters(name);
+      const want = models[name].parameters();
+      expect(Object.keys(got)).toEqual(Object.keys(want));
+      expect(Object.keys(got).some((key) => key.startsWith(`${name}.0.attention.w_q`))).toBe(true);
+      for (const key of Object.keys(want)) {
+        expect([got[key].rows, got[key].cols], key).toEqual([want[key].rows, want[key].cols]);
+        expect(Array.from(got[key].data), key).toEqual(Array.from(want[key].data));
+      }
+      got[`${name}.0.attention.w_q`].data.fill(0); // a copy: the reader's model is unchanged
+      expect(Array.from(reader.parameters(name)[`${name}.0.attention.w_q`].data)).toEqual(Array.from(want[`${name}.0.attention.w_q`].data));
+    }
+    expect(codeOf(() => reader.parameters('both'))).toBe('INVALID_ARGUMENT');
+    expect(messageOf(() => reader.parameters())).toMatch(/reader\.parameters: model is undefined; give 'encoder' or 'decoder'/);
+  });
+
   it('predict is a float64 softmax of the decoder’s last logits row over the whole vocabulary, best first', () => {
     const text = 'Call me Ishmael. Some years';
     const got = reader.predict(text, { topK: 7 });
