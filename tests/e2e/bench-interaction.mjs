@@ -10,7 +10,8 @@
 //             browser reports only events of 16 ms and more: one not reported counts as 16 ms (an
 //             upper bound, marked "≤16" when it is the median).
 //   settled   from the input's timestamp until the explorer's updateComplete resolves (every panel
-//             shown inside it has nothing pending).
+//             shown inside it has nothing pending); on the lesson (no explorer), every shown
+//             element's.
 //   Hovering a cell is not an Event Timing interaction (mousemove): its paint column is from the
 //   move's timestamp to the end of the next frame's task (a message posted from a frame callback).
 // Usage: node tests/e2e/bench-interaction.mjs [--samples 30] [--only tab] [--each]
@@ -30,12 +31,17 @@ const EACH = process.argv.includes('--each');
 /** Installed in the page before it loads: the Event Timing entries and each input's settled time. */
 function installMeters() {
   const meter = (window.__meter = { events: [], settled: [] });
+  // The explorer's updateComplete, or on the lesson every shown element's (a figure far below waits hidden).
+  window.__settled = () => {
+    const explorer = document.querySelector('attention-explorer');
+    const shown = explorer ? [explorer] : [...document.querySelectorAll('*')].filter((el) => el.localName.startsWith('attention-') && !el.closest('[hidden]'));
+    return Promise.all(shown.map((el) => el.updateComplete));
+  };
   new PerformanceObserver((list) => meter.events.push(...list.getEntries().map((e) => ({ name: e.name, start: e.startTime, duration: e.duration, id: e.interactionId })))).observe({ type: 'event', durationThreshold: 16, buffered: true });
   // After the page's own handlers (bubbling, composed events reach the window last).
   for (const type of ['click', 'keydown', 'input', 'change']) {
     addEventListener(type, (e) => {
-      const explorer = document.querySelector('attention-explorer');
-      explorer?.updateComplete.then(() => meter.settled.push({ type, ms: performance.now() - e.timeStamp }));
+      window.__settled().then(() => meter.settled.push({ type, ms: performance.now() - e.timeStamp }));
     });
   }
   addEventListener('mousemove', (e) => {
@@ -64,8 +70,8 @@ const typeOne = async (page, k) => page.keyboard.press(k % 2 ? 'Backspace' : 'x'
 
 const settledExplorer = (page) =>
   page.evaluate(async () => {
-    await customElements.whenDefined('attention-explorer');
-    await document.querySelector('attention-explorer').updateComplete;
+    await customElements.whenDefined(document.getElementById('lesson') ? 'attention-steps' : 'attention-explorer');
+    await window.__settled();
   });
 const tabs = (page) => inExplorer(page, '[data-key^="ptab-"]');
 
@@ -126,6 +132,11 @@ const INTERACTIONS = [
   ['reader model view: typing, decoder (128 pieces)', typing, typeOne, null, READER_HEADS('decoder')],
   ['reader model view: encoder/decoder switch', async (page) => inExplorer(page, 'attention-heads #reader-model').focus(), async (page, k) => page.keyboard.press(k % 2 ? 'ArrowUp' : 'ArrowDown'), null, READER_HEADS('encoder')],
   ['reader steps: typing, decoder (128 pieces)', typing, typeOne, null, READER_STEPS('decoder')],
+  // The lesson (the landing view): its sentence box drives the reader's figures near the screen.
+  ['lesson: typing in the sentence box (the reader)', async (page) => {
+    await page.locator('#sentence').focus();
+    await page.keyboard.press('End');
+  }, typeOne, null, '?lang=en'],
 ];
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -149,7 +160,7 @@ for (const [name, setUp, act, beforeSample, query = LARGEST] of INTERACTIONS) {
     await act(page, k);
     // Until the explorer has nothing pending and a frame has been painted (Event Timing reports after it).
     const after = await page.evaluate(async (b) => {
-      await document.querySelector('attention-explorer').updateComplete;
+      await window.__settled();
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       const m = window.__meter;

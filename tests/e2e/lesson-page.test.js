@@ -2,12 +2,19 @@
 // holds the statement and a figure with every cell in view; no page-level sideways scroll on the
 // phone; its text is there before the .wasm arrives; each section has a link of its own; a
 // figure's lab link opens the explorer at the same sentence and step; every link that names a
-// setting of the explorer still opens the explorer.
+// setting of the explorer still opens the explorer. The lesson's figures of the reader trained on
+// real text show the same reader's numbers in Node (dist/training-node.js, the same file), and
+// what the prose says of the lesson's sentence holds for that reader; the figures the reader's
+// trace has no step for (X, and Q with its operands) show the grammar model on its own example.
 import { describe, expect, test } from 'vitest';
+import { init as initTraining } from '../../dist/training-node.js';
+import { GRAMMAR_EXAMPLE, LESSON_SENTENCE } from '../../web/src/lesson.js';
 import { quantise, ready, screenshotFile, settled, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
+const lab = await initTraining();
+const readers = { en: await lab.loadReader({ language: 'en' }), 'zh-CN': await lab.loadReader({ language: 'zh-CN' }) };
 
 async function open(query, viewport = { width: 1280, height: 800 }) {
   const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
@@ -55,7 +62,7 @@ describe('the lesson is the landing view', () => {
     expect(inside(seen.statement, seen.viewport), JSON.stringify(seen)).toBe(true);
     expect(inside(seen.canvas, seen.viewport), JSON.stringify(seen)).toBe(true);
     expect(seen.cornersSeen).toBe(true);
-    expect(seen.rows).toBeGreaterThan(3); // <bos> and the sentence's tokens
+    expect(seen.rows).toBe(readers[lang].attend(LESSON_SENTENCE[lang], { model: 'encoder' }).tokens.length); // the reader's pieces
     expect(seen.sideways).toBeLessThanOrEqual(0);
     // The statement is the page's, in the page's language.
     const statement = await page.locator('.statement').textContent();
@@ -120,19 +127,91 @@ describe('the lesson is the landing view', () => {
     await page.locator('#sentence').fill('the dog saw the cats');
     await settled(page);
     const rows = await page.evaluate(() => [...document.getElementById('hero').shadowRoot.querySelectorAll('[data-role="main"] tbody th')].map((th) => th.textContent));
-    expect(rows).toEqual(['<bos>', 'the', 'dog', 'saw', 'the', 'cats']);
+    expect(rows).toEqual(readers.en.attend('the dog saw the cats', { model: 'encoder' }).tokens);
+    // The grammar model's figures keep reading its own example, and their links carry it.
+    expect(await page.evaluate(() => [...document.querySelectorAll('attention-steps[data-example]')].map((f) => f.getAttribute('sentence')))).toEqual([GRAMMAR_EXAMPLE.en, GRAMMAR_EXAMPLE.en]);
+    expect(new URL(await page.locator('#qkv a[data-lab]').getAttribute('href'), s.url).searchParams.get('s')).toBe(GRAMMAR_EXAMPLE.en);
     await page.locator('#softmax a[data-lab]').click();
     await ready(page);
     const state = await page.evaluate(() => {
       const steps = document.querySelector('attention-explorer').shadowRoot.querySelector('attention-steps');
-      return { lesson: document.getElementById('lesson') !== null, sentence: steps.getAttribute('sentence'), step: steps.getAttribute('step'), weights: steps.getAttribute('weights') };
+      const a = (name) => steps.getAttribute(name);
+      return { lesson: document.getElementById('lesson') !== null, sentence: a('sentence'), step: a('step'), weights: a('weights'), model: a('reader-model'), layer: a('layer'), head: a('head') };
     });
-    expect(state).toEqual({ lesson: false, sentence: 'the dog saw the cats', step: 'weights', weights: 'trained' });
+    expect(state).toEqual({ lesson: false, sentence: 'the dog saw the cats', step: 'weights', weights: 'reader', model: 'encoder', layer: '0', head: '0' });
     // And back to the lesson, in the same language.
     await page.locator('#switch-view').click();
     await page.waitForSelector('#hero');
     await settled(page);
     expect(await page.evaluate(() => document.querySelector('attention-explorer'))).toBe(null);
+    await context.close();
+  });
+
+  test.each(['en', 'zh-CN'])('%s: the reader’s figures show the reader’s numbers, and what the prose says of the lesson’s sentence holds', async (lang) => {
+    const reader = readers[lang];
+    const sentence = LESSON_SENTENCE[lang];
+    const encoder = reader.attend(sentence, { model: 'encoder', trace: true });
+    const decoder = reader.attend(sentence, { model: 'decoder', trace: true });
+    const traced = (run, id) => run.steps[0][0].find((st) => st.id === id).matrix;
+    // The prose: on the lesson's sentence, the row of "it" puts most of its weight on "animal" in head 1
+    // of layer 1 (the figures above), more than the head marked for pronouns does.
+    const it = encoder.tokens.findIndex((t) => /^▁?(it|它)$/.test(t));
+    const animal = encoder.tokens.flatMap((t, j) => (/^▁?(animal|动|物)$/.test(t) ? [j] : []));
+    const onAnimal = (map) => animal.reduce((sum, j) => sum + map.data[it * map.cols + j], 0);
+    const shown = encoder.attention[0][0];
+    expect(onAnimal(shown)).toBeGreaterThan(0.5);
+    const { layer, head } = reader.facts.pronounHead;
+    expect(onAnimal(shown)).toBeGreaterThan(onAnimal(encoder.attention[layer][head]));
+
+    const { page, context, problems } = await open(`?lang=${lang}`);
+    /** Section `id` brought to the screen, its figures rendered and settled. */
+    const reveal = async (id) => {
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+      await page.waitForFunction((id) => [...document.querySelectorAll(`#${id} [data-later]`)].every((f) => !f.hidden), id);
+      await settled(page);
+    };
+    /** Every cell of the main figure of section `id`'s steps figure. */
+    const figureOf = async (id) => {
+      await reveal(id);
+      return page.evaluate((id) => {
+        const figure = (id === 'what' ? document.getElementById('hero') : document.querySelector(`#${id} attention-steps`)).shadowRoot.querySelector('[data-role="main"]');
+        return {
+          rows: [...figure.querySelectorAll('tbody th')].map((th) => th.textContent),
+          cells: [...figure.querySelectorAll('tbody td')].map((td) => ({ value: Number(td.dataset.value), masked: td.classList.contains('masked') })),
+        };
+      }, id);
+    };
+    const expectCells = (view, want, tokens, where) => {
+      expect(view.rows, where).toEqual(tokens);
+      expect(view.cells.length, where).toBe(want.rows * want.cols);
+      view.cells.forEach((c, k) => {
+        const [i, j] = [Math.floor(k / want.cols), k % want.cols];
+        if (where === 'masks') expect(c.masked, `${where} ${i} ${j}`).toBe(j > i);
+        if (!c.masked) expect(Math.abs(c.value - want.data[k]), `${where} cell ${k}`).toBeLessThan(1e-5 * Math.max(1, Math.abs(want.data[k])));
+      });
+    };
+    expectCells(await figureOf('what'), shown, encoder.tokens, 'hero');
+    for (const [id, step] of [['scores', 'scores'], ['softmax', 'weights'], ['output', 'output']]) expectCells(await figureOf(id), traced(encoder, step), encoder.tokens, id);
+    expectCells(await figureOf('masks'), traced(decoder, 'masked'), decoder.tokens, 'masks');
+    // The heads figure: every map of the encoder, the pronoun head marked.
+    await reveal('heads');
+    const maps = await page.evaluate(() =>
+      [...document.querySelector('#heads attention-heads').shadowRoot.querySelectorAll('.reader-map')].map((m) => ({
+        layer: Number(m.dataset.layer),
+        head: Number(m.dataset.head),
+        pronoun: 'pronoun' in m.dataset,
+        values: [...m.querySelectorAll('tbody td')].map((td) => Number(td.dataset.value)),
+      })),
+    );
+    const c = reader.models.encoder;
+    expect(maps.length).toBe(c.encoderLayers * c.heads);
+    for (const m of maps) {
+      const want = encoder.attention[m.layer][m.head].data;
+      expect(m.values.length).toBe(want.length);
+      m.values.forEach((v, k) => expect(Math.abs(v - want[k]), `heads ${m.layer} ${m.head} cell ${k}`).toBeLessThan(1e-6));
+      expect(m.pronoun).toBe(m.layer === layer && m.head === head);
+    }
+    expect(problems).toEqual({ console: [], external: [] });
     await context.close();
   });
 

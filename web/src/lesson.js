@@ -4,8 +4,14 @@
 // language, and writes the links that open the same view in the full lab.
 import { writeState } from './state.js';
 
-/** The trained grammar model's own examples, one per language: the sentence the lesson starts on. */
-export const LESSON_SENTENCE = { en: 'the cats that the dog chased', 'zh-CN': '那只狗追的那些猫' };
+/** The sentence the lesson starts on, one per language: the famous one, read by the reader trained on real text. */
+export const LESSON_SENTENCE = { en: "The animal didn't cross the street because it was too tired.", 'zh-CN': '动物没有过马路，因为它太累了。' };
+
+/**
+ * The grammar model's own example, one per language: what the figures marked `data-example` read (the
+ * steps the reader's trace does not list, X and Q's operands, are shown on the grammar model).
+ */
+export const GRAMMAR_EXAMPLE = { en: 'the cats that the dog chased', 'zh-CN': '那只狗追的那些猫' };
 
 /**
  * The lab's link for a lesson figure: its panel and step (`lab`, a query string) with the
@@ -19,22 +25,28 @@ export function labLink(lab, { sentence, lang }) {
 
 /**
  * Start the lesson in `article`: the sentence box drives every figure marked `data-sentence`
- * (the trained views), and every `a[data-lab]` follows the sentence and language. Returns
- * { setLanguage(lang) }: the figures' language, and the model's example in that language while
+ * (the reader's views), a figure marked `data-example` reads the grammar model's example, and every
+ * `a[data-lab]` follows its figure's sentence and the language. Returns
+ * { setLanguage(lang) }: the figures' language, and the lesson's sentence in that language while
  * the reader has not typed a sentence of their own.
  */
 export function startLesson(article, lang) {
   const input = article.querySelector('#sentence');
   const figures = [...article.querySelectorAll('[data-sentence]')];
+  const examples = [...article.querySelectorAll('[data-example]:not(a)')];
   const components = [...article.querySelectorAll('*')].filter((node) => node.localName.startsWith('attention-'));
   let typed = false;
 
+  const example = () => GRAMMAR_EXAMPLE[lang] ?? GRAMMAR_EXAMPLE.en;
   const links = () => {
-    const state = { sentence: input.value, lang };
-    for (const a of document.querySelectorAll('a[data-lab]')) a.setAttribute('href', labLink(a.dataset.lab, state));
+    for (const a of document.querySelectorAll('a[data-lab]')) {
+      const sentence = a.hasAttribute('data-example') ? example() : input.value;
+      a.setAttribute('href', labLink(a.dataset.lab, { sentence, lang }));
+    }
   };
   const follow = () => {
     for (const figure of figures) figure.setAttribute('sentence', input.value);
+    for (const figure of examples) figure.setAttribute('sentence', example());
     links();
   };
   const setLanguage = (next) => {

@@ -237,7 +237,7 @@ export class AttentionSteps extends AttentionElement {
     const title = step.head && model.config.heads > 1 ? `${name} · ${t('heads.head', { h: headIndex + 1 })}` : name;
     // The author's X or weights are explained as theirs, not as drawn from the seed or computed.
     const explain = (step.key === 'X' && model.given.has('X')) || step.given ? `explain.${step.key}Given` : `explain.${step.key}`;
-    return [this.keep('title', title, () => el('h3', { class: 'step-title' }, ...mathNodes(title))), this.keep('explain', `${this.language}|${explain}`, () => el('p', { class: 'muted', text: t(explain) }))];
+    return [this.keep('title', title, () => el('h3', { class: 'step-title', part: 'step-title' }, ...mathNodes(title))), this.keep('explain', `${this.language}|${explain}`, () => el('p', { class: 'muted', text: t(explain) }))];
   }
 
   #formulaOf(step, model) {

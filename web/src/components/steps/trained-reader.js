@@ -7,6 +7,7 @@
 import { DEFAULT_SENTENCE, panelSetting, settingValue } from '../../config.js';
 import { el } from '../../dom.js';
 import { errorText } from '../../error-text.js';
+import { onFrame } from '../../scheduler.js';
 import { getReader } from '../../training-lab.js';
 import { READER_MODELS, piecesOf } from '../../trained/reader-view.js';
 
@@ -15,6 +16,12 @@ export const READER_NOTES_CSS = `
 .reader-pieces ol.pieces { display: flex; flex-wrap: wrap; gap: 0.25rem; margin: 0.25rem 0; padding: 0; list-style: none; }
 .reader-pieces ol.pieces li { padding: 0 0.3rem; border: 1px solid var(--_border, #999); border-radius: 0.2rem; font-family: var(--_mono, monospace); white-space: pre; }
 `;
+
+/**
+ * `value` in the next frame: the first render after the reader has loaded runs there, a task of its
+ * own, not in the load's (on the lesson's first load in Chromium the two took 260–290 ms as one task).
+ */
+const inNextFrame = (value) => new Promise((resolve) => onFrame(() => resolve(value)));
 
 /** The layers of the reader's `model`. */
 const layersOf = (reader, model) => (model === 'encoder' ? reader.models.encoder.encoderLayers : reader.models.decoder.decoderLayers);
@@ -75,7 +82,7 @@ export class TrainedReader {
         Object.assign(state, update);
         this.#host.requestRender();
       };
-      this.#host.waitFor(getReader(lang).then((loaded) => done({ status: 'ready', loaded }), (error) => done({ status: 'failed', error })));
+      this.#host.waitFor(getReader(lang).then(inNextFrame).then((loaded) => done({ status: 'ready', loaded }), (error) => done({ status: 'failed', error })));
     }
     return state.status === 'ready' ? state.loaded : null;
   }
