@@ -94,20 +94,24 @@ function headColumns(W, h, heads) {
 function makeReader(context, lang, { tokenizer, header }, models) {
   const { selfAttention } = attentionOps(context);
   const bos = Object.fromEntries(READER_MODELS.map((m) => [m, header.models[m].bos]));
-  let projections = null; // W_Q, W_K, W_V per model and layer, read on the first trace
+  let projections = null; // each head's columns of W_Q, W_K, W_V per model and layer, made on the first trace
   let disposed = false;
   const alive = (fn) => {
     if (disposed) fail(DISPOSED, `${fn}: this reader was disposed; load a new one with lab.loadReader()`);
   };
 
+  // projections[name][layer][head] = { Wq, Wk, Wv }, made once: a trace reads them, not copies.
   function weightsOf(name, layer) {
     projections ??= {};
     if (!projections[name]) {
       const p = models[name].parameters();
+      const { heads } = models[name].config;
       const layers = name === 'encoder' ? models[name].config.encoderLayers : models[name].config.decoderLayers;
-      projections[name] = Array.from({ length: layers }, (_, l) => ({
-        Wq: p[`${name}.${l}.attention.w_q`], Wk: p[`${name}.${l}.attention.w_k`], Wv: p[`${name}.${l}.attention.w_v`],
-      }));
+      projections[name] = Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => ({
+        Wq: headColumns(p[`${name}.${l}.attention.w_q`], h, heads),
+        Wk: headColumns(p[`${name}.${l}.attention.w_k`], h, heads),
+        Wv: headColumns(p[`${name}.${l}.attention.w_v`], h, heads),
+      })));
     }
     return projections[name][layer];
   }
@@ -127,11 +131,8 @@ function makeReader(context, lang, { tokenizer, header }, models) {
       // Each head's steps are computed when first read (a view that shows one head pays for one).
       const { heads } = model.config;
       result.steps = out.inputs.map((X, l) => {
-        const W = weightsOf(name, l);
-        const traceOf = (h) => selfAttention(X, {
-          Wq: headColumns(W.Wq, h, heads), Wk: headColumns(W.Wk, h, heads), Wv: headColumns(W.Wv, h, heads),
-          ...(name === 'decoder' ? { mask: 'causal' } : {}), trace: true,
-        }).steps;
+        const W = weightsOf(name, l); // now: a head's steps may be read after dispose()
+        const traceOf = (h) => selfAttention(X, { ...W[h], ...(name === 'decoder' ? { mask: 'causal' } : {}), trace: true }).steps;
         const row = new Array(heads);
         for (let h = 0; h < heads; h++) {
           let steps;
