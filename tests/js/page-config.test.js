@@ -100,7 +100,7 @@ describe('normalisation derived from the table', () => {
 
 describe('URL state derived from the tables', () => {
   // The keys of links already shared, in the order a link writes them: never renamed (new keys may join).
-  const PUBLISHED = 's seed dm dk h mask vl tok step head lang kernel bw panel hs q src scoring vlens swap shift pair win lk maxn pos tstep pre dstep cap sw ah rb rs ctx kvs task tl th tdm tsc tseed tcmp bstep bsc xw xdate stw hw hl tw tfl bkw bkl hrm srm sl x wq wk wv wo';
+  const PUBLISHED = 's seed dm dk h mask vl tok step head lang kernel bw panel hs q src scoring vlens swap shift pair win lk maxn pos tstep pre dstep cap sw ah rb rs ctx kvs task tl th tdm tsc tseed tcmp bstep bsc xw xdate stw hw hl tw tfl bkw bkl hrm srm sl trm bkrm x wq wk wv wo';
 
   test('every field of every table has its key, the published ones in their order', () => {
     expect(URL_KEYS.map(([, key]) => key).join(' ')).toBe(PUBLISHED);

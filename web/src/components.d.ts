@@ -260,10 +260,10 @@ export interface AttentionPanelSettings {
   /** attention-heads `weights` (`random`, `trained`: the shipped grammar model's heads, or `reader`: every layer × head of the reader trained on real text) and `layer` (0-based, trained only). */
   headsWeights?: string;
   headsLayer?: string;
-  /** attention-transformer `weights` (`random` or `trained`: a layer of the shipped grammar model, pre-norm) and `layer` (0-based). */
+  /** attention-transformer `weights` (`random`, `trained`: a layer of the shipped grammar model, pre-norm, or `reader`: a layer of the reader trained on real text, pre-norm) and `layer` (0-based). */
   transformerWeights?: string;
   transformerLayer?: string;
-  /** attention-backward `weights` (`random` or `trained`: a head of the shipped grammar model) and `layer` (0-based). */
+  /** attention-backward `weights` (`random`, `trained`: a head of the shipped grammar model, or `reader`: a head of the reader trained on real text) and `layer` (0-based). */
   backwardWeights?: string;
   backwardLayer?: string;
   /** attention-heads `reader-model` (`encoder` or `decoder`: the reader's model shown with weights `reader`). */
@@ -271,6 +271,10 @@ export interface AttentionPanelSettings {
   /** attention-steps `reader-model` (`encoder` or `decoder`) and `layer` (0-based): the reader's model and layer whose head's steps are shown with weights `reader`. */
   stepsReaderModel?: string;
   stepsLayer?: string;
+  /** attention-transformer `reader-model` (`encoder` or `decoder`: the reader's model whose layer is shown with weights `reader`). */
+  transformerReaderModel?: string;
+  /** attention-backward `reader-model` (`encoder` or `decoder`: the reader's model whose head is followed with weights `reader`). */
+  backwardReaderModel?: string;
 }
 
 /**

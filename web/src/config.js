@@ -78,6 +78,8 @@ const WEIGHTS = { type: 'choice', choices: ['random', 'trained'], default: 'rand
 const READER_WEIGHTS = { ...WEIGHTS, choices: [...WEIGHTS.choices, 'reader'] };
 const READER_MODEL = { type: 'choice', choices: ['encoder', 'decoder'], default: 'encoder', rule: 'weights="reader" only' };
 const LAYER = { type: 'integer', min: 0, max: 1, default: 0, rule: 'kept within the trained model\'s layers' };
+// A panel that offers the reader too: its layers up to the reader's (4 in each model), kept within the model shown.
+const READER_LAYER = { ...LAYER, max: 7 };
 const short = { written: 16, applied: 16 };
 export const PANEL_SETTINGS = [
   { property: 'hiddenSize', key: 'hs', panel: 'compare', attribute: 'hidden-size', type: 'integer', min: 1, max: 64, default: 8, rule: '0 or not a number gives the default', snap: (v, row) => (v === 0 ? row.default : clamp(v, row.min, row.max)), ...short },
@@ -116,13 +118,15 @@ export const PANEL_SETTINGS = [
   { property: 'stepsWeights', key: 'stw', panel: 'steps', attribute: 'weights', ...READER_WEIGHTS, ...short },
   { property: 'headsWeights', key: 'hw', panel: 'heads', attribute: 'weights', ...READER_WEIGHTS, ...short },
   { property: 'headsLayer', key: 'hl', panel: 'heads', attribute: 'layer', ...LAYER, ...short },
-  { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', ...WEIGHTS, ...short },
-  { property: 'transformerLayer', key: 'tfl', panel: 'transformer', attribute: 'layer', ...LAYER, ...short },
-  { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', ...WEIGHTS, ...short },
-  { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', ...LAYER, ...short },
+  { property: 'transformerWeights', key: 'tw', panel: 'transformer', attribute: 'weights', ...READER_WEIGHTS, ...short },
+  { property: 'transformerLayer', key: 'tfl', panel: 'transformer', attribute: 'layer', ...READER_LAYER, ...short },
+  { property: 'backwardWeights', key: 'bkw', panel: 'backward', attribute: 'weights', ...READER_WEIGHTS, ...short },
+  { property: 'backwardLayer', key: 'bkl', panel: 'backward', attribute: 'layer', ...READER_LAYER, ...short },
   { property: 'headsReaderModel', key: 'hrm', panel: 'heads', attribute: 'reader-model', ...READER_MODEL, ...short },
   { property: 'stepsReaderModel', key: 'srm', panel: 'steps', attribute: 'reader-model', ...READER_MODEL, ...short },
   { property: 'stepsLayer', key: 'sl', panel: 'steps', attribute: 'layer', type: 'integer', min: 0, max: 7, default: 0, rule: 'weights="reader" only; kept within the reader model\'s layers', ...short },
+  { property: 'transformerReaderModel', key: 'trm', panel: 'transformer', attribute: 'reader-model', ...READER_MODEL, ...short },
+  { property: 'backwardReaderModel', key: 'bkrm', panel: 'backward', attribute: 'reader-model', ...READER_MODEL, ...short },
 ];
 
 /** The panels a setting's row says it changes: `usedBy`, or the panel it belongs to (and `alsoPanels`). */

@@ -16,10 +16,10 @@ export const PANELS = [
   { id: 'cross', tag: 'attention-cross', module: './components/cross/attention-cross.js', strings: ['cross', 'trained'] },
   { id: 'positions', tag: 'attention-positions', module: './components/positions/attention-positions.js', strings: ['positions'] },
   { id: 'cost', tag: 'attention-cost', module: './components/cost/attention-cost.js', strings: ['cost'] },
-  { id: 'transformer', tag: 'attention-transformer', module: './components/transformer/attention-transformer.js', strings: ['transformer', 'steps', 'trained'] },
+  { id: 'transformer', tag: 'attention-transformer', module: './components/transformer/attention-transformer.js', strings: ['transformer', 'steps', 'trained', 'reader'] },
   { id: 'decoding', tag: 'attention-decoding', module: './components/decoding/attention-decoding.js', strings: ['decoding'] },
   { id: 'train', tag: 'attention-train', module: './components/train/attention-train.js', strings: ['train', 'trained'] },
-  { id: 'backward', tag: 'attention-backward', module: './components/backward/attention-backward.js', strings: ['backward', 'steps', 'trained'] },
+  { id: 'backward', tag: 'attention-backward', module: './components/backward/attention-backward.js', strings: ['backward', 'steps', 'trained', 'reader'] },
 ];
 
 /** The element that holds the input controls and every panel above. */

@@ -46,7 +46,7 @@ const css = `
 /* figure: the panel's figure alone, for a page that says what it shows in its own words (the
    lesson): no heading, introduction or step controls, and of a trained view only its warnings
    (unknown words, a sentence cut); the step, head, weights and sentence are the page's attributes. */
-:host([figure]) .root > :is(h2, p.intro, [part~="stepper"], [part~="tabs"], label[data-role="weights"], [data-role="trained-about"], [data-role="trained-source"], [data-role="trained-vocabulary"], [data-role="trained-captions"], label[data-role="reader-model"], label[data-role="layer"], [data-role="reader-about"], [data-role="reader-pieces"], [data-role="reader-honest"], [data-role="reader-steps"]) { display: none !important; }
+:host([figure]) .root > :is(h2, p.intro, [part~="stepper"], [part~="tabs"], label[data-role="weights"], [data-role="trained-about"], [data-role="trained-source"], [data-role="trained-vocabulary"], [data-role="trained-captions"], label[data-role="reader-model"], label[data-role="layer"], label[data-role="reader-head"], [data-role="reader-about"], [data-role="reader-layer"], [data-role="reader-backward"], [data-role="reader-pieces"], [data-role="reader-honest"], [data-role="reader-steps"]) { display: none !important; }
 :host([figure]) .step-title + p.muted { display: none !important; }
 [hidden] { display: none !important; }
 .root { display: block; box-sizing: border-box; background: var(--_bg); color: var(--_fg); font: 15px/1.5 var(--_font); padding: 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); text-align: start; min-width: 0; }

@@ -247,6 +247,15 @@ export class AttentionExplorer extends AttentionElement {
       const attributeFilter = PANEL_SETTINGS.filter((s) => s.panel === id).map((s) => s.attribute);
       if (attributeFilter.length) watched.observe(panels[id], { attributes: true, attributeFilter, attributeOldValue: true });
     }
+    // The head picked in the backward panel (the reader's head picker) is the head both panels follow,
+    // as the steps panel's is (its attention-step event above).
+    const picked = new MutationObserver(() => {
+      const head = panels.backward.getAttribute('head');
+      if (head === null || head === this.getAttribute('head')) return;
+      this.setAttribute('head', head);
+      this.#changed();
+    });
+    picked.observe(panels.backward, { attributes: true, attributeFilter: ['head'] });
   }
 
   /** Checks the typed matrices and gives the used ones to every panel (with the `inputs` property's). */

@@ -4,7 +4,11 @@
 // the softmax saturates. It renders with the training build, loaded only once the panel is shown.
 // weights="trained": head `head` of layer `layer` of the shipped grammar model on the sentence
 // (steps/trained-grammar.js): its Q, K, V are that layer's input times its trained W_Q, W_K, W_V.
+// weights="reader": head `head` of layer `layer` of the reader trained on real text (its encoder or
+// decoder, `reader-model`), Q, K, V from reader.attend's trace (reader-head.js; the pickers and
+// notes are steps/trained-reader.js's).
 import { AttentionElement } from '../../base.js';
+import { readerOutOfRange } from '../../config.js';
 import { el } from '../../dom.js';
 import { localTex } from '../../format.js';
 import { createHeatmap, place } from '../../heatmap.js';
@@ -15,6 +19,8 @@ import { renderTexCached } from '../../tex.js';
 import { getTrainingLab } from '../../training-lab.js';
 import { STEP_KEYS, WEIGHT_OF, backwardPass, headInputs, parseFactor, saturationSweep, targetFor } from './backward-model.js';
 import { TrainedGrammar } from '../steps/trained-grammar.js';
+import { READER_NOTES_CSS, TrainedReader } from '../steps/trained-reader.js';
+import { readerHeadInputs } from './reader-head.js';
 import { SaturationBox } from './saturation.js';
 import { BACKWARD_CSS } from './styles.js';
 
@@ -38,10 +44,12 @@ export class AttentionBackward extends AttentionElement {
   #panel = null;
   #shown = null;
   #trained = new TrainedGrammar(this, { panel: 'backward', layers: true });
+  #reader = new TrainedReader(this, { panel: 'backward', layers: true, heads: true });
 
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, BACKWARD_CSS);
+    adoptPanelStyles(this.shadowRoot, READER_NOTES_CSS);
   }
 
   /** The training build, fetched once the panel is first shown (an explorer tab not chosen fetches nothing). */
@@ -95,7 +103,8 @@ export class AttentionBackward extends AttentionElement {
     const changed = this.noteAttribute(super.outOfRange(), 'score-scale', this.scoreScale);
     const step = this.getAttribute('step');
     if (step !== null && step !== '' && step !== this.step) changed.push({ name: 'step', given: step, used: this.step });
-    return changed;
+    // The reader reads its own pieces: the page's cut of the sentence to its token limit does not apply.
+    return this.#reader.on ? readerOutOfRange(changed) : changed;
   }
 
   render(lab) {
@@ -104,12 +113,42 @@ export class AttentionBackward extends AttentionElement {
     this.#stepper.at(index, STEP_KEYS.length);
     if (this.root.getAttribute('lang') !== this.language) this.root.setAttribute('lang', this.language);
     const step = c.pass.steps[index];
-    place(this.root, [...this.#heading(c), ...this.#trained.nodes(this.t), this.#nav(index), this.#tabs(), this.#stepPanel(step, c), this.#saturation.sync(this.t, c)]);
+    place(this.root, [...this.#heading(c), ...this.#trained.nodes(this.t), ...this.#readerNotes(c), this.#nav(index), this.#tabs(), this.#stepPanel(step, c), this.#saturation.sync(this.t, c)]);
     this.#stepper.refocus();
+  }
+
+  /** With weights="reader": its notes and pickers, and (once loaded) which head of which layer Q, K, V are. */
+  #readerNotes(c) {
+    if (!this.#reader.on) return [];
+    const t = this.t;
+    const out = this.#reader.nodes(t, c.truncated);
+    if (!c.reader) return out;
+    const { model, layer } = c.reader;
+    const text = t('backward.reader.about', { head: c.head + 1, layer: layer + 1, model: t(`reader.modelName.${model}`), count: model === 'decoder' ? c.model.n - 1 : c.model.n, mask: model === 'decoder' ? t('reader.steps.causal') : '' });
+    out.push(this.keep('reader-backward', text, () => el('p', { class: 'note', 'data-role': 'reader-backward', text })));
+    return out;
+  }
+
+  /** The reader's head (once loaded): its Q, K, V, the target and the sweep, kept while the reader, model, layer, head and sentence stay. */
+  #readerInputs(lab, { reader }) {
+    const model = this.#reader.model;
+    const layer = this.#reader.layer;
+    const { seed } = this.config();
+    const key = `reader|${this.language}|${model}|${layer}|${this.#reader.head}|${seed}|${this.#reader.sentence}`;
+    const kept = this.#inputs;
+    if (kept?.key === key && kept.given === reader && kept.lab === lab) return;
+    const run = readerHeadInputs(reader, model, this.#reader.sentence, { layer, head: this.#reader.head, seed });
+    this.#inputs = { key, given: reader, lab, model: run.model, head: run.head, inputs: run.inputs, sweep: saturationSweep(lab, run.inputs), truncated: run.truncated, reader: { model, layer } };
+    this.#pass = null;
   }
 
   /** The head's Q, K, V, the target and the sweep, kept while the settings stay; the pass at the chosen factor. */
   #compute(lab) {
+    const loaded = this.#reader.use();
+    if (loaded) {
+      this.#readerInputs(lab, loaded);
+      return this.#withPass(lab);
+    }
     const { config, inputs: given } = this.#trained.use(this.config(), this.inputs);
     const key = `${JSON.stringify(config)}|${this.headIndex}`;
     const kept = this.#inputs;
@@ -120,16 +159,22 @@ export class AttentionBackward extends AttentionElement {
       this.#inputs = { key, given, lab, model, head, inputs, sweep: saturationSweep(lab, inputs) };
       this.#pass = null;
     }
+    return this.#withPass(lab);
+  }
+
+  /** The kept inputs with the pass at the chosen factor (computed again when the factor changes). */
+  #withPass(lab) {
     const factor = this.scoreScale;
     if (this.#pass?.factor !== factor) this.#pass = backwardPass(lab, this.#inputs.inputs, factor);
     return { ...this.#inputs, pass: this.#pass, factor };
   }
 
-  #heading({ model, head, pass }) {
+  #heading({ model, head, pass, reader }) {
     const t = this.t;
     const { heads, dK } = model.config;
     const out = [el('h2', { text: t('backward.heading') }), el('p', { class: 'intro', text: t('backward.intro', { h: head + 1 }) })];
-    if (heads > 1) out.push(el('p', { class: 'note', 'data-role': 'head', text: t('backward.headNote', { heads, h: head + 1, from: `d${head * dK + 1}`, to: `d${(head + 1) * dK}` }) }));
+    // The reader's head is said by its own note (its heads are the model's, not the shared settings').
+    if (heads > 1 && !reader) out.push(el('p', { class: 'note', 'data-role': 'head', text: t('backward.headNote', { heads, h: head + 1, from: `d${head * dK + 1}`, to: `d${(head + 1) * dK}` }) }));
     out.push(el('p', { class: 'note', 'data-role': 'loss', text: t('backward.loss', { loss: Number(pass.loss.toPrecision(5)) }) }));
     return out;
   }

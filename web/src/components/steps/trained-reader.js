@@ -37,15 +37,26 @@ export class TrainedReader {
 
   #layers;
   #layerSelect = null;
+  #heads;
+  #headSelect = null;
 
   /**
    * `host`: the panel whose `weights`, `reader-model` and `sentence` this reads; `panel`: its id in
-   * the settings table; `layers`: a layer picker (the host's `layer`), for a panel that shows one layer.
+   * the settings table; `layers`: a layer picker (the host's `layer`), for a panel that shows one layer;
+   * `heads`: a head picker (the host's `head`), for a panel that shows one head and has none of its own.
    */
-  constructor(host, { panel, layers = false }) {
+  constructor(host, { panel, layers = false, heads = false }) {
     this.#host = host;
     this.#panel = panel;
     this.#layers = layers;
+    this.#heads = heads;
+  }
+
+  /** The head shown: the `head` attribute (from 0) kept within the model's heads (0 before the reader has loaded). */
+  get head() {
+    const given = Math.max(0, Math.floor(Number(this.#host.getAttribute('head'))) || 0);
+    const reader = this.#states.get(this.#host.language)?.loaded?.reader;
+    return reader ? Math.min(given, reader.models[this.model].heads - 1) : 0;
   }
 
   /** The layer shown (with a picker): the `layer` attribute kept within the model's layers (0 before the reader has loaded). */
@@ -104,6 +115,7 @@ export class TrainedReader {
     const out = [this.#modelSwitch(t)];
     const layers = layersOf(reader, model);
     if (this.#layers) out.push(this.#layerPicker(t, layers));
+    if (this.#heads) out.push(this.#headPicker(t, c.heads));
     out.push(el('p', { class: 'note', 'data-role': 'reader-about', text: t(`reader.about.${model}`, { layers, heads: c.heads, width: c.dModel, max: reader.maxLength, corpus: t('reader.corpus') }) }));
     out.push(this.#pieceStrip(t, piecesOf(reader, this.sentence)));
     if (truncated) out.push(el('p', { class: 'warn', 'data-role': 'reader-truncated', text: t('reader.truncated', { total: truncated.total, read: truncated.read, max: reader.maxLength }) }));
@@ -138,6 +150,23 @@ export class TrainedReader {
     [...select.options].forEach((o, l) => (o.textContent = t('reader.layerOption', { layer: l + 1 })));
     select.value = String(this.layer);
     select.previousSibling.textContent = t('reader.layer');
+    return select.parentNode;
+  }
+
+  /** The head picker, one option per head of the model shown. */
+  #headPicker(t, count) {
+    if (!this.#headSelect) {
+      const select = el('select', { id: 'reader-head', 'data-key': 'head' });
+      select.addEventListener('change', () => this.#host.setAttribute('head', select.value));
+      el('label', { class: 'row', 'data-role': 'reader-head' }, el('span'), select);
+      this.#headSelect = select;
+    }
+    const select = this.#headSelect;
+    while (select.options.length > count) select.lastChild.remove();
+    while (select.options.length < count) select.append(el('option', { value: String(select.options.length) }));
+    [...select.options].forEach((o, h) => (o.textContent = t('reader.headOption', { head: h + 1 })));
+    select.value = String(this.head);
+    select.previousSibling.textContent = t('reader.head');
     return select.parentNode;
   }
 

@@ -5,8 +5,10 @@
 // heads). Every matrix is a step of lab.transformerBlock's trace (X_emb·√d_model
 // + P from lab.addPositionalEncoding): see block-model.js; the flow of tabs
 // is flow.js, what goes with each step step-content.js, the styles styles.js.
-// weights="trained": a layer of the shipped grammar model in its own pre-norm order (trained-block.js).
+// weights="trained": a layer of the shipped grammar model in its own pre-norm order (trained-block.js);
+// weights="reader": a layer of the reader trained on real text, in the same order (reader-block.js).
 import { AttentionElement } from '../../base.js';
+import { readerOutOfRange } from '../../config.js';
 import { el } from '../../dom.js';
 import { createHeatmap, place } from '../../heatmap.js';
 import { buildModel } from '../../model.js';
@@ -18,7 +20,9 @@ import { FFN_FACTOR, FFN_MAX, KEYS, STEPS, ffnWeights, positionalOn, rowStats, t
 import { flowTabs, sublayerLegend } from './flow.js';
 import { OPEN_CELLS, StepContent } from './step-content.js';
 import { TRANSFORMER_CSS } from './styles.js';
+import { ReaderBlock } from './reader-block.js';
 import { TrainedBlock } from './trained-block.js';
+import { READER_NOTES_CSS } from '../steps/trained-reader.js';
 
 export { FFN_FACTOR, FFN_MAX, OPEN_CELLS, STEPS, ffnWeights, positionalOn, rowStats };
 
@@ -43,10 +47,12 @@ export class AttentionTransformer extends AttentionElement {
   /** The latest preparation of the other steps (a newer one makes an older one stop). */
   #preparing = null;
   #trained = new TrainedBlock(this);
+  #reader = new ReaderBlock(this);
 
   constructor() {
     super();
     adoptPanelStyles(this.shadowRoot, TRANSFORMER_CSS);
+    adoptPanelStyles(this.shadowRoot, READER_NOTES_CSS);
   }
 
   /** The shown step: X, attention, residual1, norm1, hidden, ffn, residual2 or output. */
@@ -79,7 +85,8 @@ export class AttentionTransformer extends AttentionElement {
     if (step !== null && step !== '' && !KEYS.includes(step)) changed.push({ name: 'step', given: step, used: 'X' });
     const p = this.getAttribute('positional');
     if (p !== null && !POSITIONAL_VALUES.includes(p.trim().toLowerCase())) changed.push({ name: 'positional', given: p, used: 'on' });
-    return changed;
+    // The reader reads its own pieces: the page's cut of the sentence to its token limit does not apply.
+    return this.#reader.on ? readerOutOfRange(changed) : changed;
   }
 
   render(lab) {
@@ -91,6 +98,10 @@ export class AttentionTransformer extends AttentionElement {
       return;
     }
     const trained = this.#trained.nodes(t);
+    if (this.#reader.on) {
+      place(root, [el('h2', { text: t('transformer.trained.heading') }), ...trained, ...this.#reader.nodes(t)]);
+      return;
+    }
     const figures = this.#trained.figures(t);
     if (figures.length) {
       place(root, [el('h2', { text: t('transformer.trained.heading') }), ...trained, ...figures]);
