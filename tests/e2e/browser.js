@@ -1,6 +1,7 @@
 // Shared by the browser tests: Debian's Chromium through playwright-core, a
 // static server on 127.0.0.1 for the built site, and a guard that records
 // console errors and any request that leaves localhost.
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -397,6 +398,21 @@ export function audit(panel) {
     if (ratio < 4.5) low.push(`${el.tagName.toLowerCase()}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)}`);
   }
   return { unnamed, tables: tables.length, headerless, low: [...new Set(low)].slice(0, 20) };
+}
+
+/**
+ * The accessibility audit (`audit`) of `panel` (a tag, as audit takes it; the whole document
+ * without it) held to what every view must meet: each control named, each data table with row and
+ * column headers, no text below WCAG AA contrast, and (`tables`, when given) at least that many
+ * data tables. `where` names the view in a failure. Resolves to audit's result for further checks.
+ */
+export async function expectAccessible(page, panel, { where = panel ?? 'the page', tables } = {}) {
+  const r = await page.evaluate(audit, panel);
+  assert.deepEqual(r.unnamed, [], `${where}: controls without an accessible name`);
+  if (tables !== undefined) assert.ok(r.tables >= tables, `${where}: ${r.tables} data tables, fewer than ${tables}`);
+  assert.equal(r.headerless, 0, `${where}: data tables without row and column headers`);
+  assert.deepEqual(r.low, [], `${where}: text below WCAG AA contrast`);
+  return r;
 }
 
 /**

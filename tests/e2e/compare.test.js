@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { d2lExample } from '../../web/src/components/compare/compare-model.js';
 import { normalise } from '../../web/src/model.js';
-import { audit, componentPage, settled } from './browser.js';
+import { componentPage, expectAccessible, settled } from './browser.js';
 import { loadLab, useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser();
@@ -130,10 +130,7 @@ describe('attention-compare', () => {
     await page.locator('attention-compare').locator('[data-role="dot-error"] summary').click();
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });
-      const r = await page.evaluate(audit);
-      expect(r.unnamed, scheme).toEqual([]);
-      expect(r.headerless, scheme).toBe(0);
-      expect(r.low, scheme).toEqual([]);
+      await expectAccessible(page, undefined, { where: scheme });
     }
     expect(problems.console).toEqual([]);
     await context.close();

@@ -11,7 +11,7 @@
 // file may be retrained.
 import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
-import { audit, componentPage, ready, settled, urlWritten, watchedPage } from './browser.js';
+import { componentPage, expectAccessible, ready, settled, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root (the demo under /site/)
@@ -180,10 +180,7 @@ describe('attention-heads weights="reader": the model view of the reader trained
     // The seeded model's settings do not change these numbers: the explorer shows the sentence alone.
     const fields = await again.evaluate(() => [...document.querySelector('attention-explorer').shadowRoot.querySelectorAll('.field[data-setting]')].filter((f) => !f.hidden).map((f) => f.dataset.setting));
     expect(fields).toEqual(['sentence']);
-    const r = await again.evaluate(audit, 'attention-heads');
-    expect(r.unnamed).toEqual([]);
-    expect(r.headerless).toBe(0);
-    expect(r.low).toEqual([]);
+    await expectAccessible(again, 'attention-heads');
     expect(problems).toEqual({ console: [], external: [] });
     await context.close();
   });

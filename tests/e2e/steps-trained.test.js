@@ -5,7 +5,7 @@
 // only with trained weights; Chinese; the URL key; the accessibility audit.
 import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
-import { audit, componentPage, panelScreenshots, ready, settled, urlWritten, watchedPage } from './browser.js';
+import { componentPage, expectAccessible, panelScreenshots, ready, settled, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root (the demo under /site/)
@@ -135,10 +135,7 @@ describe('attention-steps with trained weights (the grammar model, layer 0)', ()
     await again.goto(url.href);
     await trainedShown(again);
     expect((await shown(again)).weights).toBe('trained');
-    const r = await again.evaluate(audit, 'attention-steps');
-    expect(r.unnamed).toEqual([]);
-    expect(r.headerless).toBe(0);
-    expect(r.low).toEqual([]);
+    await expectAccessible(again, 'attention-steps');
     expect(problems).toEqual({ console: [], external: [] });
     await context.close();
   });

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
 import { LAYER_STEPS, sentenceLayerSteps } from '../../web/src/trained/grammar-stream.js';
-import { audit, componentPage, panelScreenshots, ready, settled, urlWritten, watchedPage } from './browser.js';
+import { componentPage, expectAccessible, panelScreenshots, ready, settled, urlWritten, watchedPage } from './browser.js';
 import { useBrowser } from './use-browser.js';
 
 const { launched: b, served: s } = useBrowser(); // b.browser, s.url: the repo root (the demo under /site/)
@@ -102,10 +102,7 @@ describe('attention-transformer with trained weights (a layer of the grammar mod
     const again = await context.newPage();
     await again.goto(url.href);
     await trainedShown(again, 1);
-    const r = await again.evaluate(audit, 'attention-transformer');
-    expect(r.unnamed).toEqual([]);
-    expect(r.headerless).toBe(0);
-    expect(r.low).toEqual([]);
+    await expectAccessible(again, 'attention-transformer');
     expect(problems).toEqual({ console: [], external: [] });
     await context.close();
   });
