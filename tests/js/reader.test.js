@@ -274,6 +274,15 @@ describe('lab.loadReader', () => {
     expect(Array.from(after.steps[1][0][6].matrix.data)).toEqual(Array.from(before.steps[1][0][6].matrix.data));
   });
 
+  it('loads its models in tasks of their own: a timer set before the load runs before it is done', async () => {
+    const order = [];
+    setTimeout(() => order.push('timer'), 0);
+    const own = await lab.loadReader({ bytes });
+    order.push('loaded');
+    own.dispose();
+    expect(order).toEqual(['timer', 'loaded']);
+  });
+
   it('loads from a url; dispose frees both models, and a call after it throws DISPOSED', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reader-'));
     const file = join(dir, 'reader.bin');
