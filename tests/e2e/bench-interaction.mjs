@@ -137,6 +137,17 @@ const INTERACTIONS = [
     await page.locator('#sentence').focus();
     await page.keyboard.press('End');
   }, typeOne, null, '?lang=en'],
+  // The same once the reader has scrolled through the lesson and back: every figure shown follows the box.
+  ['lesson: typing, every figure seen', async (page) => {
+    for (const id of ['self', 'qkv', 'scores', 'softmax', 'output', 'masks', 'heads', 'scoring']) {
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+      await settledExplorer(page);
+    }
+    await page.evaluate(() => scrollTo(0, 0));
+    await settledExplorer(page);
+    await page.locator('#sentence').focus();
+    await page.keyboard.press('End');
+  }, typeOne, null, '?lang=en'],
 ];
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

@@ -147,6 +147,32 @@ describe('the lesson is the landing view', () => {
     await context.close();
   });
 
+  test('a figure seen before, far from the screen while the sentence changes, reads the new sentence once near again', async () => {
+    const { page, context, problems } = await open('?lang=en');
+    // The first map's rows (on screen once the section is: a map far below is brought up to date when it comes near).
+    const rowsOf = () => page.evaluate(() => [...document.querySelector('#heads attention-heads').shadowRoot.querySelector('.reader-map').querySelectorAll('tbody th')].map((th) => th.textContent));
+    const near = async (id) => {
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+      await page.waitForFunction((id) => [...document.querySelectorAll(`#${id} [data-later]`)].every((f) => !f.hidden), id);
+      await settled(page);
+    };
+    await near('heads');
+    const before = readers.en.attend(LESSON_SENTENCE.en, { model: 'encoder' }).tokens;
+    expect(await rowsOf()).toEqual(before);
+    // Back at the top (two frames: the intersection observer has told the lesson), the box changed:
+    // the heads figure, far below, is not computed again meanwhile, and reads the new sentence once near.
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.locator('#sentence').fill('the dog saw the cats');
+    await settled(page);
+    expect(await rowsOf()).toEqual(before);
+    await near('heads');
+    const after = readers.en.attend('the dog saw the cats', { model: 'encoder' }).tokens;
+    expect(await rowsOf()).toEqual(after);
+    expect(problems).toEqual({ console: [], external: [] });
+    await context.close();
+  });
+
   test.each(['en', 'zh-CN'])('%s: the reader’s figures show the reader’s numbers, and what the prose says of the lesson’s sentence holds', async (lang) => {
     const reader = readers[lang];
     const sentence = LESSON_SENTENCE[lang];
