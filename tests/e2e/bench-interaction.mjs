@@ -74,6 +74,15 @@ const settledExplorer = (page) =>
     await window.__settled();
   });
 const tabs = (page) => inExplorer(page, '[data-key^="ptab-"]');
+/** Scroll the lesson from its first section to its last, each settled, and back to the top. */
+async function seeLesson(page) {
+  for (const id of ['self', 'qkv', 'scores', 'softmax', 'output', 'masks', 'heads', 'scoring']) {
+    await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+    await settledExplorer(page);
+  }
+  await page.evaluate(() => scrollTo(0, 0));
+  await settledExplorer(page);
+}
 
 // [name, set-up (once), act (sample k), before sample k (not timed), the page's query (default LARGEST)]
 const INTERACTIONS = [
@@ -137,17 +146,28 @@ const INTERACTIONS = [
     await page.locator('#sentence').focus();
     await page.keyboard.press('End');
   }, typeOne, null, '?lang=en'],
-  // The same once the reader has scrolled through the lesson and back: every figure shown follows the box.
+  // The same once the reader has scrolled through the lesson and back (the figures below seen once).
   ['lesson: typing, every figure seen', async (page) => {
-    for (const id of ['self', 'qkv', 'scores', 'softmax', 'output', 'masks', 'heads', 'scoring']) {
-      await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
-      await settledExplorer(page);
-    }
-    await page.evaluate(() => scrollTo(0, 0));
-    await settledExplorer(page);
+    await seeLesson(page);
     await page.locator('#sentence').focus();
     await page.keyboard.press('End');
   }, typeOne, null, '?lang=en'],
+  // The lesson's language menu (each language's reader loaded in the set-up): the first screen, then every figure seen.
+  ['lesson: language menu', async (page) => {
+    for (const key of ['ArrowDown', 'ArrowUp']) {
+      await page.locator('#lang').focus();
+      await page.keyboard.press(key);
+      await settledExplorer(page);
+    }
+  }, async (page, k) => page.keyboard.press(k % 2 ? 'ArrowUp' : 'ArrowDown'), null, '?lang=en'],
+  ['lesson: language menu, every figure seen', async (page) => {
+    await seeLesson(page);
+    for (const key of ['ArrowDown', 'ArrowUp']) {
+      await page.locator('#lang').focus();
+      await page.keyboard.press(key);
+      await settledExplorer(page);
+    }
+  }, async (page, k) => page.keyboard.press(k % 2 ? 'ArrowUp' : 'ArrowDown'), null, '?lang=en'],
 ];
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];

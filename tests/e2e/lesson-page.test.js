@@ -128,7 +128,10 @@ describe('the lesson is the landing view', () => {
     await settled(page);
     const rows = await page.evaluate(() => [...document.getElementById('hero').shadowRoot.querySelectorAll('[data-role="main"] tbody th')].map((th) => th.textContent));
     expect(rows).toEqual(readers.en.attend('the dog saw the cats', { model: 'encoder' }).tokens);
-    // The grammar model's figures keep reading its own example, and their links carry it.
+    // The grammar model's figures keep reading its own example (once near), and their links carry it.
+    await page.evaluate(() => document.getElementById('qkv').scrollIntoView());
+    await page.waitForFunction(() => !document.querySelector('#qkv attention-steps').hidden);
+    await settled(page);
     expect(await page.evaluate(() => [...document.querySelectorAll('attention-steps[data-example]')].map((f) => f.getAttribute('sentence')))).toEqual([GRAMMAR_EXAMPLE.en, GRAMMAR_EXAMPLE.en]);
     expect(new URL(await page.locator('#qkv a[data-lab]').getAttribute('href'), s.url).searchParams.get('s')).toBe(GRAMMAR_EXAMPLE.en);
     await page.locator('#softmax a[data-lab]').click();
@@ -147,28 +150,41 @@ describe('the lesson is the landing view', () => {
     await context.close();
   });
 
-  test('a figure seen before, far from the screen while the sentence changes, reads the new sentence once near again', async () => {
+  test('a figure seen before, far from the screen while the sentence and the language change, reads the new ones once near again', async () => {
     const { page, context, problems } = await open('?lang=en');
     // The first map's rows (on screen once the section is: a map far below is brought up to date when it comes near).
     const rowsOf = () => page.evaluate(() => [...document.querySelector('#heads attention-heads').shadowRoot.querySelector('.reader-map').querySelectorAll('tbody th')].map((th) => th.textContent));
+    // Two frames after a scroll the intersection observer has told the lesson which sections are near.
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const near = async (id) => {
       await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+      await frames();
       await page.waitForFunction((id) => [...document.querySelectorAll(`#${id} [data-later]`)].every((f) => !f.hidden), id);
       await settled(page);
     };
     await near('heads');
     const before = readers.en.attend(LESSON_SENTENCE.en, { model: 'encoder' }).tokens;
     expect(await rowsOf()).toEqual(before);
-    // Back at the top (two frames: the intersection observer has told the lesson), the box changed:
+    // Back at the top, the box changed:
     // the heads figure, far below, is not computed again meanwhile, and reads the new sentence once near.
     await page.evaluate(() => scrollTo(0, 0));
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await frames();
     await page.locator('#sentence').fill('the dog saw the cats');
     await settled(page);
     expect(await rowsOf()).toEqual(before);
     await near('heads');
     const after = readers.en.attend('the dog saw the cats', { model: 'encoder' }).tokens;
     expect(await rowsOf()).toEqual(after);
+    // The same for the page's language: the far figure takes it when near (the Chinese reader's pieces of the typed sentence).
+    await page.evaluate(() => scrollTo(0, 0));
+    await frames();
+    await page.selectOption('#lang', 'zh-CN');
+    await settled(page);
+    const langOf = () => page.evaluate(() => document.querySelector('#heads attention-heads').getAttribute('lang'));
+    expect(await langOf()).toBe('en');
+    await near('heads');
+    expect(await langOf()).toBe('zh-CN');
+    expect(await rowsOf()).toEqual(readers['zh-CN'].attend('the dog saw the cats', { model: 'encoder' }).tokens);
     expect(problems).toEqual({ console: [], external: [] });
     await context.close();
   });

@@ -24,19 +24,17 @@ export function labLink(lab, { sentence, lang }) {
 }
 
 /**
- * Start the lesson in `article`: the sentence box drives every figure marked `data-sentence`
- * (the reader's views) that is within a screen of the viewport, and the others when they come near
- * (typing at the top, with every figure seen once, took 72 / 144 ms from a key to the next paint,
- * median / p95, instead of 24 / 32, the figures below all computed again); a figure marked
- * `data-example` reads the grammar model's example, and every `a[data-lab]` follows its figure's
- * sentence and the language. Returns
+ * Start the lesson in `article`: the sentence box and the page's language drive every figure
+ * within a screen of the viewport, and the others when they come near (typing at the top, with
+ * every figure seen once, took 72 / 144 ms from a key to the next paint, median / p95, instead of
+ * 24 / 32, the figures below all computed again). A figure marked `data-sentence` (the reader's
+ * views) reads the box, one marked `data-example` the grammar model's example; every `a[data-lab]`
+ * follows its figure's sentence and the language. Returns
  * { setLanguage(lang) }: the figures' language, and the lesson's sentence in that language while
  * the reader has not typed a sentence of their own.
  */
 export function startLesson(article, lang) {
   const input = article.querySelector('#sentence');
-  const figures = [...article.querySelectorAll('[data-sentence]')];
-  const examples = [...article.querySelectorAll('[data-example]:not(a)')];
   const components = [...article.querySelectorAll('*')].filter((node) => node.localName.startsWith('attention-'));
   let typed = false;
 
@@ -49,25 +47,29 @@ export function startLesson(article, lang) {
   };
   // The sections within a screen of the viewport (the first figure, above them all, always follows).
   const nearby = new Set();
-  const follows = (figure) => {
-    const section = figure.closest('.lesson-section');
+  const follows = (component) => {
+    const section = component.closest('.lesson-section');
     return !section || nearby.has(section);
   };
+  /** The page's language and the figure's sentence given to `component`. */
+  const sync = (component) => {
+    component.setAttribute('lang', lang);
+    if (component.hasAttribute('data-sentence')) component.setAttribute('sentence', input.value);
+    else if (component.hasAttribute('data-example')) component.setAttribute('sentence', example());
+  };
   const follow = () => {
-    for (const figure of figures) if (follows(figure)) figure.setAttribute('sentence', input.value);
-    for (const figure of examples) figure.setAttribute('sentence', example());
+    for (const component of components) if (follows(component)) sync(component);
     links();
   };
   const setLanguage = (next) => {
     lang = next;
-    for (const component of components) component.setAttribute('lang', lang);
     if (!typed) input.value = LESSON_SENTENCE[lang] ?? LESSON_SENTENCE.en;
     follow();
   };
 
   // A figure far below the screen renders when the reader comes near it: the page's first figure
   // does not wait for the ten below it (a hidden element renders once shown, base.js). Near again
-  // after the sentence changed, it reads the new one.
+  // after the sentence or the language changed, it reads the new ones.
   const near = new IntersectionObserver(
     (entries) => {
       for (const entry of entries) {
@@ -81,7 +83,7 @@ export function startLesson(article, lang) {
           component.previousElementSibling?.remove(); // its room
           component.hidden = false;
         }
-        for (const figure of entry.target.querySelectorAll('[data-sentence]')) figure.setAttribute('sentence', input.value);
+        for (const component of components) if (entry.target.contains(component)) sync(component);
       }
     },
     { rootMargin: '100% 0px' },
