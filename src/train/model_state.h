@@ -41,7 +41,8 @@ struct StackRun {
 struct ModelState {
   ModelConfig config;
   ModelLayout layout;
-  std::vector<float> params, grads;
+  std::vector<float> params;
+  std::vector<float> grads;               // allocated by the first compute_gradients
   std::vector<float> adam_m, adam_v;      // allocated by the first train_step
   std::vector<float> backup;              // params, m, v before an update (undone when it overflows)
   std::int64_t steps = 0;                 // updates applied

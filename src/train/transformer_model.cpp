@@ -36,7 +36,8 @@ void initialise(ModelState& s) {
   }
 }
 
-// The config checked, the layout built, parameters and gradients allocated (zero).
+// The config checked, the layout built, parameters allocated (zero); the gradients wait for the
+// first compute_gradients, so a model that only runs forward (a reader's) never holds them.
 bool set_up(ModelState& state, const ModelConfig& config, Status* status) {
   const Status s = check_config(config);
   if (status) *status = s;
@@ -44,7 +45,6 @@ bool set_up(ModelState& state, const ModelConfig& config, Status* status) {
   state.config = config;
   state.layout = build_layout(config);
   state.params.assign(state.layout.count, 0.0f);
-  state.grads.assign(state.layout.count, 0.0f);
   return true;
 }
 
@@ -152,7 +152,7 @@ Status TransformerModel::evaluate(const Batch& batch, EvalResult* result) {
 Status TransformerModel::compute_gradients(const Batch& batch, double* loss) {
   State& s = *state_;
   if (Status st = forward_batch(s, batch); st != Status::ok) return st;
-  std::fill(s.grads.begin(), s.grads.end(), 0.0f);
+  s.grads.assign(s.params.size(), 0.0f);  // allocated the first time
   CrossEntropyResult ce;
   if (Status st = softmax_cross_entropy(s.logits, batch.target, s.config.pad_id, s.logits, &ce); st != Status::ok)
     return st;

@@ -134,7 +134,7 @@ class TransformerModel {
   const ModelConfig& config() const;
   std::size_t parameter_count() const;
   float* parameters();                    // parameter_count() floats
-  const float* gradients() const;         // of the last compute_gradients() / train_step() (clipped by it)
+  const float* gradients() const;         // of the last compute_gradients() / train_step() (clipped by it); nullptr before the first
   const std::vector<ParameterInfo>& tensors() const;
   std::int64_t steps() const;             // updates applied
 
