@@ -6,6 +6,8 @@
 // real text show the same reader's numbers in Node (dist/training-node.js, the same file), and
 // what the prose says of the lesson's sentence holds for that reader; the figures the reader's
 // trace has no step for (X, and Q with its operands) show the grammar model on its own example.
+import { readFileSync } from 'node:fs';
+
 import { describe, expect, test } from 'vitest';
 import { init as initTraining } from '../../dist/training-node.js';
 import { GRAMMAR_EXAMPLE, LESSON_SENTENCE } from '../../web/src/lesson.js';
@@ -15,6 +17,8 @@ import { useBrowser } from './use-browser.js';
 const { launched: b, served: s } = useBrowser({ serve: 'site' }); // b.browser, s.url: the built demo
 const lab = await initTraining();
 const readers = { en: await lab.loadReader({ language: 'en' }), 'zh-CN': await lab.loadReader({ language: 'zh-CN' }) };
+/** The pronoun goal as measured on the shipped reader (scripts/reader/pack.mjs; tests/js/reader-checkpoint.test.js measures it again). */
+const pronounShare = Object.fromEntries(Object.entries(JSON.parse(readFileSync(new URL('../../docs/results/reader.json', import.meta.url), 'utf8')).quality).map(([l, q]) => [l, q.pronoun]));
 
 async function open(query, viewport = { width: 1280, height: 800 }) {
   const w = await watchedPage(b.browser, { viewport, locale: 'en-US' });
@@ -204,6 +208,11 @@ describe('the lesson is the landing view', () => {
     expect(onAnimal(shown)).toBeGreaterThan(0.5);
     const { layer, head } = reader.facts.pronounHead;
     expect(onAnimal(shown)).toBeGreaterThan(onAnimal(encoder.attention[layer][head]));
+    // The heads section: the marked head gets fewer than half of the English test pairs right and more
+    // than nine in ten of the Chinese (the shipped reader's measured figures).
+    expect(pronounShare.en.head).toEqual({ model: 'encoder', ...reader.facts.pronounHead });
+    expect(pronounShare.en.test).toBeLessThan(0.5);
+    expect(pronounShare.zh.test).toBeGreaterThan(0.9);
 
     const { page, context, problems } = await open(`?lang=${lang}`);
     /** Section `id` brought to the screen, its figures rendered and settled. */

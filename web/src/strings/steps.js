@@ -108,7 +108,7 @@ export default {
     'step.scoresHead': '注意力分数 Q{s}K{s}ᵀ',
     'step.scaled': '缩放后的分数 ÷ √d_k',
     'step.masked': '掩蔽后的分数',
-    'step.weights': '注意力权重（掩蔽softmax）',
+    'step.weights': '注意力权重（softmax）',
     'step.output': '输出 = 权重 · V',
     'step.head-output': '该头的输出 = 权重 · V',
     'step.head-outputHead': '该头的输出 = 权重 · V{s}',
