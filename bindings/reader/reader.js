@@ -44,8 +44,8 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Both models of a parsed bundle, checked against each other and the tokenizer; none kept if one is
- * refused. Each is loaded in a task of its own (in Chromium here the first took 90–160 ms with its
- * memory's growth: together they held the page for 160 ms).
+ * refused. Each is loaded in a task of its own (in Chromium here both in one task held the page for
+ * 161 ms; one at a time, the longest task of a load is 89 ms).
  */
 async function loadModels(fn, loadTransformer, { tokenizer, header, images }) {
   const models = {};
@@ -139,7 +139,7 @@ function makeReader(context, lang, { tokenizer, header }, models) {
       // Each head's steps are computed when first read (a view that shows one head pays for one).
       const { heads } = model.config;
       result.steps = out.inputs.map((X, l) => {
-        const W = weightsOf(name, l); // now: a head's steps may be read after dispose()
+        const W = weightsOf(name, l); // taken now: a head's steps may be read after dispose()
         const traceOf = (h) => selfAttention(X, { ...W[h], ...(name === 'decoder' ? { mask: 'causal' } : {}), trace: true }).steps;
         const row = new Array(heads);
         for (let h = 0; h < heads; h++) {
