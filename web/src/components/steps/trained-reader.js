@@ -21,6 +21,9 @@ export const READER_NOTES_CSS = `
  * `value` in the next frame: the first render after the reader has loaded runs there, a task of its
  * own, not in the load's (on the lesson's first load in Chromium the two took 260–290 ms as one task).
  */
+/** The layer and head pickers: the select's id and its label's data-role (the strings: reader.<which>, reader.<which>Option). */
+const PICKERS = { layer: { id: 'layer', role: 'layer' }, head: { id: 'reader-head', role: 'reader-head' } };
+
 const inNextFrame = (value) => new Promise((resolve) => onFrame(() => resolve(value)));
 
 /** The layers of the reader's `model`. */
@@ -36,9 +39,8 @@ export class TrainedReader {
   #pieces = null;
 
   #layers;
-  #layerSelect = null;
   #heads;
-  #headSelect = null;
+  #selects = {}; // the layer and head pickers' <select>s, made on first use
 
   /**
    * `host`: the panel whose `weights`, `reader-model` and `sentence` this reads; `panel`: its id in
@@ -114,8 +116,8 @@ export class TrainedReader {
     const c = reader.models[model];
     const out = [this.#modelSwitch(t)];
     const layers = layersOf(reader, model);
-    if (this.#layers) out.push(this.#layerPicker(t, layers));
-    if (this.#heads) out.push(this.#headPicker(t, c.heads));
+    if (this.#layers) out.push(this.#picker(t, 'layer', layers));
+    if (this.#heads) out.push(this.#picker(t, 'head', c.heads));
     out.push(el('p', { class: 'note', 'data-role': 'reader-about', text: t(`reader.about.${model}`, { layers, heads: c.heads, width: c.dModel, max: reader.maxLength, corpus: t('reader.corpus') }) }));
     out.push(this.#pieceStrip(t, piecesOf(reader, this.sentence)));
     if (truncated) out.push(el('p', { class: 'warn', 'data-role': 'reader-truncated', text: t('reader.truncated', { total: truncated.total, read: truncated.read, max: reader.maxLength }) }));
@@ -136,37 +138,24 @@ export class TrainedReader {
     return this.#switch;
   }
 
-  /** The layer picker, one option per layer of the model shown. */
-  #layerPicker(t, count) {
-    if (!this.#layerSelect) {
-      const select = el('select', { id: 'layer', 'data-key': 'layer' });
-      select.addEventListener('change', () => this.#host.setAttribute('layer', select.value));
-      el('label', { class: 'row', 'data-role': 'layer' }, el('span'), select);
-      this.#layerSelect = select;
+  /**
+   * The layer or head picker (`which`), one option per layer or head of the model shown; it sets the
+   * host's attribute of that name. Made once, its options and texts kept up to date.
+   */
+  #picker(t, which, count) {
+    const { id, role } = PICKERS[which];
+    if (!this.#selects[which]) {
+      const select = el('select', { id, 'data-key': which });
+      select.addEventListener('change', () => this.#host.setAttribute(which, select.value));
+      el('label', { class: 'row', 'data-role': role }, el('span'), select);
+      this.#selects[which] = select;
     }
-    const select = this.#layerSelect;
+    const select = this.#selects[which];
     while (select.options.length > count) select.lastChild.remove();
     while (select.options.length < count) select.append(el('option', { value: String(select.options.length) }));
-    [...select.options].forEach((o, l) => (o.textContent = t('reader.layerOption', { layer: l + 1 })));
-    select.value = String(this.layer);
-    select.previousSibling.textContent = t('reader.layer');
-    return select.parentNode;
-  }
-
-  /** The head picker, one option per head of the model shown. */
-  #headPicker(t, count) {
-    if (!this.#headSelect) {
-      const select = el('select', { id: 'reader-head', 'data-key': 'head' });
-      select.addEventListener('change', () => this.#host.setAttribute('head', select.value));
-      el('label', { class: 'row', 'data-role': 'reader-head' }, el('span'), select);
-      this.#headSelect = select;
-    }
-    const select = this.#headSelect;
-    while (select.options.length > count) select.lastChild.remove();
-    while (select.options.length < count) select.append(el('option', { value: String(select.options.length) }));
-    [...select.options].forEach((o, h) => (o.textContent = t('reader.headOption', { head: h + 1 })));
-    select.value = String(this.head);
-    select.previousSibling.textContent = t('reader.head');
+    [...select.options].forEach((o, k) => (o.textContent = t(`reader.${which}Option`, { [which]: k + 1 })));
+    select.value = String(this[which]);
+    select.previousSibling.textContent = t(`reader.${which}`);
     return select.parentNode;
   }
 
